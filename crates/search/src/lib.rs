@@ -1,0 +1,21 @@
+//! Search structures and ranking: everything between "the user typed a query" and "here is the
+//! ordered list", minus I/O.
+//!
+//! This crate owns three pure pieces (it is the merge of the `index` and `retrieval` crates the
+//! style guide allows):
+//! - [`tokenize`]: text → keyword terms, Chinese-aware (jieba segmentation or CJK bigrams) and
+//!   English lower-cased, used both to index memories and to query them;
+//! - [`vector`]: the [`VectorIndex`] trait and [`FlatIndex`], an exact cosine scan;
+//! - [`rank`]: hybrid fusion of vector and keyword signals with time decay and access heat,
+//!   each score carrying an [`Explanation`].
+//!
+//! **Invariant:** nothing here does I/O or reads the clock. The query vector and "now" are inputs,
+//! so the same inputs always give the same ranking.
+
+pub mod rank;
+pub mod tokenize;
+pub mod vector;
+
+pub use rank::{Candidate, Explanation, Fusion, RankingConfig, Scored, TierOrder, rank};
+pub use tokenize::Tokenizer;
+pub use vector::{FlatIndex, VectorHit, VectorIndex};

@@ -1,0 +1,173 @@
+//! Text → keyword terms for the BM25 index.
+//!
+//! Chinese has no spaces, so whitespace tokenisation (what the design's sketch did) makes a whole
+//! clause one token and a query for `爬山` can never match `我喜欢在周末去香山爬山`. We split text
+//! into runs of Han characters and runs of everything else:
+//! - Han runs are segmented, by [`Tokenizer::Jieba`] (jieba's search-mode cut: words plus the
+//!   shorter words inside long ones) or by [`Tokenizer::CjkBigram`] (every character and every
+//!   pair of adjacent characters: no dictionary, robust to names jieba does not know).
+//! - Other runs are split on anything that is not a letter or digit and lower-cased, so
+//!   `Port 8765` gives `port`, `8765`.
+//!
+//! Indexing and querying use the same function, so both sides always agree.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use jieba_rs::Jieba;
+
+/// How Han text is cut into terms. Stored with the index: changing it requires re-indexing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tokenizer {
+    /// jieba-rs `cut_for_search`, plus single characters of words jieba could not split
+    /// further. The default.
+    #[default]
+    Jieba,
+    /// Every Han character and every pair of adjacent Han characters.
+    CjkBigram,
+}
+
+/// jieba's dictionary takes a few hundred milliseconds to load; we do it once per process.
+static JIEBA: LazyLock<Jieba> = LazyLock::new(Jieba::new);
+
+impl Tokenizer {
+    /// Stable name, stored next to the index.
+    pub fn id(self) -> &'static str {
+        match self {
+            Tokenizer::Jieba => "jieba-search-v1",
+            Tokenizer::CjkBigram => "cjk-bigram-v1",
+        }
+    }
+
+    /// Parses a name as used in configuration (`jieba` or `bigram`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "jieba" => Some(Tokenizer::Jieba),
+            "bigram" | "cjk-bigram" => Some(Tokenizer::CjkBigram),
+            _ => None,
+        }
+    }
+
+    /// Loads jieba's dictionary now rather than on the first request.
+    pub fn warm_up(self) {
+        if self == Tokenizer::Jieba {
+            LazyLock::force(&JIEBA);
+        }
+    }
+
+    /// Terms of a document, in order, with repeats (term frequency matters to BM25).
+    pub fn index_terms(self, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for run in runs(text) {
+            match run {
+                Run::Han(han) => self.cut_han(han, &mut out),
+                Run::Other(other) => split_other(other, &mut out),
+            }
+        }
+        out
+    }
+
+    /// Terms of a query: the document terms without repeats, in first-seen order.
+    pub fn query_terms(self, text: &str) -> Vec<String> {
+        let mut seen = HashSet::new();
+        self.index_terms(text).into_iter().filter(|t| seen.insert(t.clone())).collect()
+    }
+
+    fn cut_han(self, han: &str, out: &mut Vec<String>) {
+        match self {
+            Tokenizer::Jieba => {
+                for token in JIEBA.cut_for_search(han, true) {
+                    out.push(token.word.to_owned());
+                }
+            }
+            Tokenizer::CjkBigram => {
+                let chars: Vec<char> = han.chars().collect();
+                for (i, c) in chars.iter().enumerate() {
+                    out.push(c.to_string());
+                    if let Some(next) = chars.get(i + 1) {
+                        out.push([*c, *next].iter().collect());
+                    }
+                }
+            }
+        }
+    }
+}
+
+enum Run<'a> {
+    Han(&'a str),
+    Other(&'a str),
+}
+
+/// Splits `text` into maximal runs of Han characters and of everything else.
+fn runs(text: &str) -> impl Iterator<Item = Run<'_>> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let first = rest.chars().next()?;
+        let han = is_han(first);
+        let end =
+            rest.char_indices().find(|&(_, c)| is_han(c) != han).map_or(rest.len(), |(i, _)| i);
+        let (run, tail) = rest.split_at(end);
+        rest = tail;
+        Some(if han { Run::Han(run) } else { Run::Other(run) })
+    })
+}
+
+fn split_other(text: &str, out: &mut Vec<String>) {
+    for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        out.push(word.to_lowercase());
+    }
+}
+
+/// Han ideographs (CJK Unified Ideographs and their extensions, compatibility ideographs).
+fn is_han(c: char) -> bool {
+    matches!(c as u32,
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2A6DF | 0x2A700..=0x2EBEF
+        | 0x30000..=0x3134F)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(t: Tokenizer, text: &str) -> Vec<String> {
+        t.index_terms(text)
+    }
+
+    #[test]
+    fn english_is_lower_cased_and_split_on_punctuation() {
+        assert_eq!(terms(Tokenizer::Jieba, "Port 8765, e-mail!"), ["port", "8765", "e", "mail"]);
+    }
+
+    #[test]
+    fn jieba_segments_chinese_words() {
+        let t = terms(Tokenizer::Jieba, "我喜欢在周末去香山爬山");
+        assert!(t.contains(&"爬山".to_owned()), "{t:?}");
+        assert!(t.contains(&"周末".to_owned()), "{t:?}");
+    }
+
+    #[test]
+    fn bigrams_cover_every_pair_and_character() {
+        assert_eq!(terms(Tokenizer::CjkBigram, "爬山"), ["爬", "爬山", "山"]);
+    }
+
+    #[test]
+    fn mixed_text_keeps_both_languages() {
+        for t in [Tokenizer::Jieba, Tokenizer::CjkBigram] {
+            let got = terms(t, "服务端口是8765，用PostgreSQL");
+            assert!(got.contains(&"8765".to_owned()), "{t:?} {got:?}");
+            assert!(got.contains(&"postgresql".to_owned()), "{t:?} {got:?}");
+            assert!(got.contains(&"端口".to_owned()), "{t:?} {got:?}");
+        }
+    }
+
+    #[test]
+    fn query_terms_are_unique() {
+        assert_eq!(Tokenizer::Jieba.query_terms("tea tea TEA"), ["tea"]);
+    }
+
+    #[test]
+    fn empty_and_punctuation_only_text_has_no_terms() {
+        assert!(terms(Tokenizer::Jieba, "").is_empty());
+        assert!(terms(Tokenizer::Jieba, "，。！？ ... ").is_empty());
+    }
+}

@@ -1,0 +1,227 @@
+//! In-memory vector search over one namespace's vectors of one embedding model.
+//!
+//! The store is the source of truth; an index is rebuilt from it at start-up and kept in step by
+//! the service after every write. [`FlatIndex`] scans every vector (exact cosine); it answers a
+//! 10k × 384 namespace in about a millisecond on one core, which is why we start with it. An ANN
+//! index (HNSW) can replace it behind [`VectorIndex`] for very large namespaces.
+
+use std::collections::HashMap;
+
+use rearview_core::{Embedding, Facets, MemoryId, dot};
+
+/// A vector match. `cosine` is in [-1, 1]; higher is more similar.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VectorHit {
+    /// Memory id.
+    pub id: MemoryId,
+    /// Cosine similarity to the query.
+    pub cosine: f32,
+}
+
+/// Nearest-neighbour search over unit vectors of one dimension.
+///
+/// Implementations: [`FlatIndex`] (exact). Invariants: all vectors have [`VectorIndex::dimensions`]
+/// components; an id appears at most once; `search` results are sorted by cosine descending, ties
+/// by id ascending, and contain only entries whose facets `accept`.
+pub trait VectorIndex: Send + Sync {
+    /// Number of components of every vector.
+    fn dimensions(&self) -> usize;
+    /// Number of vectors.
+    fn len(&self) -> usize;
+    /// Whether the index is empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Adds or replaces the vector of `id`. Panics never; a wrong dimension is the caller's bug
+    /// and is refused with `false`.
+    fn upsert(&mut self, id: MemoryId, facets: Facets, embedding: &Embedding) -> bool;
+    /// Replaces the facets of `id` (after an archive or tier change). Returns whether it exists.
+    fn set_facets(&mut self, id: MemoryId, facets: Facets) -> bool;
+    /// Removes `id`. Returns whether it existed.
+    fn remove(&mut self, id: MemoryId) -> bool;
+    /// Cosine similarity of `id`'s vector to `query`, if `id` is indexed.
+    fn similarity(&self, id: MemoryId, query: &Embedding) -> Option<f32>;
+    /// The `k` most similar vectors among those whose facets `accept`.
+    fn search(
+        &self,
+        query: &Embedding,
+        k: usize,
+        accept: &dyn Fn(&Facets) -> bool,
+    ) -> Vec<VectorHit>;
+}
+
+/// Exact search: one contiguous `Vec<f32>` scanned with a vectorised dot product.
+#[derive(Debug, Clone)]
+pub struct FlatIndex {
+    dims: usize,
+    /// Row-major vectors; row `i` belongs to `ids[i]`.
+    data: Vec<f32>,
+    ids: Vec<MemoryId>,
+    facets: Vec<Facets>,
+    /// id → row, so updates and removals are O(1).
+    rows: HashMap<MemoryId, usize>,
+}
+
+impl FlatIndex {
+    /// An empty index of `dims`-dimensional vectors.
+    pub fn new(dims: usize) -> Self {
+        Self { dims, data: Vec::new(), ids: Vec::new(), facets: Vec::new(), rows: HashMap::new() }
+    }
+}
+
+impl VectorIndex for FlatIndex {
+    fn dimensions(&self) -> usize {
+        self.dims
+    }
+
+    fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    fn upsert(&mut self, id: MemoryId, facets: Facets, embedding: &Embedding) -> bool {
+        if embedding.dimensions() != self.dims {
+            return false;
+        }
+        match self.rows.get(&id) {
+            Some(&row) => {
+                self.data[row * self.dims..(row + 1) * self.dims]
+                    .copy_from_slice(embedding.as_slice());
+                self.facets[row] = facets;
+            }
+            None => {
+                self.rows.insert(id, self.ids.len());
+                self.ids.push(id);
+                self.facets.push(facets);
+                self.data.extend_from_slice(embedding.as_slice());
+            }
+        }
+        true
+    }
+
+    fn set_facets(&mut self, id: MemoryId, facets: Facets) -> bool {
+        match self.rows.get(&id) {
+            Some(&row) => {
+                self.facets[row] = facets;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn remove(&mut self, id: MemoryId) -> bool {
+        let Some(row) = self.rows.remove(&id) else { return false };
+        let last = self.ids.len() - 1;
+        if row != last {
+            // Move the last row into the hole so storage stays contiguous.
+            let (head, tail) = self.data.split_at_mut(last * self.dims);
+            head[row * self.dims..(row + 1) * self.dims].copy_from_slice(&tail[..self.dims]);
+            self.ids.swap(row, last);
+            self.facets.swap(row, last);
+            self.rows.insert(self.ids[row], row);
+        }
+        self.ids.pop();
+        self.facets.pop();
+        self.data.truncate(last * self.dims);
+        true
+    }
+
+    fn similarity(&self, id: MemoryId, query: &Embedding) -> Option<f32> {
+        let row = *self.rows.get(&id)?;
+        (query.dimensions() == self.dims)
+            .then(|| dot(&self.data[row * self.dims..(row + 1) * self.dims], query.as_slice()))
+    }
+
+    fn search(
+        &self,
+        query: &Embedding,
+        k: usize,
+        accept: &dyn Fn(&Facets) -> bool,
+    ) -> Vec<VectorHit> {
+        if k == 0 || query.dimensions() != self.dims {
+            return Vec::new();
+        }
+        let q = query.as_slice();
+        let mut scored: Vec<(f32, usize)> = self
+            .data
+            .chunks_exact(self.dims)
+            .enumerate()
+            .filter(|(row, _)| accept(&self.facets[*row]))
+            .map(|(row, v)| (dot(v, q), row))
+            .collect();
+        let by_score = |a: &(f32, usize), b: &(f32, usize)| {
+            b.0.total_cmp(&a.0).then_with(|| self.ids[a.1].cmp(&self.ids[b.1]))
+        };
+        if scored.len() > k {
+            scored.select_nth_unstable_by(k - 1, by_score);
+            scored.truncate(k);
+        }
+        scored.sort_unstable_by(by_score);
+        scored.into_iter().map(|(cosine, row)| VectorHit { id: self.ids[row], cosine }).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::DateTime;
+    use rearview_core::MemoryType;
+
+    use super::*;
+
+    fn facets(tier: MemoryType) -> Facets {
+        Facets {
+            memory_type: tier,
+            archived: false,
+            expires_at: None,
+            occurred_at: DateTime::from_timestamp(0, 0).unwrap(),
+            session_id: None,
+            tags: vec![],
+        }
+    }
+
+    fn emb(v: &[f32]) -> Embedding {
+        Embedding::new(v.to_vec()).unwrap()
+    }
+
+    fn id(n: u128) -> MemoryId {
+        MemoryId(uuid::Uuid::from_u128(n))
+    }
+
+    #[test]
+    fn finds_nearest_and_respects_filter() {
+        let mut index = FlatIndex::new(2);
+        index.upsert(id(1), facets(MemoryType::Episodic), &emb(&[1.0, 0.0]));
+        index.upsert(id(2), facets(MemoryType::Working), &emb(&[0.9, 0.1]));
+        index.upsert(id(3), facets(MemoryType::Episodic), &emb(&[0.0, 1.0]));
+        let q = emb(&[1.0, 0.05]);
+        let all = index.search(&q, 2, &|_| true);
+        assert_eq!(all.iter().map(|h| h.id).collect::<Vec<_>>(), vec![id(1), id(2)]);
+        let episodic = index.search(&q, 5, &|f| f.memory_type == MemoryType::Episodic);
+        assert_eq!(episodic.iter().map(|h| h.id).collect::<Vec<_>>(), vec![id(1), id(3)]);
+    }
+
+    #[test]
+    fn remove_keeps_remaining_rows_correct() {
+        let mut index = FlatIndex::new(2);
+        for n in 1..=4 {
+            index.upsert(id(n), facets(MemoryType::Episodic), &emb(&[n as f32, 1.0]));
+        }
+        assert!(index.remove(id(2)));
+        assert!(!index.remove(id(2)));
+        assert_eq!(index.len(), 3);
+        for n in [1, 3, 4] {
+            let sim = index.similarity(id(n), &emb(&[n as f32, 1.0])).unwrap();
+            assert!((sim - 1.0).abs() < 1e-5, "row of {n} moved intact");
+        }
+        assert!(!index.upsert(id(9), facets(MemoryType::Episodic), &emb(&[1.0, 2.0, 3.0])));
+    }
+
+    #[test]
+    fn ties_break_by_id() {
+        let mut index = FlatIndex::new(2);
+        for n in [5, 3, 4] {
+            index.upsert(id(n), facets(MemoryType::Episodic), &emb(&[1.0, 0.0]));
+        }
+        let hits = index.search(&emb(&[1.0, 0.0]), 2, &|_| true);
+        assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), vec![id(3), id(4)]);
+    }
+}

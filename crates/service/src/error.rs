@@ -1,0 +1,59 @@
+//! Service errors and whose fault they are.
+
+use rearview_core::InputError;
+use rearview_embed::EmbedError;
+use rearview_store::StoreError;
+
+/// Why a use case failed. [`ServiceError::kind`] says whose fault it is, which is all a transport
+/// needs to pick an HTTP status or an MCP treatment.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The request was wrong; the message names the field and what is allowed.
+    #[error(transparent)]
+    InvalidInput(#[from] InputError),
+    /// No visible memory with this id in this namespace.
+    #[error("memory {id} not found in namespace {namespace:?}")]
+    NotFound {
+        /// The id asked for.
+        id: String,
+        /// The namespace searched.
+        namespace: String,
+    },
+    /// A dependency (embedding model, database lock) is unavailable; retrying later may work.
+    #[error("{0}")]
+    Unavailable(String),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The embedding model failed in a way retrying will not fix.
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
+}
+
+/// Whose fault an error is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The caller's: fix the request.
+    InvalidInput,
+    /// The caller's: the memory does not exist (or expired, or is another namespace's).
+    NotFound,
+    /// Nobody's: try again later.
+    Unavailable,
+    /// Ours: a bug or corrupted data; logged with its cause.
+    Internal,
+}
+
+impl ServiceError {
+    /// Whose fault this is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ServiceError::InvalidInput(_) => ErrorKind::InvalidInput,
+            ServiceError::NotFound { .. } => ErrorKind::NotFound,
+            ServiceError::Unavailable(_) => ErrorKind::Unavailable,
+            ServiceError::Store(StoreError::Unavailable { .. }) => ErrorKind::Unavailable,
+            ServiceError::Store(_) => ErrorKind::Internal,
+            ServiceError::Embed(EmbedError::Unavailable { .. }) => ErrorKind::Unavailable,
+            ServiceError::Embed(_) => ErrorKind::Internal,
+        }
+    }
+}

@@ -1,0 +1,428 @@
+//! The use cases of rearview. Every transport (CLI today; MCP and REST next) calls only this.
+//!
+//! [`MemoryService`] holds a store (`Arc<dyn MemoryStore>`), an optional embedder
+//! (`Arc<dyn Embedder>`), a clock and the in-memory vector index, and implements:
+//! - [`MemoryService::remember`]: validate, tokenise, embed, write row + keyword entry + vector in
+//!   one transaction, index the vector;
+//! - [`MemoryService::recall`]: hybrid retrieval (vector top-N ∪ keyword top-N → fused score ×
+//!   decay × heat → top-k), then count the access;
+//! - [`MemoryService::get`], [`MemoryService::list`], [`MemoryService::forget`],
+//!   [`MemoryService::stats`], [`MemoryService::backfill_embeddings`].
+//!
+//! **Degraded mode.** With no embedder, or while the embedder fails, memories are still stored and
+//! are keyword-searchable at once; they get their vector later from
+//! [`MemoryService::backfill_embeddings`]. A failing model never loses a write.
+//!
+//! **Time.** The service reads the clock once per call and passes that instant down; ranking and
+//! stores never read it themselves. `as_of` replaces "now" for a recall, so old conversations can
+//! be replayed: expiry and decay are evaluated at that instant, and memories whose event time is
+//! after it are not visible.
+
+mod error;
+mod requests;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, RwLock};
+
+use rearview_core::{
+    Clock, InputError, Memory, MemoryFilter, MemoryId, Namespace, TierTtls, Timestamp,
+    content_hash, truncate_chars,
+};
+use rearview_embed::{Embedder, TextKind};
+use rearview_search::{Candidate, FlatIndex, RankingConfig, Tokenizer, VectorIndex, rank};
+use rearview_store::{MemoryRecord, MemoryStore, Page, StoreStats, StoredVector};
+
+pub use error::{ErrorKind, ServiceError};
+pub use requests::{RecallHit, RecallRequest, RecallResponse, RememberRequest, VectorSearch};
+
+/// Settings of the service. Defaults follow the design.
+#[derive(Debug, Clone)]
+pub struct ServiceConfig {
+    /// Default TTL per tier (working 1 h, episodic 30 d, semantic never).
+    pub ttls: TierTtls,
+    /// Ranking weights, decay, heat and candidate counts (design §3.3).
+    pub ranking: RankingConfig,
+    /// How keyword terms are made. Changing it requires re-indexing existing memories.
+    pub tokenizer: Tokenizer,
+    /// Longest content accepted, in characters.
+    pub max_content_chars: usize,
+    /// Largest `top_k` a recall may ask for.
+    pub max_top_k: usize,
+}
+
+impl Default for ServiceConfig {
+    fn default() -> Self {
+        Self {
+            ttls: TierTtls::default(),
+            ranking: RankingConfig::default(),
+            tokenizer: Tokenizer::default(),
+            max_content_chars: 32_768,
+            max_top_k: 100,
+        }
+    }
+}
+
+/// What the service holds and how it is doing.
+#[derive(Debug, Clone)]
+pub struct ServiceStats {
+    /// Counts, vectors per model, size.
+    pub store: StoreStats,
+    /// The embedding model serving recall, or `None` in keyword-only mode.
+    pub embedder: Option<EmbedderInfo>,
+    /// Vectors in the in-memory index (all namespaces).
+    pub indexed_vectors: usize,
+    /// Memories without a vector of the current model, waiting for backfill.
+    pub pending_embeddings: u64,
+}
+
+/// The current embedding model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbedderInfo {
+    /// Model id stored next to its vectors.
+    pub model_id: String,
+    /// Vector length.
+    pub dimensions: usize,
+}
+
+/// The memory service. Cheap to share behind an `Arc`; every method takes `&self`.
+pub struct MemoryService {
+    /// Source of truth for memories, keyword entries and vectors.
+    store: Arc<dyn MemoryStore>,
+    /// Embeds memories and queries; `None` means keyword-only mode.
+    embedder: Option<Arc<dyn Embedder>>,
+    /// The only source of "now".
+    clock: Arc<dyn Clock>,
+    /// Validated settings.
+    config: ServiceConfig,
+    /// Vectors of the current embedder's model, one exact index per namespace, rebuilt from the
+    /// store at start-up and updated after every committed write. Never the source of truth.
+    vectors: RwLock<HashMap<Namespace, FlatIndex>>,
+}
+
+impl std::fmt::Debug for MemoryService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryService")
+            .field("embedder", &self.embedder.as_ref().map(|e| e.model_id().to_owned()))
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl MemoryService {
+    /// Builds the service and loads the current model's vectors from the store into memory.
+    pub async fn open(
+        store: Arc<dyn MemoryStore>,
+        embedder: Option<Arc<dyn Embedder>>,
+        clock: Arc<dyn Clock>,
+        config: ServiceConfig,
+    ) -> Result<Self, ServiceError> {
+        config.tokenizer.warm_up();
+        let service = Self { store, embedder, clock, config, vectors: RwLock::new(HashMap::new()) };
+        service.load_vectors().await?;
+        Ok(service)
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &ServiceConfig {
+        &self.config
+    }
+
+    /// Stores a new memory and returns it as stored.
+    ///
+    /// If the embedder fails, the memory is stored without a vector (keyword-searchable at once,
+    /// vector added by [`MemoryService::backfill_embeddings`]) and a warning is logged.
+    pub async fn remember(
+        &self,
+        namespace: &Namespace,
+        request: RememberRequest,
+    ) -> Result<Memory, ServiceError> {
+        let new = request.validate(self.config.max_content_chars)?;
+        let now = self.clock.now();
+        let ttl_secs = match new.ttl_secs {
+            Some(secs) => secs,
+            None => self.config.ttls.for_tier(new.memory_type).map_or(0, |d| d.as_secs()),
+        };
+        let expires_at = expiry(now, ttl_secs)?;
+        let memory = Memory {
+            id: MemoryId::new_v7(now),
+            namespace: namespace.clone(),
+            memory_type: new.memory_type,
+            content_hash: content_hash(&new.content),
+            content: new.content,
+            metadata: new.metadata,
+            session_id: new.session_id,
+            ttl_secs,
+            timestamp: now,
+            occurred_at: new.occurred_at.unwrap_or(now),
+            updated_at: now,
+            last_accessed_at: None,
+            expires_at,
+            access_count: 0,
+            archived: false,
+            source_ids: Vec::new(),
+        };
+        let terms = self.config.tokenizer.index_terms(&memory.content);
+        let vector = self.embed_passage(&memory.content).await;
+        let record = MemoryRecord { memory, terms, vectors: vector.iter().cloned().collect() };
+        self.store.insert(&record).await?;
+        if let Some(v) = vector {
+            self.index_vector(&record.memory, &v.embedding);
+        }
+        tracing::debug!(namespace = %namespace, id = %record.memory.id, "stored memory");
+        Ok(record.memory)
+    }
+
+    /// Hybrid recall. See the crate docs and `rearview_search::rank` for the formula.
+    pub async fn recall(
+        &self,
+        namespace: &Namespace,
+        request: RecallRequest,
+    ) -> Result<RecallResponse, ServiceError> {
+        request.validate(self.config.max_top_k)?;
+        let now = request.as_of.unwrap_or_else(|| self.clock.now());
+        let mut filter = request.filter.clone();
+        if request.as_of.is_some() {
+            // Replaying the past: what happened after `as_of` had not happened yet.
+            filter.occurred_before = Some(filter.occurred_before.map_or(now, |b| b.min(now)));
+        }
+        let ranking = request.ranking.unwrap_or(self.config.ranking);
+
+        let (query_vector, vector_search) = self.embed_query(&request.query, &ranking).await;
+        let vector_hits = match &query_vector {
+            Some(q) => self.read_index(namespace, |index| {
+                index.search(q, ranking.vector_candidates, &|f| filter.matches(f, now))
+            }),
+            None => Vec::new(),
+        };
+        let terms = self.config.tokenizer.query_terms(&request.query);
+        let keyword_hits = if ranking.keyword_candidates > 0 {
+            self.store
+                .keyword_search(namespace, &terms, &filter, now, ranking.keyword_candidates)
+                .await?
+        } else {
+            Vec::new()
+        };
+
+        let mut ids: Vec<MemoryId> = vector_hits.iter().map(|h| h.id).collect();
+        let mut seen: HashSet<MemoryId> = ids.iter().copied().collect();
+        ids.extend(keyword_hits.iter().map(|h| h.id).filter(|id| seen.insert(*id)));
+        let memories: HashMap<MemoryId, Memory> = self
+            .store
+            .get_many(namespace, &ids, now)
+            .await?
+            .into_iter()
+            .map(|m| (m.id, m))
+            .collect();
+
+        let candidates: Vec<Candidate> = memories
+            .values()
+            .map(|m| Candidate {
+                id: m.id,
+                memory_type: m.memory_type,
+                // Every candidate gets its exact cosine, also those found only by keywords.
+                cosine: query_vector
+                    .as_ref()
+                    .and_then(|q| self.read_index(namespace, |index| index.similarity(m.id, q))),
+                vector_rank: vector_hits.iter().position(|h| h.id == m.id).map(|p| p + 1),
+                bm25: keyword_hits.iter().find(|h| h.id == m.id).map(|h| h.bm25),
+                keyword_rank: keyword_hits.iter().position(|h| h.id == m.id).map(|p| p + 1),
+                occurred_at: m.occurred_at,
+                access_count: m.access_count,
+            })
+            .collect();
+        let mut ranked = rank(&candidates, &ranking, now, request.tier_order);
+        ranked.truncate(request.top_k);
+
+        let returned: Vec<MemoryId> = ranked.iter().map(|s| s.id).collect();
+        if request.record_access && !returned.is_empty() {
+            self.store.record_access(namespace, &returned, self.clock.now()).await?;
+        }
+        let hits = ranked
+            .into_iter()
+            .filter_map(|scored| {
+                let mut memory = memories.get(&scored.id)?.clone();
+                if request.record_access {
+                    memory.access_count += 1;
+                }
+                Some(RecallHit {
+                    memory,
+                    score: scored.score,
+                    explanation: request.explain.then_some(scored.explanation),
+                })
+            })
+            .collect();
+        Ok(RecallResponse { hits, as_of: now, vector_search, query_terms: terms })
+    }
+
+    /// One memory by id.
+    pub async fn get(&self, namespace: &Namespace, id: MemoryId) -> Result<Memory, ServiceError> {
+        self.store
+            .get(namespace, id, self.clock.now())
+            .await?
+            .ok_or_else(|| not_found(namespace, id))
+    }
+
+    /// Memories matching `filter`, newest event first, one page.
+    pub async fn list(
+        &self,
+        namespace: &Namespace,
+        filter: &MemoryFilter,
+        page: Page,
+    ) -> Result<Vec<Memory>, ServiceError> {
+        if page.limit == 0 || page.limit > 1000 {
+            return Err(InputError::new("limit", "must be between 1 and 1000").into());
+        }
+        Ok(self.store.list(namespace, filter, self.clock.now(), page).await?)
+    }
+
+    /// Deletes a memory, its keyword entry and its vectors.
+    pub async fn forget(&self, namespace: &Namespace, id: MemoryId) -> Result<(), ServiceError> {
+        if !self.store.delete(namespace, id).await? {
+            return Err(not_found(namespace, id));
+        }
+        if let Some(index) =
+            self.vectors.write().unwrap_or_else(|p| p.into_inner()).get_mut(namespace)
+        {
+            index.remove(id);
+        }
+        Ok(())
+    }
+
+    /// Counts per namespace and tier, vectors, size, and the embedding model's state.
+    pub async fn stats(&self) -> Result<ServiceStats, ServiceError> {
+        let store = self.store.stats(self.clock.now()).await?;
+        let total: u64 = store.tiers.iter().map(|t| t.live + t.archived + t.expired).sum();
+        let embedder = self.embedder.as_ref().map(|e| EmbedderInfo {
+            model_id: e.model_id().to_owned(),
+            dimensions: e.dimensions(),
+        });
+        let embedded = embedder.as_ref().map_or(0, |e| {
+            store.vectors_per_model.iter().find(|(m, _)| *m == e.model_id).map_or(0, |(_, n)| *n)
+        });
+        let indexed_vectors =
+            self.vectors.read().unwrap_or_else(|p| p.into_inner()).values().map(|i| i.len()).sum();
+        Ok(ServiceStats {
+            pending_embeddings: total.saturating_sub(embedded),
+            store,
+            embedder,
+            indexed_vectors,
+        })
+    }
+
+    /// Embeds up to `batch` memories that have no vector of the current model, oldest first.
+    /// Returns how many got one. Call repeatedly until it returns 0.
+    pub async fn backfill_embeddings(&self, batch: usize) -> Result<usize, ServiceError> {
+        let Some(embedder) = &self.embedder else { return Ok(0) };
+        let pending = self.store.pending_embeddings(embedder.model_id(), batch).await?;
+        if pending.is_empty() {
+            return Ok(0);
+        }
+        let texts: Vec<String> = pending.iter().map(|p| p.content.clone()).collect();
+        let vectors = embedder.embed(&texts, TextKind::Passage).await?;
+        let mut done = 0;
+        let now = self.clock.now();
+        for (p, embedding) in pending.iter().zip(vectors) {
+            let vector = StoredVector { model_id: embedder.model_id().to_owned(), embedding };
+            if self.store.put_vector(&p.namespace, p.id, &vector).await? {
+                done += 1;
+                // Expired memories get their vector too (so they leave the queue) but no index entry.
+                if let Some(memory) = self.store.get(&p.namespace, p.id, now).await? {
+                    self.index_vector(&memory, &vector.embedding);
+                }
+            }
+        }
+        Ok(done)
+    }
+
+    async fn load_vectors(&self) -> Result<(), ServiceError> {
+        let Some(embedder) = &self.embedder else { return Ok(()) };
+        let entries = self.store.vectors(embedder.model_id()).await?;
+        let mut map: HashMap<Namespace, FlatIndex> = HashMap::new();
+        let mut skipped = 0usize;
+        for e in entries {
+            let index =
+                map.entry(e.namespace).or_insert_with(|| FlatIndex::new(embedder.dimensions()));
+            if !index.upsert(e.id, e.facets, &e.embedding) {
+                skipped += 1;
+            }
+        }
+        if skipped > 0 {
+            tracing::warn!(
+                skipped,
+                model = embedder.model_id(),
+                "stored vectors with the wrong dimension were not indexed"
+            );
+        }
+        *self.vectors.write().unwrap_or_else(|p| p.into_inner()) = map;
+        Ok(())
+    }
+
+    fn index_vector(&self, memory: &Memory, embedding: &rearview_core::Embedding) {
+        let Some(embedder) = &self.embedder else { return };
+        let mut map = self.vectors.write().unwrap_or_else(|p| p.into_inner());
+        map.entry(memory.namespace.clone())
+            .or_insert_with(|| FlatIndex::new(embedder.dimensions()))
+            .upsert(memory.id, memory.facets(), embedding);
+    }
+
+    fn read_index<T: Default>(&self, namespace: &Namespace, f: impl FnOnce(&FlatIndex) -> T) -> T {
+        self.vectors
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(namespace)
+            .map(f)
+            .unwrap_or_default()
+    }
+
+    /// The passage vector of `content`, or `None` (logged) if there is no working model.
+    async fn embed_passage(&self, content: &str) -> Option<StoredVector> {
+        let embedder = self.embedder.as_ref()?;
+        match embedder.embed(&[content.to_owned()], TextKind::Passage).await {
+            Ok(mut v) if v.len() == 1 => Some(StoredVector {
+                model_id: embedder.model_id().to_owned(),
+                embedding: v.remove(0),
+            }),
+            Ok(_) => None,
+            Err(e) => {
+                tracing::warn!(error = %e, "storing memory without a vector; it will be backfilled");
+                None
+            }
+        }
+    }
+
+    async fn embed_query(
+        &self,
+        query: &str,
+        ranking: &RankingConfig,
+    ) -> (Option<rearview_core::Embedding>, VectorSearch) {
+        let Some(embedder) = &self.embedder else { return (None, VectorSearch::NoModel) };
+        if ranking.vector_candidates == 0 {
+            return (None, VectorSearch::Disabled);
+        }
+        match embedder.embed(&[query.to_owned()], TextKind::Query).await {
+            Ok(mut v) if v.len() == 1 => {
+                (Some(v.remove(0)), VectorSearch::Used { model_id: embedder.model_id().to_owned() })
+            }
+            Ok(_) => (None, VectorSearch::Failed { reason: "model returned no vector".to_owned() }),
+            Err(e) => {
+                tracing::warn!(error = %e, "query embedding failed; recalling by keywords only");
+                (None, VectorSearch::Failed { reason: truncate_chars(&e.to_string(), 200) })
+            }
+        }
+    }
+}
+
+fn expiry(now: Timestamp, ttl_secs: u64) -> Result<Option<Timestamp>, ServiceError> {
+    if ttl_secs == 0 {
+        return Ok(None);
+    }
+    let delta = i64::try_from(ttl_secs).ok().and_then(chrono::TimeDelta::try_seconds);
+    delta
+        .and_then(|d| now.checked_add_signed(d))
+        .map(Some)
+        .ok_or_else(|| InputError::new("ttl", "is too large; use 0 for never").into())
+}
+
+fn not_found(namespace: &Namespace, id: MemoryId) -> ServiceError {
+    ServiceError::NotFound { id: id.to_string(), namespace: namespace.to_string() }
+}

@@ -1,0 +1,192 @@
+//! Requests and responses of the use cases, as transports hand them over.
+
+use rearview_core::{InputError, Memory, MemoryFilter, MemoryType, Metadata, NewMemory, Timestamp};
+use rearview_search::{Explanation, RankingConfig, TierOrder};
+
+/// A request to store one memory, before validation.
+#[derive(Debug, Clone, Default)]
+pub struct RememberRequest {
+    /// The text. Required, not blank.
+    pub content: String,
+    /// Tier; `episodic` if absent.
+    pub memory_type: Option<MemoryType>,
+    /// Must be a JSON object if present.
+    pub metadata: Option<serde_json::Value>,
+    /// Seconds to live; 0 = never; absent = the tier's default. Negative is an error.
+    pub ttl_secs: Option<i64>,
+    /// Conversation id.
+    pub session_id: Option<String>,
+    /// Event time; defaults to now.
+    pub occurred_at: Option<Timestamp>,
+}
+
+impl RememberRequest {
+    /// A request for `content` with every option at its default.
+    pub fn new(content: impl Into<String>) -> Self {
+        Self { content: content.into(), ..Default::default() }
+    }
+
+    pub(crate) fn validate(self, max_content_chars: usize) -> Result<NewMemory, InputError> {
+        if self.content.trim().is_empty() {
+            return Err(InputError::new("content", "must not be empty or only whitespace"));
+        }
+        let chars = self.content.chars().count();
+        if chars > max_content_chars {
+            return Err(InputError::new(
+                "content",
+                format!("has {chars} characters; the limit is {max_content_chars} (configurable)"),
+            ));
+        }
+        let metadata: Metadata = match self.metadata {
+            None | Some(serde_json::Value::Null) => Metadata::new(),
+            Some(serde_json::Value::Object(map)) => map,
+            Some(other) => {
+                return Err(InputError::new(
+                    "metadata",
+                    format!(
+                        "must be a JSON object like {{\"tags\": [\"work\"]}}, got {}",
+                        json_kind(&other)
+                    ),
+                ));
+            }
+        };
+        if let Some(tags) = metadata.get("tags")
+            && !tags.as_array().is_some_and(|a| a.iter().all(|t| t.is_string()))
+        {
+            return Err(InputError::new("metadata.tags", "must be an array of strings"));
+        }
+        let ttl_secs = match self.ttl_secs {
+            Some(t) if t < 0 => {
+                return Err(InputError::new(
+                    "ttl",
+                    format!("{t} is negative; use 0 for never, or a number of seconds"),
+                ));
+            }
+            Some(t) => Some(t as u64),
+            None => None,
+        };
+        if let Some(session) = &self.session_id
+            && (session.is_empty() || session.chars().count() > 256)
+        {
+            return Err(InputError::new("session_id", "must be 1 to 256 characters"));
+        }
+        Ok(NewMemory {
+            content: self.content,
+            memory_type: self.memory_type.unwrap_or(MemoryType::Episodic),
+            metadata,
+            ttl_secs,
+            session_id: self.session_id,
+            occurred_at: self.occurred_at,
+        })
+    }
+}
+
+/// A recall query.
+#[derive(Debug, Clone)]
+pub struct RecallRequest {
+    /// What to look for. Required, not blank.
+    pub query: String,
+    /// How many memories to return (1 to the configured maximum, 100 by default).
+    pub top_k: usize,
+    /// Which memories are eligible.
+    pub filter: MemoryFilter,
+    /// Evaluate expiry and decay at this instant instead of now, and hide later events.
+    pub as_of: Option<Timestamp>,
+    /// Score order or semantic-first tier order.
+    pub tier_order: TierOrder,
+    /// Return each hit's score explanation.
+    pub explain: bool,
+    /// Count this recall in the returned memories' access counts (off for evaluation).
+    pub record_access: bool,
+    /// Override the configured ranking for this query (evaluation, experiments).
+    pub ranking: Option<RankingConfig>,
+}
+
+impl RecallRequest {
+    /// A query for the top 5 with default filters, counting access.
+    pub fn new(query: impl Into<String>) -> Self {
+        Self {
+            query: query.into(),
+            top_k: 5,
+            filter: MemoryFilter::default(),
+            as_of: None,
+            tier_order: TierOrder::ByScore,
+            explain: false,
+            record_access: true,
+            ranking: None,
+        }
+    }
+
+    pub(crate) fn validate(&self, max_top_k: usize) -> Result<(), InputError> {
+        if self.query.trim().is_empty() {
+            return Err(InputError::new("query", "must not be empty or only whitespace"));
+        }
+        if self.top_k == 0 || self.top_k > max_top_k {
+            return Err(InputError::new(
+                "top_k",
+                format!("{} is out of range; allowed: 1 to {max_top_k}", self.top_k),
+            ));
+        }
+        if let (Some(after), Some(before)) =
+            (self.filter.occurred_after, self.filter.occurred_before)
+            && after > before
+        {
+            return Err(InputError::new("after", "must not be later than `before`"));
+        }
+        Ok(())
+    }
+}
+
+/// The result of a recall.
+#[derive(Debug, Clone)]
+pub struct RecallResponse {
+    /// Best first.
+    pub hits: Vec<RecallHit>,
+    /// The instant ranking and expiry were evaluated at.
+    pub as_of: Timestamp,
+    /// Whether vector search took part, and if not, why.
+    pub vector_search: VectorSearch,
+    /// The keyword terms the query was turned into.
+    pub query_terms: Vec<String>,
+}
+
+/// One recalled memory.
+#[derive(Debug, Clone)]
+pub struct RecallHit {
+    /// The memory (its access count already includes this recall, when counted).
+    pub memory: Memory,
+    /// Final score; higher is better.
+    pub score: f32,
+    /// How the score was computed, when asked for.
+    pub explanation: Option<Explanation>,
+}
+
+/// Whether vector search took part in a recall.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VectorSearch {
+    /// It did, in this model's space.
+    Used {
+        /// The model.
+        model_id: String,
+    },
+    /// No embedding model is configured: keyword-only mode.
+    NoModel,
+    /// The ranking asked for no vector candidates.
+    Disabled,
+    /// The model failed for this query; keywords only.
+    Failed {
+        /// Why.
+        reason: String,
+    },
+}
+
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,151 @@
+//! Conversions between SQLite rows and `core` types. Row layouts stay private to this crate.
+
+use chrono::DateTime;
+use rearview_core::{
+    Embedding, Facets, Memory, MemoryId, MemoryType, Metadata, Namespace, Timestamp,
+};
+use rearview_store::{StoreError, VectorEntry};
+use rusqlite::{Connection, Row};
+
+/// Columns of `memories m`, in the order [`decode_memory`] reads them.
+pub(crate) const MEMORY_COLUMNS: &str = "m.id, m.memory_type, m.content, m.metadata, m.session_id, \
+    m.ttl_secs, m.created_at, m.occurred_at, m.updated_at, m.last_accessed_at, m.expires_at, \
+    m.access_count, m.archived, m.source_ids, m.content_hash";
+
+pub(crate) fn micros(ts: Timestamp) -> i64 {
+    ts.timestamp_micros()
+}
+
+pub(crate) fn decode_memory(row: &Row<'_>, namespace: &Namespace) -> Result<Memory, StoreError> {
+    let get_err = |e: rusqlite::Error| corrupt(format!("memory row: {e}"));
+    let id: String = row.get(0).map_err(get_err)?;
+    let tier: String = row.get(1).map_err(get_err)?;
+    let metadata: String = row.get(3).map_err(get_err)?;
+    let source_ids: String = row.get(13).map_err(get_err)?;
+    Ok(Memory {
+        id: parse_id(&id)?,
+        namespace: namespace.clone(),
+        memory_type: parse_tier(&tier)?,
+        content: row.get(2).map_err(get_err)?,
+        metadata: parse_metadata(&metadata)?,
+        session_id: row.get(4).map_err(get_err)?,
+        ttl_secs: row.get::<_, i64>(5).map_err(get_err)?.max(0) as u64,
+        timestamp: timestamp(row.get(6).map_err(get_err)?)?,
+        occurred_at: timestamp(row.get(7).map_err(get_err)?)?,
+        updated_at: timestamp(row.get(8).map_err(get_err)?)?,
+        last_accessed_at: row
+            .get::<_, Option<i64>>(9)
+            .map_err(get_err)?
+            .map(timestamp)
+            .transpose()?,
+        expires_at: row.get::<_, Option<i64>>(10).map_err(get_err)?.map(timestamp).transpose()?,
+        access_count: row.get::<_, i64>(11).map_err(get_err)?.max(0) as u64,
+        archived: row.get(12).map_err(get_err)?,
+        source_ids: decode_ids(&source_ids)?,
+        content_hash: row.get(14).map_err(get_err)?,
+    })
+}
+
+/// Every vector of `model_id` with its memory's facets, for building the in-memory index.
+pub(crate) fn read_vectors(
+    conn: &Connection,
+    model_id: &str,
+) -> Result<Vec<VectorEntry>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT n.name, m.id, m.memory_type, m.archived, m.expires_at, m.occurred_at, \
+               m.session_id, m.metadata, v.vector \
+             FROM vectors v JOIN memories m ON m.rowid = v.memory_rowid \
+             JOIN namespaces n ON n.id = m.ns WHERE v.model_id = ?1 ORDER BY m.rowid",
+        )
+        .map_err(backend("preparing vector load"))?;
+    let mut rows = stmt.query([model_id]).map_err(backend("loading vectors"))?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(backend("reading vector row"))? {
+        let get_err = |e: rusqlite::Error| corrupt(format!("vector row: {e}"));
+        let name: String = row.get(0).map_err(get_err)?;
+        let id: String = row.get(1).map_err(get_err)?;
+        let tier: String = row.get(2).map_err(get_err)?;
+        let metadata = parse_metadata(&row.get::<_, String>(7).map_err(get_err)?)?;
+        let blob: Vec<u8> = row.get(8).map_err(get_err)?;
+        out.push(VectorEntry {
+            namespace: parse_namespace(&name)?,
+            id: parse_id(&id)?,
+            facets: Facets {
+                memory_type: parse_tier(&tier)?,
+                archived: row.get(3).map_err(get_err)?,
+                expires_at: row
+                    .get::<_, Option<i64>>(4)
+                    .map_err(get_err)?
+                    .map(timestamp)
+                    .transpose()?,
+                occurred_at: timestamp(row.get(5).map_err(get_err)?)?,
+                session_id: row.get(6).map_err(get_err)?,
+                tags: rearview_core::tags_of(&metadata),
+            },
+            embedding: decode_vector(&blob)?,
+        });
+    }
+    Ok(out)
+}
+
+pub(crate) fn encode_vector(e: &Embedding) -> Vec<u8> {
+    e.as_slice().iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+fn decode_vector(blob: &[u8]) -> Result<Embedding, StoreError> {
+    if blob.len() % 4 != 0 {
+        return Err(corrupt(format!(
+            "vector blob of {} bytes is not a whole number of f32",
+            blob.len()
+        )));
+    }
+    let values =
+        blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    Embedding::from_normalized(values).map_err(|e| corrupt(format!("stored vector: {e}")))
+}
+
+pub(crate) fn encode_ids(ids: &[MemoryId]) -> String {
+    serde_json::Value::Array(ids.iter().map(|id| id.to_string().into()).collect()).to_string()
+}
+
+fn decode_ids(json: &str) -> Result<Vec<MemoryId>, StoreError> {
+    let ids: Vec<String> =
+        serde_json::from_str(json).map_err(|e| corrupt(format!("source_ids: {e}")))?;
+    ids.iter().map(|id| parse_id(id)).collect()
+}
+
+pub(crate) fn parse_id(s: &str) -> Result<MemoryId, StoreError> {
+    s.parse().map_err(|_| corrupt(format!("memory id {s:?}")))
+}
+
+pub(crate) fn parse_tier(s: &str) -> Result<MemoryType, StoreError> {
+    s.parse().map_err(|_| corrupt(format!("memory_type {s:?}")))
+}
+
+pub(crate) fn parse_namespace(s: &str) -> Result<Namespace, StoreError> {
+    s.parse().map_err(|_| corrupt(format!("namespace {s:?}")))
+}
+
+fn parse_metadata(s: &str) -> Result<Metadata, StoreError> {
+    serde_json::from_str(s).map_err(|e| corrupt(format!("metadata: {e}")))
+}
+
+fn timestamp(us: i64) -> Result<Timestamp, StoreError> {
+    DateTime::from_timestamp_micros(us).ok_or_else(|| corrupt(format!("timestamp {us}")))
+}
+
+fn corrupt(message: String) -> StoreError {
+    StoreError::Corrupt { message }
+}
+
+/// Wraps a rusqlite error with what we were doing, mapping lock time-outs to `Unavailable`.
+pub(crate) fn backend(context: impl Into<String>) -> impl FnOnce(rusqlite::Error) -> StoreError {
+    let context = context.into();
+    move |e| match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+            StoreError::Unavailable { message: format!("{context}: database is locked ({e})") }
+        }
+        _ => StoreError::Backend { context, source: Box::new(e) },
+    }
+}

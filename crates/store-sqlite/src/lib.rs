@@ -1,0 +1,777 @@
+//! The embedded default backend: one SQLite file holding rows, keyword index and vectors.
+//!
+//! [`SqliteStore`] implements [`rearview_store::MemoryStore`] and passes its contract suite. This
+//! is the only crate (with the future PostgreSQL backend) that contains SQL.
+//!
+//! Design decisions, each for a reason:
+//! - **WAL and `synchronous = FULL`** by default: readers never block the writer, and a write that
+//!   returned `Ok` survives a process crash *and* a power cut. `Durability::Normal` trades the
+//!   latter for throughput.
+//! - **One writer connection behind a mutex**, several reader connections. The design's author hit
+//!   SQLite lock time-outs with concurrent writers (§6); serialising writes in-process avoids them.
+//! - **Keyword index = FTS5 over tokens made in Rust.** FTS5's own tokenizers cannot segment
+//!   Chinese (`unicode61` keeps a whole clause as one token; `trigram` cannot match two-character
+//!   words). We index the tokens the search crate produced, each prefixed with the namespace id, so
+//!   one tenant's documents never change another's posting lists or document frequencies.
+//! - **Vectors as BLOBs** in the same transaction as the row: SQLite is their source of truth, and
+//!   the in-memory index is rebuilt from it at start-up (the design lost vectors on restart).
+
+mod codec;
+mod filter_sql;
+mod migrate;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use rearview_core::{Memory, MemoryFilter, MemoryId, Namespace, Timestamp};
+use rearview_store::{
+    KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreError,
+    StoreStats, StoredVector, TierCount, VectorEntry,
+};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params, params_from_iter};
+
+use crate::codec::{MEMORY_COLUMNS, backend, decode_memory, encode_vector, micros};
+use crate::filter_sql::FilterSql;
+
+/// How hard a commit works to be durable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// `synchronous = FULL`: an acknowledged write survives a process crash and a power cut.
+    #[default]
+    Full,
+    /// `synchronous = NORMAL`: survives a process crash; the last commits may be lost on power
+    /// loss. Faster on slow disks.
+    Normal,
+}
+
+/// Settings of the SQLite backend.
+#[derive(Debug, Clone)]
+pub struct SqliteConfig {
+    /// Database file; created with its parent directory if missing.
+    pub path: PathBuf,
+    /// Commit durability.
+    pub durability: Durability,
+    /// How long a connection waits for a lock held by another process before giving up.
+    pub busy_timeout: Duration,
+    /// Reader connections (each query takes one).
+    pub readers: usize,
+}
+
+impl SqliteConfig {
+    /// Defaults for a database at `path`.
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            durability: Durability::Full,
+            busy_timeout: Duration::from_secs(5),
+            readers: 4,
+        }
+    }
+}
+
+/// The SQLite implementation of [`MemoryStore`].
+#[derive(Clone)]
+pub struct SqliteStore {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    /// The only connection that writes, so writers queue here instead of failing on SQLite's lock.
+    writer: Mutex<Connection>,
+    /// Read-only connections; WAL lets them read while the writer commits. Empty for in-memory
+    /// stores, which read through the writer.
+    readers: Vec<Mutex<Connection>>,
+    /// Round-robin cursor over `readers`.
+    next_reader: AtomicUsize,
+    /// Namespace name → integer id; ids never change once assigned, so caching is safe.
+    namespace_ids: Mutex<HashMap<String, i64>>,
+    /// The file, for size reporting; `None` in memory.
+    path: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore").field("path", &self.inner.path).finish_non_exhaustive()
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `config.path` and brings its schema up to date.
+    pub fn open(config: &SqliteConfig) -> Result<Self, StoreError> {
+        if let Some(parent) = config.path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| StoreError::Backend {
+                context: format!("creating directory {}", parent.display()),
+                source: Box::new(e),
+            })?;
+        }
+        let mut writer = Connection::open(&config.path)
+            .map_err(backend(format!("opening sqlite database at {}", config.path.display())))?;
+        configure(&writer, config)?;
+        migrate::run(&mut writer)?;
+        let readers = (0..config.readers.max(1))
+            .map(|_| {
+                let conn = Connection::open_with_flags(
+                    &config.path,
+                    OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )
+                .map_err(backend("opening a reader connection"))?;
+                conn.busy_timeout(config.busy_timeout).map_err(backend("setting busy timeout"))?;
+                Ok(Mutex::new(conn))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        Ok(Self::from_parts(writer, readers, Some(config.path.clone())))
+    }
+
+    /// A private in-memory database, for tests and throw-away runs.
+    pub fn in_memory() -> Result<Self, StoreError> {
+        let mut conn = Connection::open_in_memory().map_err(backend("opening in-memory sqlite"))?;
+        conn.pragma_update(None, "foreign_keys", "ON").map_err(backend("enabling foreign keys"))?;
+        migrate::run(&mut conn)?;
+        Ok(Self::from_parts(conn, Vec::new(), None))
+    }
+
+    /// The schema version this binary writes.
+    pub fn schema_version() -> i64 {
+        migrate::LATEST
+    }
+
+    fn from_parts(
+        writer: Connection,
+        readers: Vec<Mutex<Connection>>,
+        path: Option<PathBuf>,
+    ) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                writer: Mutex::new(writer),
+                readers,
+                next_reader: AtomicUsize::new(0),
+                namespace_ids: Mutex::new(HashMap::new()),
+                path,
+            }),
+        }
+    }
+
+    /// Runs `f` with a reader connection on the blocking pool.
+    async fn read<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Inner, &Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let inner = Arc::clone(&self.inner);
+        run_blocking(move || {
+            let conn = inner.reader();
+            f(&inner, &conn)
+        })
+        .await
+    }
+
+    /// Runs `f` inside one write transaction on the blocking pool; commits if `f` succeeds.
+    async fn write<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Inner, &Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
+    {
+        let inner = Arc::clone(&self.inner);
+        run_blocking(move || {
+            let mut conn = lock(&inner.writer);
+            let tx = conn.transaction().map_err(backend("starting a write transaction"))?;
+            let out = f(&inner, &tx)?;
+            tx.commit().map_err(backend("committing"))?;
+            Ok(out)
+        })
+        .await
+    }
+}
+
+impl Inner {
+    fn reader(&self) -> MutexGuard<'_, Connection> {
+        if self.readers.is_empty() {
+            return lock(&self.writer);
+        }
+        let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
+        for offset in 0..self.readers.len() {
+            if let Ok(conn) = self.readers[(start + offset) % self.readers.len()].try_lock() {
+                return conn;
+            }
+        }
+        lock(&self.readers[start % self.readers.len()])
+    }
+
+    /// The id of `namespace`, if it was ever written to.
+    fn namespace_id(
+        &self,
+        conn: &Connection,
+        namespace: &Namespace,
+    ) -> Result<Option<i64>, StoreError> {
+        if let Some(id) = lock(&self.namespace_ids).get(namespace.as_str()) {
+            return Ok(Some(*id));
+        }
+        let id: Option<i64> = conn
+            .query_row("SELECT id FROM namespaces WHERE name = ?1", [namespace.as_str()], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(backend("looking up a namespace"))?;
+        if let Some(id) = id {
+            lock(&self.namespace_ids).insert(namespace.as_str().to_owned(), id);
+        }
+        Ok(id)
+    }
+
+    /// The id of `namespace`, creating it inside the caller's transaction if needed.
+    ///
+    /// We only cache after the insert is visible to us; if the transaction rolls back, the
+    /// cached id may name a row that does not exist, so we cache ids read back, never new ones.
+    fn ensure_namespace(
+        &self,
+        tx: &Transaction<'_>,
+        namespace: &Namespace,
+    ) -> Result<i64, StoreError> {
+        if let Some(id) = self.namespace_id(tx, namespace)? {
+            return Ok(id);
+        }
+        tx.execute("INSERT INTO namespaces (name) VALUES (?1)", [namespace.as_str()])
+            .map_err(backend("creating a namespace"))?;
+        Ok(tx.last_insert_rowid())
+    }
+}
+
+#[async_trait]
+impl MemoryStore for SqliteStore {
+    async fn insert(&self, record: &MemoryRecord) -> Result<(), StoreError> {
+        let record = record.clone();
+        self.write(move |inner, tx| {
+            let ns_id = inner.ensure_namespace(tx, &record.memory.namespace)?;
+            let rowid = insert_row(tx, ns_id, &record.memory)?;
+            write_terms(tx, rowid, ns_id, &record.terms)?;
+            for v in &record.vectors {
+                write_vector(tx, rowid, v)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn get(
+        &self,
+        namespace: &Namespace,
+        id: MemoryId,
+        now: Timestamp,
+    ) -> Result<Option<Memory>, StoreError> {
+        Ok(self.get_many(namespace, &[id], now).await?.pop())
+    }
+
+    async fn get_many(
+        &self,
+        namespace: &Namespace,
+        ids: &[MemoryId],
+        now: Timestamp,
+    ) -> Result<Vec<Memory>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (namespace, ids) = (namespace.clone(), ids.to_vec());
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
+            let placeholders = vec!["?"; ids.len()].join(",");
+            let sql = format!(
+                "SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.ns = ? \
+                 AND (m.expires_at IS NULL OR m.expires_at > ?) AND m.id IN ({placeholders})"
+            );
+            let mut values: Vec<rusqlite::types::Value> = vec![ns_id.into(), micros(now).into()];
+            values.extend(ids.iter().map(|id| id.to_string().into()));
+            query_memories(conn, &sql, &namespace, values)
+        })
+        .await
+    }
+
+    async fn update(
+        &self,
+        namespace: &Namespace,
+        id: MemoryId,
+        update: &MemoryUpdate,
+    ) -> Result<Option<Memory>, StoreError> {
+        let (namespace, update) = (namespace.clone(), update.clone());
+        self.write(move |inner, tx| {
+            let Some(ns_id) = inner.namespace_id(tx, &namespace)? else { return Ok(None) };
+            let rowid: Option<i64> = tx
+                .query_row(
+                    "SELECT rowid FROM memories WHERE ns = ?1 AND id = ?2 \
+                     AND (expires_at IS NULL OR expires_at > ?3)",
+                    params![ns_id, id.to_string(), micros(update.at)],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(backend("finding the memory to update"))?;
+            let Some(rowid) = rowid else { return Ok(None) };
+            apply_update(tx, rowid, ns_id, &update)?;
+            let sql = format!("SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.rowid = ?");
+            Ok(query_memories(tx, &sql, &namespace, vec![rowid.into()])?.pop())
+        })
+        .await
+    }
+
+    async fn delete(&self, namespace: &Namespace, id: MemoryId) -> Result<bool, StoreError> {
+        let namespace = namespace.clone();
+        self.write(move |inner, tx| {
+            let Some(ns_id) = inner.namespace_id(tx, &namespace)? else { return Ok(false) };
+            let rowid: Option<i64> = tx
+                .query_row(
+                    "SELECT rowid FROM memories WHERE ns = ?1 AND id = ?2",
+                    params![ns_id, id.to_string()],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(backend("finding the memory to delete"))?;
+            let Some(rowid) = rowid else { return Ok(false) };
+            tx.execute("DELETE FROM memory_terms WHERE rowid = ?1", [rowid])
+                .map_err(backend("deleting keyword entry"))?;
+            // Vectors go with the row (ON DELETE CASCADE).
+            tx.execute("DELETE FROM memories WHERE rowid = ?1", [rowid])
+                .map_err(backend("deleting memory"))?;
+            Ok(true)
+        })
+        .await
+    }
+
+    async fn list(
+        &self,
+        namespace: &Namespace,
+        filter: &MemoryFilter,
+        now: Timestamp,
+        page: Page,
+    ) -> Result<Vec<Memory>, StoreError> {
+        let (namespace, filter) = (namespace.clone(), filter.clone());
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
+            let mut clause = FilterSql::new(ns_id, &filter, now);
+            let sql = format!(
+                "SELECT {MEMORY_COLUMNS} FROM memories m WHERE {} \
+                 ORDER BY m.occurred_at DESC, m.id DESC LIMIT ? OFFSET ?",
+                clause.sql
+            );
+            clause.values.push(i64::try_from(page.limit).unwrap_or(i64::MAX).into());
+            clause.values.push(i64::try_from(page.offset).unwrap_or(i64::MAX).into());
+            query_memories(conn, &sql, &namespace, clause.values)
+        })
+        .await
+    }
+
+    async fn count(
+        &self,
+        namespace: &Namespace,
+        filter: &MemoryFilter,
+        now: Timestamp,
+    ) -> Result<u64, StoreError> {
+        let (namespace, filter) = (namespace.clone(), filter.clone());
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(0) };
+            let clause = FilterSql::new(ns_id, &filter, now);
+            let sql = format!("SELECT count(*) FROM memories m WHERE {}", clause.sql);
+            let n: i64 = conn
+                .query_row(&sql, params_from_iter(clause.values), |r| r.get(0))
+                .map_err(backend("counting memories"))?;
+            Ok(n as u64)
+        })
+        .await
+    }
+
+    async fn keyword_search(
+        &self,
+        namespace: &Namespace,
+        terms: &[String],
+        filter: &MemoryFilter,
+        now: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<KeywordHit>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let (namespace, terms, filter) = (namespace.clone(), terms.to_vec(), filter.clone());
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
+            let Some(query) = match_expression(ns_id, &terms) else { return Ok(Vec::new()) };
+            let clause = FilterSql::new(ns_id, &filter, now);
+            let sql = format!(
+                "SELECT m.id, -bm25(memory_terms) AS score FROM memory_terms \
+                 JOIN memories m ON m.rowid = memory_terms.rowid \
+                 WHERE memory_terms MATCH ? AND {} ORDER BY score DESC, m.id LIMIT ?",
+                clause.sql
+            );
+            let mut values: Vec<rusqlite::types::Value> = vec![query.into()];
+            values.extend(clause.values);
+            values.push(i64::try_from(limit).unwrap_or(i64::MAX).into());
+            let mut stmt =
+                conn.prepare_cached(&sql).map_err(backend("preparing keyword search"))?;
+            let rows = stmt
+                .query_map(params_from_iter(values), |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, f64>(1)?))
+                })
+                .map_err(backend("running keyword search"))?;
+            let mut hits = Vec::new();
+            for row in rows {
+                let (id, score) = row.map_err(backend("reading keyword hit"))?;
+                hits.push(KeywordHit { id: codec::parse_id(&id)?, bm25: score as f32 });
+            }
+            Ok(hits)
+        })
+        .await
+    }
+
+    async fn record_access(
+        &self,
+        namespace: &Namespace,
+        ids: &[MemoryId],
+        at: Timestamp,
+    ) -> Result<(), StoreError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let (namespace, ids) = (namespace.clone(), ids.to_vec());
+        self.write(move |inner, tx| {
+            let Some(ns_id) = inner.namespace_id(tx, &namespace)? else { return Ok(()) };
+            // One UPDATE per id under the writer lock: the increment happens inside SQLite, so
+            // concurrent recalls can never overwrite each other's counts (the design's §6 bug).
+            let mut stmt = tx
+                .prepare_cached(
+                    "UPDATE memories SET access_count = access_count + 1, \
+                     last_accessed_at = max(coalesce(last_accessed_at, ?1), ?1) \
+                     WHERE ns = ?2 AND id = ?3",
+                )
+                .map_err(backend("preparing access update"))?;
+            for id in &ids {
+                stmt.execute(params![micros(at), ns_id, id.to_string()])
+                    .map_err(backend("recording access"))?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn put_vector(
+        &self,
+        namespace: &Namespace,
+        id: MemoryId,
+        vector: &StoredVector,
+    ) -> Result<bool, StoreError> {
+        let (namespace, vector) = (namespace.clone(), vector.clone());
+        self.write(move |inner, tx| {
+            let Some(ns_id) = inner.namespace_id(tx, &namespace)? else { return Ok(false) };
+            let rowid: Option<i64> = tx
+                .query_row(
+                    "SELECT rowid FROM memories WHERE ns = ?1 AND id = ?2",
+                    params![ns_id, id.to_string()],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(backend("finding the memory for a vector"))?;
+            let Some(rowid) = rowid else { return Ok(false) };
+            write_vector(tx, rowid, &vector)?;
+            Ok(true)
+        })
+        .await
+    }
+
+    async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError> {
+        let model_id = model_id.to_owned();
+        self.read(move |_, conn| codec::read_vectors(conn, &model_id)).await
+    }
+
+    async fn pending_embeddings(
+        &self,
+        model_id: &str,
+        limit: usize,
+    ) -> Result<Vec<PendingEmbedding>, StoreError> {
+        let model_id = model_id.to_owned();
+        self.read(move |_, conn| {
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT n.name, m.id, m.content FROM memories m \
+                     JOIN namespaces n ON n.id = m.ns \
+                     WHERE NOT EXISTS (SELECT 1 FROM vectors v \
+                                       WHERE v.memory_rowid = m.rowid AND v.model_id = ?1) \
+                     ORDER BY m.rowid LIMIT ?2",
+                )
+                .map_err(backend("preparing pending-embeddings query"))?;
+            let rows = stmt
+                .query_map(params![model_id, i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+                })
+                .map_err(backend("listing pending embeddings"))?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (name, id, content) = row.map_err(backend("reading pending embedding"))?;
+                out.push(PendingEmbedding {
+                    namespace: codec::parse_namespace(&name)?,
+                    id: codec::parse_id(&id)?,
+                    content,
+                });
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError> {
+        self.read(move |inner, conn| {
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT n.name, m.memory_type, \
+                       sum(m.archived = 0 AND (m.expires_at IS NULL OR m.expires_at > ?1)), \
+                       sum(m.archived = 1 AND (m.expires_at IS NULL OR m.expires_at > ?1)), \
+                       sum(m.expires_at IS NOT NULL AND m.expires_at <= ?1) \
+                     FROM memories m JOIN namespaces n ON n.id = m.ns \
+                     GROUP BY n.name, m.memory_type ORDER BY n.name, m.memory_type",
+                )
+                .map_err(backend("preparing stats"))?;
+            let rows = stmt
+                .query_map([micros(now)], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, i64>(3)?,
+                        r.get::<_, i64>(4)?,
+                    ))
+                })
+                .map_err(backend("reading stats"))?;
+            let mut tiers = Vec::new();
+            for row in rows {
+                let (name, tier, live, archived, expired) =
+                    row.map_err(backend("reading stats"))?;
+                tiers.push(TierCount {
+                    namespace: codec::parse_namespace(&name)?,
+                    memory_type: codec::parse_tier(&tier)?,
+                    live: live as u64,
+                    archived: archived as u64,
+                    expired: expired as u64,
+                });
+            }
+            tiers.sort_by(|a, b| (&a.namespace, a.memory_type).cmp(&(&b.namespace, b.memory_type)));
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT model_id, count(*) FROM vectors GROUP BY model_id ORDER BY model_id",
+                )
+                .map_err(backend("preparing vector stats"))?;
+            let vectors_per_model = stmt
+                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))
+                .map_err(backend("reading vector stats"))?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(backend("reading vector stats"))?;
+            let (size_bytes, location) = match &inner.path {
+                Some(path) => (file_size(path), format!("sqlite {}", path.display())),
+                None => (0, "sqlite (in memory)".to_owned()),
+            };
+            Ok(StoreStats { tiers, vectors_per_model, size_bytes, location })
+        })
+        .await
+    }
+}
+
+fn configure(conn: &Connection, config: &SqliteConfig) -> Result<(), StoreError> {
+    conn.busy_timeout(config.busy_timeout).map_err(backend("setting busy timeout"))?;
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+        .map_err(backend("enabling WAL"))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        tracing::warn!(mode, "sqlite refused WAL mode; readers may block writers");
+    }
+    let sync = match config.durability {
+        Durability::Full => "FULL",
+        Durability::Normal => "NORMAL",
+    };
+    conn.pragma_update(None, "synchronous", sync).map_err(backend("setting synchronous"))?;
+    conn.pragma_update(None, "foreign_keys", "ON").map_err(backend("enabling foreign keys"))?;
+    Ok(())
+}
+
+fn insert_row(tx: &Transaction<'_>, ns_id: i64, m: &Memory) -> Result<i64, StoreError> {
+    let res = tx.execute(
+        "INSERT INTO memories (id, ns, memory_type, content, metadata, session_id, ttl_secs, \
+           created_at, occurred_at, updated_at, last_accessed_at, expires_at, access_count, \
+           archived, source_ids, content_hash) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        params![
+            m.id.to_string(),
+            ns_id,
+            m.memory_type.as_str(),
+            m.content,
+            serde_json::Value::Object(m.metadata.clone()).to_string(),
+            m.session_id,
+            i64::try_from(m.ttl_secs).unwrap_or(i64::MAX),
+            micros(m.timestamp),
+            micros(m.occurred_at),
+            micros(m.updated_at),
+            m.last_accessed_at.map(micros),
+            m.expires_at.map(micros),
+            i64::try_from(m.access_count).unwrap_or(i64::MAX),
+            m.archived,
+            codec::encode_ids(&m.source_ids),
+            m.content_hash,
+        ],
+    );
+    match res {
+        Ok(_) => Ok(tx.last_insert_rowid()),
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
+        {
+            Err(StoreError::Conflict { id: m.id.to_string() })
+        }
+        Err(e) => Err(backend("inserting memory")(e)),
+    }
+}
+
+fn apply_update(
+    tx: &Transaction<'_>,
+    rowid: i64,
+    ns_id: i64,
+    u: &MemoryUpdate,
+) -> Result<(), StoreError> {
+    let at = micros(u.at);
+    let set = |sql: &str, value: rusqlite::types::Value| -> Result<(), StoreError> {
+        tx.execute(sql, params![value, at, rowid]).map_err(backend("updating memory")).map(|_| ())
+    };
+    if let Some((content, terms, hash)) = &u.content {
+        set(
+            "UPDATE memories SET content = ?1, updated_at = ?2 WHERE rowid = ?3",
+            content.clone().into(),
+        )?;
+        set(
+            "UPDATE memories SET content_hash = ?1, updated_at = ?2 WHERE rowid = ?3",
+            hash.clone().into(),
+        )?;
+        tx.execute("DELETE FROM memory_terms WHERE rowid = ?1", [rowid])
+            .map_err(backend("replacing keyword entry"))?;
+        write_terms(tx, rowid, ns_id, terms)?;
+    }
+    if let Some(metadata) = &u.metadata {
+        let json = serde_json::Value::Object(metadata.clone()).to_string();
+        set("UPDATE memories SET metadata = ?1, updated_at = ?2 WHERE rowid = ?3", json.into())?;
+    }
+    if let Some(tier) = u.memory_type {
+        set(
+            "UPDATE memories SET memory_type = ?1, updated_at = ?2 WHERE rowid = ?3",
+            tier.as_str().to_owned().into(),
+        )?;
+    }
+    if let Some((ttl, expires_at)) = u.ttl {
+        set(
+            "UPDATE memories SET ttl_secs = ?1, updated_at = ?2 WHERE rowid = ?3",
+            i64::try_from(ttl).unwrap_or(i64::MAX).into(),
+        )?;
+        let expires: rusqlite::types::Value = expires_at.map(micros).into();
+        set("UPDATE memories SET expires_at = ?1, updated_at = ?2 WHERE rowid = ?3", expires)?;
+    }
+    if let Some(archived) = u.archived {
+        // Archiving is a move between tiers, not an edit: `updated_at` stays.
+        tx.execute("UPDATE memories SET archived = ?1 WHERE rowid = ?2", params![archived, rowid])
+            .map_err(backend("archiving memory"))?;
+    }
+    if let Some(vectors) = &u.vectors {
+        tx.execute("DELETE FROM vectors WHERE memory_rowid = ?1", [rowid])
+            .map_err(backend("replacing vectors"))?;
+        for v in vectors {
+            write_vector(tx, rowid, v)?;
+        }
+    }
+    Ok(())
+}
+
+/// Indexes `terms` for one memory, prefixed with the namespace id.
+fn write_terms(
+    tx: &Transaction<'_>,
+    rowid: i64,
+    ns_id: i64,
+    terms: &[String],
+) -> Result<(), StoreError> {
+    let doc = terms.iter().filter_map(|t| namespaced_term(ns_id, t)).collect::<Vec<_>>().join(" ");
+    tx.execute("INSERT INTO memory_terms (rowid, terms) VALUES (?1, ?2)", params![rowid, doc])
+        .map_err(backend("writing keyword entry"))?;
+    Ok(())
+}
+
+fn write_vector(tx: &Transaction<'_>, rowid: i64, v: &StoredVector) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT OR REPLACE INTO vectors (memory_rowid, model_id, dims, vector) VALUES (?1, ?2, ?3, ?4)",
+        params![rowid, v.model_id, v.embedding.dimensions() as i64, encode_vector(&v.embedding)],
+    )
+    .map_err(backend("writing vector"))?;
+    Ok(())
+}
+
+/// `n12_爬山` for term `爬山` in namespace 12, keeping only characters FTS5 indexes as one token
+/// (letters and digits), or `None` if nothing is left.
+fn namespaced_term(ns_id: i64, term: &str) -> Option<String> {
+    let clean: String =
+        term.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    (!clean.is_empty()).then(|| format!("n{ns_id}_{clean}"))
+}
+
+/// An FTS5 query matching any of `terms` in namespace `ns_id`, or `None` if no term survives.
+fn match_expression(ns_id: i64, terms: &[String]) -> Option<String> {
+    let mut seen = std::collections::HashSet::new();
+    let phrases: Vec<String> = terms
+        .iter()
+        .filter_map(|t| namespaced_term(ns_id, t))
+        .filter(|t| seen.insert(t.clone()))
+        // Terms are alphanumeric plus our '_' prefix, so quoting cannot be broken out of.
+        .map(|t| format!("\"{t}\""))
+        .collect();
+    (!phrases.is_empty()).then(|| phrases.join(" OR "))
+}
+
+fn query_memories(
+    conn: &Connection,
+    sql: &str,
+    namespace: &Namespace,
+    values: Vec<rusqlite::types::Value>,
+) -> Result<Vec<Memory>, StoreError> {
+    let mut stmt = conn.prepare_cached(sql).map_err(backend("preparing memory query"))?;
+    let mut rows = stmt.query(params_from_iter(values)).map_err(backend("querying memories"))?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(backend("reading memory row"))? {
+        out.push(decode_memory(row, namespace)?);
+    }
+    Ok(out)
+}
+
+fn file_size(path: &Path) -> u64 {
+    let wal = PathBuf::from(format!("{}-wal", path.display()));
+    [path, wal.as_path()].iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum()
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding a connection cannot leave SQLite inconsistent (the transaction rolls
+    // back on drop), so a poisoned mutex is safe to keep using.
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+async fn run_blocking<T, F>(f: F) -> Result<T, StoreError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, StoreError> + Send + 'static,
+{
+    tokio::task::spawn_blocking(f).await.map_err(|e| StoreError::Backend {
+        context: "sqlite worker task failed".to_owned(),
+        source: Box::new(e),
+    })?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn match_expression_namespaces_and_dedups_terms() {
+        let terms = ["爬山", "Port", "8765", "爬山", "\"x\"", "()"].map(str::to_owned);
+        assert_eq!(
+            match_expression(7, &terms).unwrap(),
+            "\"n7_爬山\" OR \"n7_port\" OR \"n7_8765\" OR \"n7_x\""
+        );
+        assert_eq!(match_expression(7, &["*".to_owned()]), None);
+    }
+}

@@ -1,0 +1,34 @@
+//! Versioned schema migrations, tracked in `PRAGMA user_version`.
+//!
+//! Each migration runs in its own transaction together with the version bump, so a crash during
+//! an upgrade leaves the previous version intact. Never edit a shipped migration; add a new one.
+
+use rearview_store::StoreError;
+use rusqlite::Connection;
+
+use crate::codec::backend;
+
+/// Migrations in order; entry `i` brings the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_init.sql")];
+
+/// The schema version this binary writes.
+pub(crate) const LATEST: i64 = MIGRATIONS.len() as i64;
+
+pub(crate) fn run(conn: &mut Connection) -> Result<(), StoreError> {
+    let current: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(backend("reading schema version"))?;
+    if current > LATEST {
+        return Err(StoreError::SchemaTooNew { found: current, supported: LATEST });
+    }
+    for (idx, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        let version = idx as i64 + 1;
+        let tx = conn.transaction().map_err(backend("starting migration"))?;
+        tx.execute_batch(sql).map_err(backend(format!("applying migration {version}")))?;
+        tx.pragma_update(None, "user_version", version)
+            .map_err(backend("bumping schema version"))?;
+        tx.commit().map_err(backend(format!("committing migration {version}")))?;
+        tracing::info!(version, "applied sqlite schema migration");
+    }
+    Ok(())
+}

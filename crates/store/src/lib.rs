@@ -1,0 +1,245 @@
+//! The persistence contract of rearview.
+//!
+//! This crate owns [`MemoryStore`], the trait every storage backend implements, the types that
+//! cross it, and [`StoreError`]. It knows no SQL dialect: the SQLite backend
+//! (`rearview-store-sqlite`, the default) and a PostgreSQL + pgvector backend implement the same
+//! trait and pass the same suite, [`testing`] (feature `testing`). That suite, not the prose here,
+//! is the specification.
+//!
+//! A store keeps three things per memory, always in step: the row, its full-text entry (the
+//! keyword tokens the search crate produced) and its vectors (one per embedding model). Each
+//! write touches all three in one transaction, so a crash never leaves them out of step.
+//!
+//! The store never reads the clock: every operation that depends on expiry takes `now`.
+
+mod error;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+use async_trait::async_trait;
+use rearview_core::{
+    Embedding, Facets, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp,
+};
+
+pub use error::StoreError;
+
+/// One memory as written: the row, the keyword tokens for its full-text entry, and its vectors.
+#[derive(Debug, Clone)]
+pub struct MemoryRecord {
+    /// The row.
+    pub memory: Memory,
+    /// Keyword tokens of the content, as produced by the search crate's tokenizer.
+    pub terms: Vec<String>,
+    /// Zero or more vectors, each from a different model.
+    pub vectors: Vec<StoredVector>,
+}
+
+/// A vector tagged with the model that produced it. Vectors of different models are never
+/// compared with each other.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredVector {
+    /// Embedding model id, e.g. `intfloat/multilingual-e5-small`.
+    pub model_id: String,
+    /// The unit-length vector.
+    pub embedding: Embedding,
+}
+
+/// A vector read back for building the in-memory index at start-up.
+#[derive(Debug, Clone)]
+pub struct VectorEntry {
+    /// Owner namespace.
+    pub namespace: Namespace,
+    /// Memory id.
+    pub id: MemoryId,
+    /// Filterable attributes of the memory.
+    pub facets: Facets,
+    /// The vector.
+    pub embedding: Embedding,
+}
+
+/// A memory that has no vector yet for some model (stored while no model was available).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingEmbedding {
+    /// Owner namespace.
+    pub namespace: Namespace,
+    /// Memory id.
+    pub id: MemoryId,
+    /// The text to embed.
+    pub content: String,
+}
+
+/// A keyword match.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeywordHit {
+    /// Memory id.
+    pub id: MemoryId,
+    /// Okapi BM25 score; higher is better, always > 0 for a match.
+    pub bm25: f32,
+}
+
+/// Which slice of a listing to return. Listings are ordered newest event first, then by id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Page {
+    /// Memories to skip.
+    pub offset: u64,
+    /// Most memories to return.
+    pub limit: u64,
+}
+
+impl Default for Page {
+    fn default() -> Self {
+        Self { offset: 0, limit: 50 }
+    }
+}
+
+/// Changes to apply to an existing memory. `None` leaves a field as it is.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryUpdate {
+    /// New content with its new keyword tokens and content hash.
+    pub content: Option<(String, Vec<String>, String)>,
+    /// Replacement metadata.
+    pub metadata: Option<rearview_core::Metadata>,
+    /// New tier.
+    pub memory_type: Option<MemoryType>,
+    /// New TTL (seconds, 0 = never) and the `expires_at` derived from it.
+    pub ttl: Option<(u64, Option<Timestamp>)>,
+    /// Move into (`true`) or out of (`false`) the cold tier.
+    pub archived: Option<bool>,
+    /// Replacement vectors (all old vectors are dropped when content changes).
+    pub vectors: Option<Vec<StoredVector>>,
+    /// The instant of the change (`updated_at`).
+    pub at: Timestamp,
+}
+
+/// Counts for one namespace and tier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TierCount {
+    /// Namespace.
+    pub namespace: Namespace,
+    /// Tier.
+    pub memory_type: MemoryType,
+    /// Live, unarchived memories.
+    pub live: u64,
+    /// Archived (cold) memories that have not expired.
+    pub archived: u64,
+    /// Expired memories not yet removed by a sweep.
+    pub expired: u64,
+}
+
+/// What a store holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreStats {
+    /// Counts per namespace and tier, sorted by namespace then tier.
+    pub tiers: Vec<TierCount>,
+    /// Number of stored vectors per embedding model, sorted by model id.
+    pub vectors_per_model: Vec<(String, u64)>,
+    /// Bytes the store occupies on disk, when it knows (0 for in-memory stores).
+    pub size_bytes: u64,
+    /// A short description of the backend and its location, for `stats` output.
+    pub location: String,
+}
+
+/// Durable home of memories, their keyword index, their vectors and their access statistics.
+///
+/// Implementations: `SqliteStore` (crate `rearview-store-sqlite`), the zero-config default; a
+/// PostgreSQL backend is planned against the same trait. Every implementation must pass
+/// [`testing::run_contract_suite`] (feature `testing`).
+///
+/// Invariants callers may rely on:
+/// - Every method is scoped to one namespace; no method returns another namespace's memory.
+/// - A memory is invisible to every read from its `expires_at` on, whether or not a sweep has run.
+/// - A write is atomic: row, keyword entry and vectors change together or not at all.
+/// - [`MemoryStore::record_access`] increments are never lost under concurrency.
+/// - When a method returns `Ok`, the change is durable.
+#[async_trait]
+pub trait MemoryStore: Send + Sync + 'static {
+    /// Writes a new memory with its keyword tokens and vectors in one transaction.
+    ///
+    /// Fails with [`StoreError::Conflict`] if the id exists.
+    async fn insert(&self, record: &MemoryRecord) -> Result<(), StoreError>;
+
+    /// The memory with this id, if it exists in `namespace` and has not expired at `now`.
+    async fn get(
+        &self,
+        namespace: &Namespace,
+        id: MemoryId,
+        now: Timestamp,
+    ) -> Result<Option<Memory>, StoreError>;
+
+    /// The visible memories among `ids`, in no particular order; unknown ids are skipped.
+    async fn get_many(
+        &self,
+        namespace: &Namespace,
+        ids: &[MemoryId],
+        now: Timestamp,
+    ) -> Result<Vec<Memory>, StoreError>;
+
+    /// Applies `update` to a visible memory in one transaction; returns the updated memory, or
+    /// `None` if there is no such memory.
+    async fn update(
+        &self,
+        namespace: &Namespace,
+        id: MemoryId,
+        update: &MemoryUpdate,
+    ) -> Result<Option<Memory>, StoreError>;
+
+    /// Removes a memory with its keyword entry and vectors. Returns whether it existed.
+    async fn delete(&self, namespace: &Namespace, id: MemoryId) -> Result<bool, StoreError>;
+
+    /// Memories matching `filter` at `now`, newest event first (ties by id), one page.
+    async fn list(
+        &self,
+        namespace: &Namespace,
+        filter: &MemoryFilter,
+        now: Timestamp,
+        page: Page,
+    ) -> Result<Vec<Memory>, StoreError>;
+
+    /// Number of memories matching `filter` at `now`.
+    async fn count(
+        &self,
+        namespace: &Namespace,
+        filter: &MemoryFilter,
+        now: Timestamp,
+    ) -> Result<u64, StoreError>;
+
+    /// The best `limit` keyword matches for any of `terms` among memories matching `filter`,
+    /// by BM25, best first. An empty `terms` matches nothing.
+    async fn keyword_search(
+        &self,
+        namespace: &Namespace,
+        terms: &[String],
+        filter: &MemoryFilter,
+        now: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<KeywordHit>, StoreError>;
+
+    /// Atomically adds one to the access count of each id and sets its last access to `at`.
+    async fn record_access(
+        &self,
+        namespace: &Namespace,
+        ids: &[MemoryId],
+        at: Timestamp,
+    ) -> Result<(), StoreError>;
+
+    /// Stores (or replaces) one vector of a memory. Returns `false` if the memory is gone.
+    async fn put_vector(
+        &self,
+        namespace: &Namespace,
+        id: MemoryId,
+        vector: &StoredVector,
+    ) -> Result<bool, StoreError>;
+
+    /// Every stored vector of `model_id`, for building the in-memory index.
+    async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError>;
+
+    /// Up to `limit` memories with no vector of `model_id`, oldest first (backfill work).
+    async fn pending_embeddings(
+        &self,
+        model_id: &str,
+        limit: usize,
+    ) -> Result<Vec<PendingEmbedding>, StoreError>;
+
+    /// What the store holds, at `now` (for telling live from expired).
+    async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError>;
+}

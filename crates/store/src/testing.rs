@@ -1,0 +1,417 @@
+//! The store contract suite: one check per behaviour, written once against `&dyn MemoryStore`.
+//!
+//! A backend runs it with [`store_contract_tests!`](crate::store_contract_tests), naming a
+//! function that returns a fresh, empty store:
+//!
+//! ```ignore
+//! rearview_store::store_contract_tests!(fresh_store);
+//! async fn fresh_store() -> std::sync::Arc<dyn rearview_store::MemoryStore> { … }
+//! ```
+//!
+//! Keyword tokens in these checks are plain whitespace splits: tokenisation is the search crate's
+//! business, the store only indexes the terms it is given.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, TimeDelta};
+use rearview_core::{
+    Embedding, Memory, MemoryFilter, MemoryId, MemoryType, Metadata, Namespace, Timestamp,
+    content_hash,
+};
+
+use crate::{MemoryRecord, MemoryStore, MemoryUpdate, Page, StoreError, StoredVector};
+
+/// Generates one `#[tokio::test]` per contract check, each on a fresh store from `$make`.
+#[macro_export]
+macro_rules! store_contract_tests {
+    ($make:path) => {
+        $crate::store_contract_tests!(@each $make,
+            insert_then_get_round_trips_every_field,
+            duplicate_id_is_a_conflict,
+            namespaces_are_isolated,
+            expired_memories_are_invisible_from_the_boundary_on,
+            list_filters_agree_with_memory_filter,
+            list_orders_newest_first_and_pages,
+            keyword_search_ranks_by_bm25_and_respects_filters,
+            delete_removes_row_terms_and_vectors,
+            update_replaces_content_terms_and_vectors,
+            concurrent_record_access_loses_no_increment,
+            vectors_are_kept_per_model,
+            pending_embeddings_lists_memories_without_a_vector,
+            stats_count_tiers_and_expired,
+        );
+    };
+    (@each $make:path, $($check:ident),+ $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $check() {
+                let store = $make().await;
+                $crate::testing::$check(store).await;
+            }
+        )+
+    };
+}
+
+/// A fixed instant all checks start from.
+pub fn t0() -> Timestamp {
+    DateTime::from_timestamp(1_750_000_000, 123_456_000).expect("valid instant")
+}
+
+/// A namespace from a literal.
+pub fn ns(name: &str) -> Namespace {
+    name.parse().expect("valid namespace")
+}
+
+/// An episodic, never-expiring memory created at `at`.
+pub fn memory(namespace: &str, content: &str, at: Timestamp) -> Memory {
+    Memory {
+        id: MemoryId::new_v7(at),
+        namespace: ns(namespace),
+        memory_type: MemoryType::Episodic,
+        content: content.to_owned(),
+        metadata: Metadata::new(),
+        session_id: None,
+        ttl_secs: 0,
+        timestamp: at,
+        occurred_at: at,
+        updated_at: at,
+        last_accessed_at: None,
+        expires_at: None,
+        access_count: 0,
+        archived: false,
+        source_ids: Vec::new(),
+        content_hash: content_hash(content),
+    }
+}
+
+/// A record of `memory` with whitespace terms and no vectors.
+pub fn record(memory: Memory) -> MemoryRecord {
+    let terms = memory.content.split_whitespace().map(str::to_lowercase).collect();
+    MemoryRecord { memory, terms, vectors: Vec::new() }
+}
+
+fn vector(model: &str, values: Vec<f32>) -> StoredVector {
+    StoredVector {
+        model_id: model.to_owned(),
+        embedding: Embedding::new(values).expect("non-zero"),
+    }
+}
+
+fn terms(q: &str) -> Vec<String> {
+    q.split_whitespace().map(str::to_owned).collect()
+}
+
+/// Every field survives a write and a read, including metadata, provenance and vectors.
+pub async fn insert_then_get_round_trips_every_field(store: Arc<dyn MemoryStore>) {
+    let mut m = memory("a", "moved to Lisbon in 2023", t0());
+    m.memory_type = MemoryType::Semantic;
+    m.session_id = Some("s-1".into());
+    m.metadata.insert("tags".into(), serde_json::json!(["travel", "城市"]));
+    m.metadata.insert("confidence".into(), serde_json::json!(0.9));
+    m.ttl_secs = 3600;
+    m.expires_at = Some(t0() + TimeDelta::hours(1));
+    m.occurred_at = t0() - TimeDelta::days(400);
+    m.source_ids = vec![MemoryId::new_v7(t0()), MemoryId::new_v7(t0())];
+    let mut rec = record(m.clone());
+    rec.vectors.push(vector("model-a", vec![1.0, 0.0, 0.0]));
+    store.insert(&rec).await.unwrap();
+
+    let got = store.get(&ns("a"), m.id, t0()).await.unwrap().expect("stored memory is readable");
+    assert_eq!(got, m);
+    let many = store.get_many(&ns("a"), &[m.id, MemoryId::new_v7(t0())], t0()).await.unwrap();
+    assert_eq!(many, vec![m.clone()]);
+    let vectors = store.vectors("model-a").await.unwrap();
+    assert_eq!(vectors.len(), 1);
+    assert_eq!(vectors[0].id, m.id);
+    assert_eq!(vectors[0].facets, m.facets());
+}
+
+/// Inserting an id twice fails and leaves the first write intact.
+pub async fn duplicate_id_is_a_conflict(store: Arc<dyn MemoryStore>) {
+    let m = memory("a", "likes tea", t0());
+    store.insert(&record(m.clone())).await.unwrap();
+    let mut again = m.clone();
+    again.content = "likes coffee".into();
+    let err = store.insert(&record(again)).await.unwrap_err();
+    assert!(matches!(err, StoreError::Conflict { .. }), "{err:?}");
+    assert_eq!(store.get(&ns("a"), m.id, t0()).await.unwrap().unwrap().content, "likes tea");
+    let any = MemoryFilter::default();
+    let hits = store.keyword_search(&ns("a"), &terms("coffee"), &any, t0(), 10).await.unwrap();
+    assert!(hits.is_empty(), "the failed write left no keyword entry");
+}
+
+/// No read, write or search crosses a namespace.
+pub async fn namespaces_are_isolated(store: Arc<dyn MemoryStore>) {
+    let a = memory("alice", "port 8765 is ours", t0());
+    let b = memory("bob", "port 8765 is theirs", t0());
+    store.insert(&record(a.clone())).await.unwrap();
+    store.insert(&record(b.clone())).await.unwrap();
+    let any = MemoryFilter::default();
+
+    assert!(store.get(&ns("bob"), a.id, t0()).await.unwrap().is_none());
+    assert!(store.get_many(&ns("bob"), &[a.id], t0()).await.unwrap().is_empty());
+    let listed = store.list(&ns("alice"), &any, t0(), Page::default()).await.unwrap();
+    assert_eq!(listed.iter().map(|m| m.id).collect::<Vec<_>>(), vec![a.id]);
+    let hits = store.keyword_search(&ns("alice"), &terms("8765"), &any, t0(), 10).await.unwrap();
+    assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), vec![a.id]);
+    assert!(!store.delete(&ns("bob"), a.id).await.unwrap(), "bob cannot delete alice's memory");
+    store.record_access(&ns("bob"), &[a.id], t0()).await.unwrap();
+    assert_eq!(store.get(&ns("alice"), a.id, t0()).await.unwrap().unwrap().access_count, 0);
+    assert!(!store.put_vector(&ns("bob"), a.id, &vector("m", vec![1.0])).await.unwrap());
+    assert_eq!(store.count(&ns("alice"), &any, t0()).await.unwrap(), 1);
+    assert_eq!(store.count(&ns("nobody"), &any, t0()).await.unwrap(), 0);
+}
+
+/// A memory is visible strictly before `expires_at` and invisible from it on, everywhere.
+pub async fn expired_memories_are_invisible_from_the_boundary_on(store: Arc<dyn MemoryStore>) {
+    let mut m = memory("a", "working note about 爬山", t0());
+    m.ttl_secs = 60;
+    m.expires_at = Some(t0() + TimeDelta::seconds(60));
+    store.insert(&record(m.clone())).await.unwrap();
+    let any = MemoryFilter::default();
+    let before = t0() + TimeDelta::seconds(60) - TimeDelta::microseconds(1);
+    let at = t0() + TimeDelta::seconds(60);
+
+    assert!(store.get(&ns("a"), m.id, before).await.unwrap().is_some());
+    assert!(store.get(&ns("a"), m.id, at).await.unwrap().is_none());
+    assert!(store.get_many(&ns("a"), &[m.id], at).await.unwrap().is_empty());
+    assert_eq!(store.list(&ns("a"), &any, before, Page::default()).await.unwrap().len(), 1);
+    assert!(store.list(&ns("a"), &any, at, Page::default()).await.unwrap().is_empty());
+    assert_eq!(store.count(&ns("a"), &any, at).await.unwrap(), 0);
+    let q = terms("爬山");
+    assert_eq!(store.keyword_search(&ns("a"), &q, &any, before, 5).await.unwrap().len(), 1);
+    assert!(store.keyword_search(&ns("a"), &q, &any, at, 5).await.unwrap().is_empty());
+}
+
+/// The backend's translation of [`MemoryFilter`] selects exactly what `MemoryFilter::matches` does.
+pub async fn list_filters_agree_with_memory_filter(store: Arc<dyn MemoryStore>) {
+    let mut all = Vec::new();
+    for (i, tier) in [MemoryType::Working, MemoryType::Episodic, MemoryType::Semantic]
+        .into_iter()
+        .cycle()
+        .take(12)
+        .enumerate()
+    {
+        let at = t0() + TimeDelta::days(i as i64);
+        let mut m = memory("a", &format!("fact number {i}"), at);
+        m.memory_type = tier;
+        m.session_id = (i % 2 == 0).then(|| "s-even".to_owned());
+        let tags: Vec<&str> = match i % 4 {
+            0 => vec!["red"],
+            1 => vec!["red", "blue"],
+            2 => vec!["蓝色"],
+            _ => vec![],
+        };
+        m.metadata.insert("tags".into(), serde_json::json!(tags));
+        m.archived = i % 5 == 0;
+        store.insert(&record(m.clone())).await.unwrap();
+        all.push(m);
+    }
+    let now = t0() + TimeDelta::days(30);
+    let filters = [
+        MemoryFilter::default(),
+        MemoryFilter { include_archived: true, ..Default::default() },
+        MemoryFilter { memory_types: vec![MemoryType::Semantic], ..Default::default() },
+        MemoryFilter {
+            memory_types: vec![MemoryType::Working, MemoryType::Semantic],
+            include_archived: true,
+            ..Default::default()
+        },
+        MemoryFilter { session_id: Some("s-even".into()), ..Default::default() },
+        MemoryFilter { tags: vec!["red".into()], ..Default::default() },
+        MemoryFilter { tags: vec!["red".into(), "blue".into()], ..Default::default() },
+        MemoryFilter { tags: vec!["蓝色".into()], include_archived: true, ..Default::default() },
+        MemoryFilter {
+            occurred_after: Some(t0() + TimeDelta::days(3)),
+            occurred_before: Some(t0() + TimeDelta::days(7)),
+            ..Default::default()
+        },
+    ];
+    for filter in &filters {
+        let mut expected: Vec<MemoryId> =
+            all.iter().filter(|m| filter.matches(&m.facets(), now)).map(|m| m.id).collect();
+        expected.sort();
+        let page = Page { offset: 0, limit: 100 };
+        let mut listed: Vec<MemoryId> =
+            store.list(&ns("a"), filter, now, page).await.unwrap().iter().map(|m| m.id).collect();
+        listed.sort();
+        assert_eq!(listed, expected, "filter {filter:?}");
+        assert_eq!(store.count(&ns("a"), filter, now).await.unwrap(), expected.len() as u64);
+        let hits = store.keyword_search(&ns("a"), &terms("fact"), filter, now, 100).await.unwrap();
+        let mut found: Vec<MemoryId> = hits.iter().map(|h| h.id).collect();
+        found.sort();
+        assert_eq!(found, expected, "keyword search with filter {filter:?}");
+    }
+}
+
+/// Listings are newest event first and pages neither skip nor repeat.
+pub async fn list_orders_newest_first_and_pages(store: Arc<dyn MemoryStore>) {
+    let mut ids = Vec::new();
+    for i in 0..7 {
+        let m = memory("a", &format!("note {i}"), t0() + TimeDelta::minutes(i));
+        store.insert(&record(m.clone())).await.unwrap();
+        ids.push(m.id);
+    }
+    ids.reverse();
+    let any = MemoryFilter::default();
+    let mut paged = Vec::new();
+    for offset in (0..7).step_by(3) {
+        let page = Page { offset, limit: 3 };
+        paged.extend(store.list(&ns("a"), &any, t0(), page).await.unwrap().iter().map(|m| m.id));
+    }
+    assert_eq!(paged, ids);
+}
+
+/// More matching terms and rarer terms score higher; filters apply before the limit.
+pub async fn keyword_search_ranks_by_bm25_and_respects_filters(store: Arc<dyn MemoryStore>) {
+    let both = memory("a", "香山 爬山 weekend", t0());
+    let one = memory("a", "爬山 shoes", t0());
+    let none = memory("a", "likes tea", t0());
+    let mut working = memory("a", "爬山 爬山 香山 plan", t0());
+    working.memory_type = MemoryType::Working;
+    for m in [&both, &one, &none, &working] {
+        store.insert(&record(m.clone())).await.unwrap();
+    }
+    let episodic = MemoryFilter { memory_types: vec![MemoryType::Episodic], ..Default::default() };
+    let hits =
+        store.keyword_search(&ns("a"), &terms("香山 爬山"), &episodic, t0(), 10).await.unwrap();
+    assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), vec![both.id, one.id]);
+    assert!(hits[0].bm25 > hits[1].bm25 && hits[1].bm25 > 0.0, "{hits:?}");
+    let limited = store.keyword_search(&ns("a"), &terms("爬山"), &episodic, t0(), 1).await.unwrap();
+    assert_eq!(limited.len(), 1);
+    let empty = store.keyword_search(&ns("a"), &[], &episodic, t0(), 10).await.unwrap();
+    assert!(empty.is_empty());
+    let odd = terms("\"quoted\" OR NEAR ( * ) -");
+    assert!(store.keyword_search(&ns("a"), &odd, &episodic, t0(), 10).await.is_ok());
+}
+
+/// Deleting removes the memory from every read path.
+pub async fn delete_removes_row_terms_and_vectors(store: Arc<dyn MemoryStore>) {
+    let m = memory("a", "temporary secret", t0());
+    let mut rec = record(m.clone());
+    rec.vectors.push(vector("model-a", vec![0.0, 1.0]));
+    store.insert(&rec).await.unwrap();
+    assert!(store.delete(&ns("a"), m.id).await.unwrap());
+    assert!(!store.delete(&ns("a"), m.id).await.unwrap());
+    assert!(store.get(&ns("a"), m.id, t0()).await.unwrap().is_none());
+    let any = MemoryFilter::default();
+    let hits = store.keyword_search(&ns("a"), &terms("secret"), &any, t0(), 5).await.unwrap();
+    assert!(hits.is_empty());
+    assert!(store.vectors("model-a").await.unwrap().is_empty());
+}
+
+/// An update changes row, keyword entry and vectors together.
+pub async fn update_replaces_content_terms_and_vectors(store: Arc<dyn MemoryStore>) {
+    let m = memory("a", "lives in Paris", t0());
+    let mut rec = record(m.clone());
+    rec.vectors.push(vector("model-a", vec![1.0, 0.0]));
+    store.insert(&rec).await.unwrap();
+    let later = t0() + TimeDelta::hours(1);
+    let update = MemoryUpdate {
+        content: Some(("lives in Lisbon".into(), terms("lives in lisbon"), content_hash("x"))),
+        memory_type: Some(MemoryType::Semantic),
+        ttl: Some((60, Some(later + TimeDelta::seconds(60)))),
+        vectors: Some(vec![vector("model-b", vec![0.0, 1.0])]),
+        at: later,
+        ..Default::default()
+    };
+    let updated = store.update(&ns("a"), m.id, &update).await.unwrap().expect("exists");
+    assert_eq!(updated.content, "lives in Lisbon");
+    assert_eq!(updated.memory_type, MemoryType::Semantic);
+    assert_eq!(updated.updated_at, later);
+    assert_eq!(updated.ttl_secs, 60);
+    assert_eq!(updated.timestamp, m.timestamp, "creation time never changes");
+    let any = MemoryFilter::default();
+    assert!(
+        store.keyword_search(&ns("a"), &terms("paris"), &any, later, 5).await.unwrap().is_empty()
+    );
+    assert_eq!(
+        store.keyword_search(&ns("a"), &terms("lisbon"), &any, later, 5).await.unwrap().len(),
+        1
+    );
+    assert!(store.vectors("model-a").await.unwrap().is_empty());
+    assert_eq!(store.vectors("model-b").await.unwrap().len(), 1);
+    let archive = MemoryUpdate { archived: Some(true), at: later, ..Default::default() };
+    assert!(store.update(&ns("a"), m.id, &archive).await.unwrap().unwrap().archived);
+    let missing = store.update(&ns("b"), m.id, &archive).await.unwrap();
+    assert!(missing.is_none(), "updates never cross namespaces");
+}
+
+/// Concurrent recalls of the same memory count every access exactly once.
+pub async fn concurrent_record_access_loses_no_increment(store: Arc<dyn MemoryStore>) {
+    let m = memory("a", "hot memory", t0());
+    store.insert(&record(m.clone())).await.unwrap();
+    let tasks: Vec<_> = (0..8)
+        .map(|task| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move {
+                for i in 0..25 {
+                    let at = t0() + TimeDelta::seconds(task * 100 + i);
+                    store.record_access(&ns("a"), &[m.id], at).await.unwrap();
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let got = store.get(&ns("a"), m.id, t0()).await.unwrap().unwrap();
+    assert_eq!(got.access_count, 200);
+    assert!(got.last_accessed_at.is_some());
+}
+
+/// Vectors are stored per model and never mixed.
+pub async fn vectors_are_kept_per_model(store: Arc<dyn MemoryStore>) {
+    let m = memory("a", "bilingual note", t0());
+    let mut rec = record(m.clone());
+    rec.vectors.push(vector("model-a", vec![1.0, 0.0, 0.0]));
+    rec.vectors.push(vector("model-b", vec![0.0, 1.0]));
+    store.insert(&rec).await.unwrap();
+    let a = store.vectors("model-a").await.unwrap();
+    let b = store.vectors("model-b").await.unwrap();
+    assert_eq!(a.len(), 1);
+    assert_eq!(a[0].embedding.dimensions(), 3);
+    assert_eq!(b[0].embedding.dimensions(), 2);
+    assert!(store.vectors("model-c").await.unwrap().is_empty());
+    assert!(
+        store.put_vector(&ns("a"), m.id, &vector("model-a", vec![0.0, 0.0, 2.0])).await.unwrap()
+    );
+    let replaced = store.vectors("model-a").await.unwrap();
+    assert_eq!(replaced.len(), 1);
+    assert_eq!(replaced[0].embedding.as_slice(), &[0.0, 0.0, 1.0]);
+}
+
+/// Memories stored without a vector are listed for backfill until they get one.
+pub async fn pending_embeddings_lists_memories_without_a_vector(store: Arc<dyn MemoryStore>) {
+    let first = memory("a", "stored while the model was down", t0());
+    let second = memory("b", "也是在模型不可用时保存的", t0() + TimeDelta::seconds(1));
+    store.insert(&record(first.clone())).await.unwrap();
+    store.insert(&record(second.clone())).await.unwrap();
+    let pending = store.pending_embeddings("model-a", 10).await.unwrap();
+    assert_eq!(pending.iter().map(|p| p.id).collect::<Vec<_>>(), vec![first.id, second.id]);
+    assert_eq!(pending[1].namespace, ns("b"));
+    assert_eq!(pending[1].content, second.content);
+    store.put_vector(&ns("a"), first.id, &vector("model-a", vec![1.0])).await.unwrap();
+    let pending = store.pending_embeddings("model-a", 10).await.unwrap();
+    assert_eq!(pending.iter().map(|p| p.id).collect::<Vec<_>>(), vec![second.id]);
+    assert_eq!(store.pending_embeddings("model-a", 0).await.unwrap().len(), 0);
+}
+
+/// Stats count live, archived and expired memories per namespace and tier.
+pub async fn stats_count_tiers_and_expired(store: Arc<dyn MemoryStore>) {
+    let live = memory("a", "live", t0());
+    let mut archived = memory("a", "cold", t0());
+    archived.archived = true;
+    let mut expired = memory("a", "gone", t0());
+    expired.expires_at = Some(t0() + TimeDelta::seconds(1));
+    let mut working = memory("b", "scratch", t0());
+    working.memory_type = MemoryType::Working;
+    for m in [&live, &archived, &expired, &working] {
+        store.insert(&record(m.clone())).await.unwrap();
+    }
+    let stats = store.stats(t0() + TimeDelta::seconds(2)).await.unwrap();
+    let a = stats.tiers.iter().find(|t| t.namespace == ns("a")).unwrap();
+    assert_eq!((a.memory_type, a.live, a.archived, a.expired), (MemoryType::Episodic, 1, 1, 1));
+    let b = stats.tiers.iter().find(|t| t.namespace == ns("b")).unwrap();
+    assert_eq!((b.memory_type, b.live), (MemoryType::Working, 1));
+}
