@@ -94,7 +94,7 @@ pub(crate) fn encode_vector(e: &Embedding) -> Vec<u8> {
 }
 
 fn decode_vector(blob: &[u8]) -> Result<Embedding, StoreError> {
-    if blob.len() % 4 != 0 {
+    if !blob.len().is_multiple_of(4) {
         return Err(corrupt(format!(
             "vector blob of {} bytes is not a whole number of f32",
             blob.len()

@@ -1,0 +1,158 @@
+//! Command-line flags, as parsed by clap. Values are validated into core types in `commands`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Long-term memory for LLM agents.
+#[derive(Debug, Parser)]
+#[command(name = "rearview", version, about, long_about = None)]
+pub struct Cli {
+    /// Database file. Default: $REARVIEW_DB, else $XDG_DATA_HOME/rearview/rearview.db
+    /// (~/.local/share/rearview/rearview.db).
+    #[arg(long, global = true, env = "REARVIEW_DB")]
+    pub db: Option<PathBuf>,
+
+    /// Namespace (tenant: a user, an agent or a memory bank) every command works in.
+    #[arg(long, short = 'n', global = true, env = "REARVIEW_NAMESPACE", default_value = "default")]
+    pub namespace: String,
+
+    /// Print machine-readable JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// More logging on stderr (-v info, -vv debug). REARVIEW_LOG overrides.
+    #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Store a memory (or one per line of stdin with --stdin).
+    Add(AddArgs),
+    /// Find the memories most relevant to a query (hybrid: vectors + keywords + recency + heat).
+    Recall(RecallArgs),
+    /// Show one memory by id.
+    Get {
+        /// Memory id (UUID).
+        id: String,
+    },
+    /// List memories, newest event first.
+    List(ListArgs),
+    /// Delete a memory by id.
+    Delete {
+        /// Memory id (UUID).
+        id: String,
+    },
+    /// Counts per namespace and tier, database size, embedding state.
+    Stats,
+}
+
+/// `rearview add`.
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// The text to remember. Omit with --stdin.
+    #[arg(required_unless_present = "stdin")]
+    pub content: Option<String>,
+    /// Read memories from stdin, one per non-empty line; prints each id as soon as it is stored.
+    #[arg(long, conflicts_with = "content")]
+    pub stdin: bool,
+    /// Tier: working, episodic or semantic.
+    #[arg(long = "type", short = 't', default_value = "episodic")]
+    pub memory_type: String,
+    /// Metadata as a JSON object, e.g. '{"source":"chat","confidence":0.9}'.
+    #[arg(long)]
+    pub metadata: Option<String>,
+    /// Tag (repeatable); added to metadata.tags.
+    #[arg(long = "tag")]
+    pub tags: Vec<String>,
+    /// Seconds to live; 0 = never. Default: the tier's (working 1 h, episodic 30 d, semantic never).
+    #[arg(long, allow_negative_numbers = true)]
+    pub ttl: Option<i64>,
+    /// Conversation the memory belongs to.
+    #[arg(long)]
+    pub session: Option<String>,
+    /// When the event happened (RFC 3339 or YYYY-MM-DD, UTC). Default: now.
+    #[arg(long)]
+    pub occurred_at: Option<String>,
+}
+
+/// Fusion method for `recall --fusion`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FusionArg {
+    /// The design's 0.7·cos + 0.3·min(bm25/10, 1).
+    Weighted,
+    /// Reciprocal-rank fusion (k = 60).
+    Rrf,
+}
+
+/// `rearview recall`.
+#[derive(Debug, Args)]
+pub struct RecallArgs {
+    /// What to look for.
+    pub query: String,
+    /// How many memories to return (1–100).
+    #[arg(long, short = 'k', default_value_t = 5, allow_negative_numbers = true)]
+    pub top_k: i64,
+    /// Only this tier (repeatable): working, episodic, semantic.
+    #[arg(long = "type", short = 't')]
+    pub memory_types: Vec<String>,
+    /// Only memories of this conversation.
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Only memories carrying this tag (repeatable: all must match).
+    #[arg(long = "tag")]
+    pub tags: Vec<String>,
+    /// Only events at or after this time (RFC 3339 or YYYY-MM-DD).
+    #[arg(long)]
+    pub after: Option<String>,
+    /// Only events at or before this time (RFC 3339 or YYYY-MM-DD).
+    #[arg(long)]
+    pub before: Option<String>,
+    /// Include the cold (archived) tier.
+    #[arg(long)]
+    pub include_archived: bool,
+    /// Rank and expire as of this instant (RFC 3339 or YYYY-MM-DD), hiding later events.
+    #[arg(long)]
+    pub as_of: Option<String>,
+    /// Show how each score was computed.
+    #[arg(long)]
+    pub explain: bool,
+    /// Order semantic memories first, then episodic, then working.
+    #[arg(long)]
+    pub tier_priority: bool,
+    /// How vector and keyword relevance are combined.
+    #[arg(long, value_enum, default_value_t = FusionArg::Weighted)]
+    pub fusion: FusionArg,
+    /// Do not count this recall in the memories' access counts.
+    #[arg(long)]
+    pub no_count: bool,
+}
+
+/// `rearview list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Only this tier (repeatable).
+    #[arg(long = "type", short = 't')]
+    pub memory_types: Vec<String>,
+    /// Only memories of this conversation.
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Only memories carrying this tag (repeatable: all must match).
+    #[arg(long = "tag")]
+    pub tags: Vec<String>,
+    /// Include the cold (archived) tier.
+    #[arg(long)]
+    pub include_archived: bool,
+    /// Page size (1–1000).
+    #[arg(long, default_value_t = 20)]
+    pub limit: u64,
+    /// Memories to skip.
+    #[arg(long, default_value_t = 0)]
+    pub offset: u64,
+}

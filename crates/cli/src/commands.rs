@@ -1,0 +1,250 @@
+//! Each subcommand: parse flags into core types → call the service → render.
+
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use chrono::{DateTime, NaiveDate, Utc};
+use rearview_core::{MemoryFilter, MemoryId, MemoryType, Namespace, SystemClock, Timestamp};
+use rearview_search::{Fusion, RankingConfig, TierOrder};
+use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
+use rearview_store::Page;
+use rearview_store_sqlite::{SqliteConfig, SqliteStore};
+
+use crate::args::{AddArgs, Cli, Command, FusionArg, ListArgs, RecallArgs};
+use crate::output::Printer;
+
+/// Runs one CLI invocation.
+pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let namespace: Namespace = cli.namespace.parse()?;
+    let printer = Printer::new(cli.json);
+    let service = open_service(cli.db).await?;
+    match cli.command {
+        Command::Add(args) => add(&service, &namespace, args, &printer).await?,
+        Command::Recall(args) => recall(&service, &namespace, args, &printer).await?,
+        Command::Get { id } => {
+            let memory = service.get(&namespace, parse_id(&id)?).await?;
+            printer.memory(&memory)?;
+        }
+        Command::List(args) => list(&service, &namespace, args, &printer).await?,
+        Command::Delete { id } => {
+            let id = parse_id(&id)?;
+            service.forget(&namespace, id).await?;
+            printer.deleted(id)?;
+        }
+        Command::Stats => printer.stats(&service.stats().await?)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn open_service(db: Option<PathBuf>) -> anyhow::Result<MemoryService> {
+    let path = match db {
+        Some(path) => path,
+        None => default_db_path()?,
+    };
+    let store = SqliteStore::open(&SqliteConfig::new(&path))
+        .with_context(|| format!("opening the database at {}", path.display()))?;
+    // No embedding model is wired in yet: recall runs keyword-only and `stats` says so. Memories
+    // stored now get their vectors by backfill once a model is configured.
+    let service =
+        MemoryService::open(Arc::new(store), None, Arc::new(SystemClock), ServiceConfig::default())
+            .await?;
+    Ok(service)
+}
+
+fn default_db_path() -> anyhow::Result<PathBuf> {
+    let data_home = match std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            let home = std::env::var_os("HOME").filter(|v| !v.is_empty()).context(
+                "cannot choose a database location: neither --db, REARVIEW_DB, XDG_DATA_HOME nor HOME is set",
+            )?;
+            PathBuf::from(home).join(".local").join("share")
+        }
+    };
+    Ok(data_home.join("rearview").join("rearview.db"))
+}
+
+async fn add(
+    service: &MemoryService,
+    namespace: &Namespace,
+    args: AddArgs,
+    printer: &Printer,
+) -> anyhow::Result<()> {
+    let template = RememberRequest {
+        content: String::new(),
+        memory_type: Some(args.memory_type.parse::<MemoryType>()?),
+        metadata: metadata_with_tags(args.metadata.as_deref(), &args.tags)?,
+        ttl_secs: args.ttl,
+        session_id: args.session,
+        occurred_at: args
+            .occurred_at
+            .as_deref()
+            .map(|t| parse_time("occurred_at", t))
+            .transpose()?,
+    };
+    if !args.stdin {
+        let content = args.content.unwrap_or_default();
+        let memory = service.remember(namespace, RememberRequest { content, ..template }).await?;
+        return printer.stored(&memory);
+    }
+    for (line_no, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.context("reading stdin")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let request = RememberRequest { content: line, ..template.clone() };
+        let memory = service
+            .remember(namespace, request)
+            .await
+            .with_context(|| format!("stdin line {}", line_no + 1))?;
+        printer.stored(&memory)?;
+    }
+    Ok(())
+}
+
+async fn recall(
+    service: &MemoryService,
+    namespace: &Namespace,
+    args: RecallArgs,
+    printer: &Printer,
+) -> anyhow::Result<()> {
+    let top_k = usize::try_from(args.top_k).map_err(|_| {
+        rearview_core::InputError::new(
+            "top_k",
+            format!("{} is out of range; allowed: 1 to 100", args.top_k),
+        )
+    })?;
+    let filter = MemoryFilter {
+        memory_types: parse_types(&args.memory_types)?,
+        session_id: args.session,
+        tags: args.tags,
+        occurred_after: args.after.as_deref().map(|t| parse_time("after", t)).transpose()?,
+        occurred_before: args.before.as_deref().map(|t| parse_time("before", t)).transpose()?,
+        include_archived: args.include_archived,
+    };
+    let fusion = match args.fusion {
+        FusionArg::Weighted => service.config().ranking.fusion,
+        FusionArg::Rrf => Fusion::RRF,
+    };
+    let request = RecallRequest {
+        top_k,
+        filter,
+        as_of: args.as_of.as_deref().map(|t| parse_time("as_of", t)).transpose()?,
+        tier_order: if args.tier_priority { TierOrder::SemanticFirst } else { TierOrder::ByScore },
+        explain: args.explain,
+        record_access: !args.no_count,
+        ranking: Some(RankingConfig { fusion, ..service.config().ranking }),
+        ..RecallRequest::new(args.query)
+    };
+    let response = service.recall(namespace, request).await?;
+    printer.recall(&response)
+}
+
+async fn list(
+    service: &MemoryService,
+    namespace: &Namespace,
+    args: ListArgs,
+    printer: &Printer,
+) -> anyhow::Result<()> {
+    let filter = MemoryFilter {
+        memory_types: parse_types(&args.memory_types)?,
+        session_id: args.session,
+        tags: args.tags,
+        include_archived: args.include_archived,
+        ..Default::default()
+    };
+    let memories =
+        service.list(namespace, &filter, Page { offset: args.offset, limit: args.limit }).await?;
+    printer.list(&memories)
+}
+
+fn parse_id(id: &str) -> anyhow::Result<MemoryId> {
+    Ok(id.parse::<MemoryId>()?)
+}
+
+fn parse_types(names: &[String]) -> anyhow::Result<Vec<MemoryType>> {
+    Ok(names.iter().map(|n| n.parse::<MemoryType>()).collect::<Result<_, _>>()?)
+}
+
+/// Metadata from `--metadata` JSON with `--tag`s merged into `metadata.tags`.
+fn metadata_with_tags(
+    json: Option<&str>,
+    tags: &[String],
+) -> anyhow::Result<Option<serde_json::Value>> {
+    let mut value = match json {
+        Some(text) => Some(serde_json::from_str::<serde_json::Value>(text).map_err(|e| {
+            rearview_core::InputError::new(
+                "metadata",
+                format!(
+                    "is not valid JSON ({e}); expected an object like '{{\"source\":\"chat\"}}'"
+                ),
+            )
+        })?),
+        None => None,
+    };
+    if !tags.is_empty() {
+        let object = value.get_or_insert_with(|| serde_json::json!({}));
+        let Some(map) = object.as_object_mut() else {
+            // Not an object: validation in the service names the problem.
+            return Ok(value);
+        };
+        let existing = map.entry("tags").or_insert_with(|| serde_json::json!([]));
+        if let Some(array) = existing.as_array_mut() {
+            array.extend(tags.iter().map(|t| serde_json::Value::String(t.clone())));
+        }
+    }
+    Ok(value)
+}
+
+/// RFC 3339 (`2023-05-08T13:56:00Z`) or a bare date (`2023-05-08`, midnight UTC).
+fn parse_time(field: &'static str, text: &str) -> Result<Timestamp, rearview_core::InputError> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    if let Ok(d) = NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        && let Some(t) = d.and_hms_opt(0, 0, 0)
+    {
+        return Ok(t.and_utc());
+    }
+    Err(rearview_core::InputError::new(
+        field,
+        format!(
+            "{text:?} is not a time; use RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08)"
+        ),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_parse_in_both_forms_and_errors_name_the_field() {
+        assert_eq!(
+            parse_time("as_of", "2023-05-08").unwrap().to_rfc3339(),
+            "2023-05-08T00:00:00+00:00"
+        );
+        assert_eq!(
+            parse_time("as_of", "2023-05-08T15:56:00+02:00").unwrap().to_rfc3339(),
+            "2023-05-08T13:56:00+00:00"
+        );
+        let err = parse_time("as_of", "yesterday").unwrap_err();
+        assert_eq!(err.field, "as_of");
+    }
+
+    #[test]
+    fn tags_merge_into_metadata() {
+        let v = metadata_with_tags(Some(r#"{"tags":["a"],"source":"chat"}"#), &["b".into()])
+            .unwrap()
+            .unwrap();
+        assert_eq!(v, serde_json::json!({"tags": ["a", "b"], "source": "chat"}));
+        assert_eq!(
+            metadata_with_tags(None, &["x".into()]).unwrap().unwrap(),
+            serde_json::json!({"tags": ["x"]})
+        );
+        assert!(metadata_with_tags(Some("{oops"), &[]).is_err());
+    }
+}

@@ -1,0 +1,176 @@
+//! The built binary, driven as a user would: readable errors, JSON output, Chinese examples, and
+//! crash consistency (kill -9 in the middle of a stream of writes, reopen, nothing acknowledged is
+//! missing and the keyword index agrees with the rows).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+struct Cli {
+    _dir: tempfile::TempDir,
+    db: PathBuf,
+}
+
+impl Cli {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("nested").join("rearview.db");
+        Self { _dir: dir, db }
+    }
+
+    fn cmd(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_rearview"));
+        cmd.arg("--db").arg(&self.db).env_remove("REARVIEW_NAMESPACE").env_remove("REARVIEW_LOG");
+        cmd
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().unwrap()
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn json(&self, args: &[&str]) -> serde_json::Value {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        serde_json::from_str(&self.ok(&all)).unwrap()
+    }
+
+    fn fails(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?} should fail with status 2");
+        assert!(out.stdout.is_empty(), "errors never go to stdout");
+        String::from_utf8(out.stderr).unwrap()
+    }
+}
+
+#[test]
+fn add_recall_get_list_delete_in_chinese_and_english() {
+    let cli = Cli::new();
+    let hike = cli.json(&["add", "我喜欢在周末去香山爬山", "--tag", "hobby"]);
+    let id = hike["id"].as_str().unwrap().to_owned();
+    assert_eq!(hike["memory_type"], "episodic");
+    assert_eq!(hike["metadata"]["tags"][0], "hobby");
+    cli.ok(&["add", "MCP server listens on port 8765", "--type", "semantic"]);
+    cli.ok(&["-n", "other", "add", "其他租户也喜欢爬山"]);
+
+    let recall = cli.json(&["recall", "爬山"]);
+    let hits = recall["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), 1, "namespace `default` only: {recall}");
+    assert_eq!(hits[0]["memory"]["id"], id.as_str());
+    assert_eq!(hits[0]["memory"]["access_count"], 1);
+    let port = cli.json(&["recall", "端口 8765"]);
+    assert_eq!(port["hits"][0]["memory"]["content"], "MCP server listens on port 8765");
+
+    let text = cli.ok(&["recall", "爬山", "--explain"]);
+    assert!(text.contains("score = relevance × decay × heat"), "{text}");
+    assert!(text.contains("keyword-only"), "degraded mode is visible: {text}");
+
+    assert_eq!(cli.json(&["get", &id])["content"], "我喜欢在周末去香山爬山");
+    assert_eq!(cli.json(&["list"]).as_array().unwrap().len(), 2);
+    let stats = cli.json(&["stats"]);
+    assert_eq!(stats["embedding"]["degraded"], true);
+    assert_eq!(stats["tiers"].as_array().unwrap().len(), 3);
+    cli.ok(&["delete", &id]);
+    assert!(cli.fails(&["get", &id]).contains("not found"));
+}
+
+#[test]
+fn bad_input_names_the_field_and_the_allowed_values() {
+    let cli = Cli::new();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["add", "x", "--type", "longterm"],
+            "invalid memory_type: \"longterm\" is not a tier; allowed: working, episodic, semantic",
+        ),
+        (&["add", "   "], "invalid content: must not be empty"),
+        (&["add", "x", "--metadata", "[1]"], "invalid metadata: must be a JSON object"),
+        (&["add", "x", "--metadata", "{oops"], "invalid metadata: is not valid JSON"),
+        (&["add", "x", "--ttl", "-5"], "invalid ttl"),
+        (&["add", "x", "--occurred-at", "yesterday"], "invalid occurred_at"),
+        (&["get", "not-a-uuid"], "invalid id: \"not-a-uuid\" is not a UUID"),
+        (&["recall", "x", "-k", "0"], "invalid top_k: 0 is out of range; allowed: 1 to 100"),
+        (&["recall", "x", "-k", "101"], "invalid top_k: 101 is out of range; allowed: 1 to 100"),
+        (&["recall", "x", "-k", "-3"], "invalid top_k"),
+        (&["-n", "", "stats"], "invalid namespace"),
+    ];
+    for (args, expected) in cases {
+        let err = cli.fails(args);
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+    assert!(cli.json(&["list"]).as_array().unwrap().is_empty(), "no bad input was stored");
+}
+
+/// Writes memories through `add --stdin` as fast as the process acknowledges them, kills it with
+/// SIGKILL mid-stream, and checks the database: every acknowledged write is there, and every row
+/// is findable through the keyword index (rows and FTS entries are committed together).
+#[test]
+fn every_acknowledged_write_survives_kill_9() {
+    let cli = Cli::new();
+    let mut acknowledged: Vec<(String, String)> = Vec::new();
+    for round in 0..3 {
+        let mut child = cli
+            .cmd()
+            .args(["add", "--stdin"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || {
+            for i in 0..5_000 {
+                let line = format!("崩溃测试 round{round} item{i} 记录编号 token{round}x{i}\n");
+                if stdin.write_all(line.as_bytes()).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let kill_after = 40 + round * 25;
+        let mut acked_this_round = 0;
+        while acked_this_round < kill_after {
+            let Some(Ok(line)) = lines.next() else { break };
+            let id = line.split_whitespace().nth(1).unwrap().to_owned();
+            acknowledged.push((id, format!("token{round}x{acked_this_round}")));
+            acked_this_round += 1;
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let _ = writer.join();
+        assert_eq!(acked_this_round, kill_after, "the writer was still acknowledging when killed");
+    }
+
+    let listed = cli.json(&["list", "--limit", "1000"]);
+    let ids: std::collections::HashSet<&str> =
+        listed.as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
+    for (id, _) in &acknowledged {
+        assert!(ids.contains(id.as_str()), "acknowledged write {id} was lost");
+    }
+    for (id, token) in acknowledged.iter().step_by(7) {
+        let hits = cli.json(&["recall", token, "--no-count"]);
+        assert_eq!(hits["hits"][0]["memory"]["id"], id.as_str(), "keyword entry of {id} missing");
+    }
+    let total = ids.len();
+    let stats = cli.json(&["stats"]);
+    assert_eq!(stats["tiers"][0]["live"], total, "stats agree with the listing");
+    assert_integrity(&cli.db);
+}
+
+/// SQLite's own check plus FTS5's check that the index matches its content.
+fn assert_integrity(db: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.busy_timeout(deadline - Instant::now()).unwrap();
+    let ok: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(ok, "ok");
+    conn.execute("INSERT INTO memory_terms(memory_terms) VALUES ('integrity-check')", []).unwrap();
+    let rows: i64 = conn.query_row("SELECT count(*) FROM memories", [], |r| r.get(0)).unwrap();
+    let fts: i64 = conn.query_row("SELECT count(*) FROM memory_terms", [], |r| r.get(0)).unwrap();
+    assert_eq!(rows, fts, "every row has exactly one keyword entry");
+}

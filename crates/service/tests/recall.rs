@@ -1,0 +1,378 @@
+//! The service end to end over a real SQLite store, a deterministic test embedder and a manual
+//! clock: Chinese and mixed-language recall, degraded mode and backfill, restarts, expiry, `as_of`,
+//! filters, access counting under concurrency.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, TimeDelta};
+use rearview_core::{Clock, ManualClock, MemoryFilter, MemoryType, Namespace, Timestamp};
+use rearview_embed::{Embedder, TestEmbedder};
+use rearview_search::{Fusion, RankingConfig, TierOrder};
+use rearview_service::{
+    ErrorKind, MemoryService, RecallRequest, RememberRequest, ServiceConfig, VectorSearch,
+};
+use rearview_store::MemoryStore;
+use rearview_store_sqlite::{SqliteConfig, SqliteStore};
+
+fn start() -> Timestamp {
+    DateTime::from_timestamp(1_760_000_000, 0).unwrap()
+}
+
+fn ns(name: &str) -> Namespace {
+    name.parse().unwrap()
+}
+
+struct Harness {
+    service: Arc<MemoryService>,
+    clock: Arc<ManualClock>,
+    store: Arc<dyn MemoryStore>,
+}
+
+async fn harness_with(store: Arc<dyn MemoryStore>, embedder: Option<Arc<dyn Embedder>>) -> Harness {
+    let clock = Arc::new(ManualClock::new(start()));
+    let service = MemoryService::open(
+        Arc::clone(&store),
+        embedder,
+        Arc::clone(&clock) as Arc<dyn Clock>,
+        ServiceConfig::default(),
+    )
+    .await
+    .unwrap();
+    Harness { service: Arc::new(service), clock, store }
+}
+
+async fn harness() -> Harness {
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());
+    harness_with(store, Some(Arc::new(TestEmbedder::new(64)))).await
+}
+
+async fn remember(h: &Harness, namespace: &str, content: &str) -> rearview_core::MemoryId {
+    h.service.remember(&ns(namespace), RememberRequest::new(content)).await.unwrap().id
+}
+
+async fn recall_ids(h: &Harness, namespace: &str, query: &str) -> Vec<rearview_core::MemoryId> {
+    let r = h.service.recall(&ns(namespace), RecallRequest::new(query)).await.unwrap();
+    r.hits.iter().map(|hit| hit.memory.id).collect()
+}
+
+async fn keyword_only_ids(
+    h: &Harness,
+    namespace: &str,
+    query: &str,
+) -> Vec<rearview_core::MemoryId> {
+    let ranking = RankingConfig {
+        vector_candidates: 0,
+        fusion: Fusion::Weighted { vector: 0.0, keyword: 1.0, bm25_saturation: 10.0 },
+        ..Default::default()
+    };
+    let request = RecallRequest { ranking: Some(ranking), ..RecallRequest::new(query) };
+    let r = h.service.recall(&ns(namespace), request).await.unwrap();
+    r.hits.iter().map(|hit| hit.memory.id).collect()
+}
+
+const DISTRACTORS: &[&str] = &[
+    "我今天早上喝了一杯咖啡",
+    "明天要去北京出差",
+    "The user prefers dark themes in every editor",
+    "数据库从 MySQL 迁移到 PostgreSQL",
+    "周末和朋友一起看电影",
+    "likes green tea",
+];
+
+#[tokio::test]
+async fn chinese_word_finds_the_sentence_containing_it() {
+    let h = harness().await;
+    for d in DISTRACTORS {
+        remember(&h, "zh", d).await;
+    }
+    let hiking = remember(&h, "zh", "我喜欢在周末去香山爬山").await;
+    assert_eq!(keyword_only_ids(&h, "zh", "爬山").await.first(), Some(&hiking));
+    assert_eq!(recall_ids(&h, "zh", "爬山").await.first(), Some(&hiking));
+}
+
+#[tokio::test]
+async fn port_number_query_finds_the_memory_holding_it() {
+    let h = harness().await;
+    for d in DISTRACTORS {
+        remember(&h, "ops", d).await;
+    }
+    remember(&h, "ops", "服务端口是 9000").await;
+    let port = remember(&h, "ops", "MCP 服务监听在端口 8765").await;
+    assert_eq!(keyword_only_ids(&h, "ops", "端口 8765").await.first(), Some(&port));
+    assert_eq!(recall_ids(&h, "ops", "端口 8765").await.first(), Some(&port));
+}
+
+#[tokio::test]
+async fn mixed_language_text_is_searchable_by_either_language() {
+    let h = harness().await;
+    for d in DISTRACTORS {
+        remember(&h, "mix", d).await;
+    }
+    let m = remember(&h, "mix", "用户的 GitHub 账号是 octocat，偏好用 Rust 写后端").await;
+    assert_eq!(keyword_only_ids(&h, "mix", "github").await.first(), Some(&m));
+    assert_eq!(keyword_only_ids(&h, "mix", "后端用什么语言").await.first(), Some(&m));
+    assert_eq!(keyword_only_ids(&h, "mix", "Rust").await.first(), Some(&m));
+}
+
+#[tokio::test]
+async fn recall_uses_vectors_and_explains_every_signal() {
+    let h = harness().await;
+    remember(&h, "a", "likes green tea").await;
+    let request = RecallRequest { explain: true, ..RecallRequest::new("green tea") };
+    let r = h.service.recall(&ns("a"), request).await.unwrap();
+    assert_eq!(r.vector_search, VectorSearch::Used { model_id: "test-hash-64".into() });
+    let e = r.hits[0].explanation.as_ref().expect("explanation requested");
+    let relevance = &e.details[0];
+    assert!(relevance.details[0].value > 0.5, "cosine signal present: {e:#?}");
+    assert!(relevance.details[1].value > 0.0, "bm25 signal present: {e:#?}");
+    assert_eq!(e.value, r.hits[0].score);
+}
+
+#[tokio::test]
+async fn namespaces_never_see_each_other() {
+    let h = harness().await;
+    remember(&h, "alice", "alice's locker code is 4711").await;
+    assert!(recall_ids(&h, "bob", "locker code 4711").await.is_empty());
+    assert_eq!(recall_ids(&h, "alice", "locker code 4711").await.len(), 1);
+}
+
+#[tokio::test]
+async fn memories_survive_a_restart_with_their_vectors() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = SqliteConfig::new(dir.path().join("r.db"));
+    let embedder: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(64));
+    let id = {
+        let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::open(&config).unwrap());
+        let h = harness_with(store, Some(Arc::clone(&embedder))).await;
+        remember(&h, "a", "我喜欢在周末去香山爬山").await
+    };
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::open(&config).unwrap());
+    let h = harness_with(store, Some(embedder)).await;
+    let stats = h.service.stats().await.unwrap();
+    assert_eq!((stats.indexed_vectors, stats.pending_embeddings), (1, 0));
+    let request = RecallRequest { explain: true, ..RecallRequest::new("香山") };
+    let r = h.service.recall(&ns("a"), request).await.unwrap();
+    assert_eq!(r.hits[0].memory.id, id);
+    let cosine = r.hits[0].explanation.as_ref().unwrap().details[0].details[0].value;
+    assert!(cosine > 0.0, "the vector came back from disk");
+}
+
+#[tokio::test]
+async fn without_a_working_model_memories_are_keyword_searchable_then_backfilled() {
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());
+    let broken: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(64).failing());
+    let h = harness_with(Arc::clone(&store), Some(broken)).await;
+    let id = remember(&h, "a", "数据库从 MySQL 迁移到 PostgreSQL").await;
+    let r = h.service.recall(&ns("a"), RecallRequest::new("PostgreSQL")).await.unwrap();
+    assert!(matches!(r.vector_search, VectorSearch::Failed { .. }));
+    assert_eq!(r.hits[0].memory.id, id, "keyword-searchable at once");
+    assert_eq!(h.service.stats().await.unwrap().pending_embeddings, 1);
+
+    let none = harness_with(Arc::clone(&store), None).await;
+    assert_eq!(none.service.backfill_embeddings(10).await.unwrap(), 0, "no model, nothing to do");
+
+    let fixed = harness_with(store, Some(Arc::new(TestEmbedder::new(64)))).await;
+    assert_eq!(fixed.service.backfill_embeddings(10).await.unwrap(), 1);
+    assert_eq!(fixed.service.backfill_embeddings(10).await.unwrap(), 0);
+    let stats = fixed.service.stats().await.unwrap();
+    assert_eq!((stats.pending_embeddings, stats.indexed_vectors), (0, 1));
+    assert_eq!(recall_ids(&fixed, "a", "postgresql").await, vec![id]);
+}
+
+#[tokio::test]
+async fn vectors_of_another_model_are_never_compared() {
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());
+    let a = harness_with(Arc::clone(&store), Some(Arc::new(TestEmbedder::new(64)))).await;
+    remember(&a, "x", "likes green tea").await;
+    let other: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(64).with_model_id("other-model"));
+    let b = harness_with(store, Some(other)).await;
+    let stats = b.service.stats().await.unwrap();
+    assert_eq!((stats.indexed_vectors, stats.pending_embeddings), (0, 1));
+    let request = RecallRequest { explain: true, ..RecallRequest::new("green tea") };
+    let r = b.service.recall(&ns("x"), request).await.unwrap();
+    let cos = &r.hits[0].explanation.as_ref().unwrap().details[0].details[0];
+    assert_eq!(cos.value, 0.0);
+    assert!(cos.description.contains("no vector"), "{}", cos.description);
+}
+
+#[tokio::test]
+async fn working_memory_expires_after_its_tier_ttl_exactly() {
+    let h = harness().await;
+    let request = RememberRequest {
+        memory_type: Some(MemoryType::Working),
+        ..RememberRequest::new("scratch note 42")
+    };
+    let m = h.service.remember(&ns("a"), request).await.unwrap();
+    assert_eq!(m.expires_at, Some(start() + TimeDelta::hours(1)));
+    h.clock.advance(TimeDelta::hours(1) - TimeDelta::microseconds(1));
+    assert_eq!(recall_ids(&h, "a", "scratch note").await, vec![m.id]);
+    h.service.get(&ns("a"), m.id).await.unwrap();
+    h.clock.advance(TimeDelta::microseconds(1));
+    assert!(recall_ids(&h, "a", "scratch note").await.is_empty());
+    let err = h.service.get(&ns("a"), m.id).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NotFound);
+}
+
+#[tokio::test]
+async fn tier_ttls_and_explicit_ttl() {
+    let h = harness().await;
+    let tiers = [(MemoryType::Episodic, Some(TimeDelta::days(30))), (MemoryType::Semantic, None)];
+    for (tier, ttl) in tiers {
+        let req = RememberRequest { memory_type: Some(tier), ..RememberRequest::new("x") };
+        let m = h.service.remember(&ns("a"), req).await.unwrap();
+        assert_eq!(m.expires_at, ttl.map(|d| start() + d), "{tier}");
+    }
+    let forever = RememberRequest {
+        memory_type: Some(MemoryType::Working),
+        ttl_secs: Some(0),
+        ..RememberRequest::new("x")
+    };
+    assert_eq!(h.service.remember(&ns("a"), forever).await.unwrap().expires_at, None);
+}
+
+#[tokio::test]
+async fn as_of_replays_the_past() {
+    let h = harness().await;
+    let old_time = start() - TimeDelta::days(400);
+    let old = RememberRequest {
+        occurred_at: Some(old_time),
+        ..RememberRequest::new("moved to Lisbon in 2023")
+    };
+    let old = h.service.remember(&ns("a"), old).await.unwrap();
+    let later = RememberRequest {
+        occurred_at: Some(start() - TimeDelta::days(10)),
+        ..RememberRequest::new("moved to Porto from Lisbon")
+    };
+    let later = h.service.remember(&ns("a"), later).await.unwrap();
+
+    let at_the_time = RecallRequest {
+        as_of: Some(old_time + TimeDelta::days(1)),
+        explain: true,
+        ..RecallRequest::new("Lisbon")
+    };
+    let r = h.service.recall(&ns("a"), at_the_time).await.unwrap();
+    assert_eq!(
+        r.hits.iter().map(|x| x.memory.id).collect::<Vec<_>>(),
+        vec![old.id],
+        "later events hidden"
+    );
+    let decay = r.hits[0].explanation.as_ref().unwrap().details[1].value;
+    assert!((decay - (-0.01f32).exp()).abs() < 1e-4, "decay measured from as_of: {decay}");
+
+    let today = h.service.recall(&ns("a"), RecallRequest::new("Lisbon")).await.unwrap();
+    assert_eq!(today.hits[0].memory.id, later.id, "recent memory wins on decay");
+}
+
+#[tokio::test]
+async fn filters_and_tier_priority() {
+    let h = harness().await;
+    let mk =
+        |content: &str, tier: MemoryType, session: Option<&str>, tags: &[&str]| RememberRequest {
+            memory_type: Some(tier),
+            session_id: session.map(str::to_owned),
+            metadata: Some(serde_json::json!({ "tags": tags })),
+            ..RememberRequest::new(content)
+        };
+    let w = h
+        .service
+        .remember(
+            &ns("a"),
+            mk("tea tea tea in working memory", MemoryType::Working, Some("s1"), &["drink"]),
+        )
+        .await
+        .unwrap();
+    let s = h
+        .service
+        .remember(&ns("a"), mk("prefers tea", MemoryType::Semantic, None, &["pref"]))
+        .await
+        .unwrap();
+    let e = h
+        .service
+        .remember(
+            &ns("a"),
+            mk("drank tea yesterday", MemoryType::Episodic, Some("s2"), &["drink", "pref"]),
+        )
+        .await
+        .unwrap();
+
+    let with =
+        |filter: MemoryFilter| RecallRequest { filter, top_k: 10, ..RecallRequest::new("tea") };
+    let ids = |r: rearview_service::RecallResponse| {
+        r.hits.into_iter().map(|x| x.memory.id).collect::<Vec<_>>()
+    };
+    let only_semantic =
+        MemoryFilter { memory_types: vec![MemoryType::Semantic], ..Default::default() };
+    assert_eq!(ids(h.service.recall(&ns("a"), with(only_semantic)).await.unwrap()), vec![s.id]);
+    let session = MemoryFilter { session_id: Some("s1".into()), ..Default::default() };
+    assert_eq!(ids(h.service.recall(&ns("a"), with(session)).await.unwrap()), vec![w.id]);
+    let tags = MemoryFilter { tags: vec!["drink".into(), "pref".into()], ..Default::default() };
+    assert_eq!(ids(h.service.recall(&ns("a"), with(tags)).await.unwrap()), vec![e.id]);
+    let priority =
+        RecallRequest { tier_order: TierOrder::SemanticFirst, ..with(MemoryFilter::default()) };
+    assert_eq!(ids(h.service.recall(&ns("a"), priority).await.unwrap()), vec![s.id, e.id, w.id]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_recalls_count_every_access() {
+    let h = harness().await;
+    let id = remember(&h, "a", "the one memory everyone recalls").await;
+    let tasks: Vec<_> = (0..40)
+        .map(|_| {
+            let service = Arc::clone(&h.service);
+            tokio::spawn(async move {
+                service.recall(&ns("a"), RecallRequest::new("memory")).await.unwrap()
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap();
+    }
+    assert_eq!(h.service.get(&ns("a"), id).await.unwrap().access_count, 40);
+    let quiet = RecallRequest { record_access: false, ..RecallRequest::new("memory") };
+    h.service.recall(&ns("a"), quiet).await.unwrap();
+    assert_eq!(h.store.get(&ns("a"), id, h.clock.now()).await.unwrap().unwrap().access_count, 40);
+}
+
+#[tokio::test]
+async fn bad_input_is_refused_with_the_field_named_and_nothing_written() {
+    let h = harness().await;
+    let cases = [
+        (RememberRequest::new("   "), "content"),
+        (
+            RememberRequest { metadata: Some(serde_json::json!([1])), ..RememberRequest::new("x") },
+            "metadata",
+        ),
+        (
+            RememberRequest {
+                metadata: Some(serde_json::json!({"tags": "x"})),
+                ..RememberRequest::new("x")
+            },
+            "metadata.tags",
+        ),
+        (RememberRequest { ttl_secs: Some(-1), ..RememberRequest::new("x") }, "ttl"),
+        (RememberRequest::new("长".repeat(40_000)), "content"),
+    ];
+    for (request, field) in cases {
+        let err = h.service.remember(&ns("a"), request).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert!(err.to_string().starts_with(&format!("invalid {field}:")), "{err}");
+    }
+    for (top_k, query) in [(0, "x"), (101, "x"), (5, " ")] {
+        let request = RecallRequest { top_k, ..RecallRequest::new(query) };
+        assert_eq!(
+            h.service.recall(&ns("a"), request).await.unwrap_err().kind(),
+            ErrorKind::InvalidInput
+        );
+    }
+    assert!(h.service.stats().await.unwrap().store.tiers.is_empty(), "nothing was written");
+}
+
+#[tokio::test]
+async fn forget_removes_from_recall_and_reports_missing() {
+    let h = harness().await;
+    let id = remember(&h, "a", "temporary secret 99").await;
+    h.service.forget(&ns("a"), id).await.unwrap();
+    assert!(recall_ids(&h, "a", "secret 99").await.is_empty());
+    assert_eq!(h.service.stats().await.unwrap().indexed_vectors, 0);
+    assert_eq!(h.service.forget(&ns("a"), id).await.unwrap_err().kind(), ErrorKind::NotFound);
+}
