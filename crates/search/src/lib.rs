@@ -6,7 +6,7 @@
 //! - [`tokenize`]: text → keyword terms, Chinese-aware (jieba segmentation or CJK bigrams) and
 //!   English lower-cased, used both to index memories and to query them;
 //! - [`vector`]: the [`VectorIndex`] trait and [`FlatIndex`], an exact cosine scan;
-//! - [`rank`]: hybrid fusion of vector and keyword signals with time decay and access heat,
+//! - [`mod@rank`]: hybrid fusion of vector and keyword signals with time decay and access heat,
 //!   each score carrying an [`Explanation`].
 //!
 //! **Invariant:** nothing here does I/O or reads the clock. The query vector and "now" are inputs,

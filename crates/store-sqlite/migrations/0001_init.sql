@@ -2,8 +2,11 @@
 -- Timestamps are INTEGER microseconds since the Unix epoch, UTC.
 
 CREATE TABLE namespaces (
-    id   INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE
+    id        INTEGER PRIMARY KEY,
+    name      TEXT    NOT NULL UNIQUE,
+    -- Memories in the namespace (maintained in the same transactions as inserts and deletes);
+    -- keyword search uses it to drop query terms too common to carry BM25 weight.
+    doc_count INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE TABLE memories (
@@ -48,3 +51,6 @@ CREATE TABLE vectors (
 ) WITHOUT ROWID;
 
 CREATE INDEX vectors_by_model ON vectors (model_id);
+
+-- Document frequency per term (namespace-prefixed), for pruning common query terms.
+CREATE VIRTUAL TABLE memory_terms_vocab USING fts5vocab(memory_terms, 'row');

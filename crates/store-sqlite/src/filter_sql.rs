@@ -15,9 +15,21 @@ pub(crate) struct FilterSql {
 }
 
 impl FilterSql {
-    pub(crate) fn new(ns_id: i64, filter: &MemoryFilter, now: Timestamp) -> Self {
+    /// For queries that select rows by this filter: the namespace index drives the scan.
+    pub(crate) fn scan(ns_id: i64, filter: &MemoryFilter, now: Timestamp) -> Self {
+        Self::build("m.ns = ?", ns_id, filter, now)
+    }
+
+    /// For queries whose rows another index already chose (ids, full-text matches): the filter
+    /// only checks them. The unary `+` keeps SQLite's planner from scanning the whole namespace
+    /// through the namespace index instead (measured: 13 ms instead of 0.1 ms at 10k memories).
+    pub(crate) fn probe(ns_id: i64, filter: &MemoryFilter, now: Timestamp) -> Self {
+        Self::build("+m.ns = ?", ns_id, filter, now)
+    }
+
+    fn build(ns_clause: &str, ns_id: i64, filter: &MemoryFilter, now: Timestamp) -> Self {
         let mut parts =
-            vec!["m.ns = ?".to_owned(), "(m.expires_at IS NULL OR m.expires_at > ?)".to_owned()];
+            vec![ns_clause.to_owned(), "(m.expires_at IS NULL OR m.expires_at > ?)".to_owned()];
         let mut values: Vec<Value> = vec![ns_id.into(), micros(now).into()];
         if !filter.include_archived {
             parts.push("m.archived = 0".to_owned());

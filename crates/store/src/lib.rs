@@ -143,7 +143,7 @@ pub struct StoreStats {
 ///
 /// Implementations: `SqliteStore` (crate `rearview-store-sqlite`), the zero-config default; a
 /// PostgreSQL backend is planned against the same trait. Every implementation must pass
-/// [`testing::run_contract_suite`] (feature `testing`).
+/// [`store_contract_tests!`] (feature `testing`).
 ///
 /// Invariants callers may rely on:
 /// - Every method is scoped to one namespace; no method returns another namespace's memory.

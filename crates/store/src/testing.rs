@@ -3,7 +3,7 @@
 //! A backend runs it with [`store_contract_tests!`](crate::store_contract_tests), naming a
 //! function that returns a fresh, empty store:
 //!
-//! ```ignore
+//! ```text
 //! rearview_store::store_contract_tests!(fresh_store);
 //! async fn fresh_store() -> std::sync::Arc<dyn rearview_store::MemoryStore> { … }
 //! ```
