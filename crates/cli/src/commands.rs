@@ -9,7 +9,9 @@ use anyhow::Context;
 use chrono::{DateTime, NaiveDate, Utc};
 use rearview_core::{MemoryFilter, MemoryId, MemoryType, Namespace, SystemClock, Timestamp};
 use rearview_search::{Fusion, RankingConfig, TierOrder};
-use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
+use rearview_service::{
+    KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
+};
 use rearview_store::Page;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 
@@ -47,10 +49,10 @@ async fn open_service(db: Option<PathBuf>) -> anyhow::Result<MemoryService> {
     let store = SqliteStore::open(&SqliteConfig::new(&path))
         .with_context(|| format!("opening the database at {}", path.display()))?;
     // No embedding model is wired in yet: recall runs keyword-only and `stats` says so. Memories
-    // stored now get their vectors by backfill once a model is configured.
-    let service =
-        MemoryService::open(Arc::new(store), None, Arc::new(SystemClock), ServiceConfig::default())
-            .await?;
+    // stored now get their vectors by backfill once a model is configured. A one-shot command
+    // queries SQLite's full-text index directly rather than building the in-memory one.
+    let config = ServiceConfig { keyword_search: KeywordSearch::Store, ..ServiceConfig::default() };
+    let service = MemoryService::open(Arc::new(store), None, Arc::new(SystemClock), config).await?;
     Ok(service)
 }
 

@@ -6,6 +6,7 @@
 //! - [`tokenize`]: text → keyword terms, Chinese-aware (jieba segmentation or CJK bigrams) and
 //!   English lower-cased, used both to index memories and to query them;
 //! - [`vector`]: the [`VectorIndex`] trait and [`FlatIndex`], an exact cosine scan;
+//! - [`text`]: [`TextIndex`], in-memory BM25 scored exactly as SQLite FTS5 scores it;
 //! - [`mod@rank`]: hybrid fusion of vector and keyword signals with time decay and access heat,
 //!   each score carrying an [`Explanation`].
 //!
@@ -13,9 +14,11 @@
 //! so the same inputs always give the same ranking.
 
 pub mod rank;
+pub mod text;
 pub mod tokenize;
 pub mod vector;
 
 pub use rank::{Candidate, Explanation, Fusion, RankingConfig, Scored, TierOrder, rank};
+pub use text::{TextHit, TextIndex};
 pub use tokenize::Tokenizer;
 pub use vector::{FlatIndex, VectorHit, VectorIndex};

@@ -19,18 +19,21 @@
 //! after it are not visible.
 
 mod error;
+mod indexes;
 mod requests;
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use rearview_core::{
     Clock, InputError, Memory, MemoryFilter, MemoryId, Namespace, TierTtls, Timestamp,
     content_hash, truncate_chars,
 };
 use rearview_embed::{Embedder, TextKind};
-use rearview_search::{Candidate, FlatIndex, RankingConfig, Tokenizer, VectorIndex, rank};
-use rearview_store::{MemoryRecord, MemoryStore, Page, StoreStats, StoredVector};
+use rearview_search::{Candidate, RankingConfig, Tokenizer, rank};
+use rearview_store::{KeywordHit, MemoryRecord, MemoryStore, Page, StoreStats, StoredVector};
+
+use crate::indexes::Indexes;
 
 pub use error::{ErrorKind, ServiceError};
 pub use requests::{RecallHit, RecallRequest, RecallResponse, RememberRequest, VectorSearch};
@@ -48,6 +51,19 @@ pub struct ServiceConfig {
     pub max_content_chars: usize,
     /// Largest `top_k` a recall may ask for.
     pub max_top_k: usize,
+    /// Where keyword search runs.
+    pub keyword_search: KeywordSearch,
+}
+
+/// Where keyword (BM25) search runs. Both score alike (FTS5's BM25 formula); they differ in cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KeywordSearch {
+    /// An in-memory inverted index per namespace, built from the store at start-up: ~100× faster
+    /// per query, costs start-up time and memory. For long-running servers.
+    #[default]
+    InMemory,
+    /// The store's own full-text index (SQLite FTS5): nothing to build. For one-shot CLI commands.
+    Store,
 }
 
 impl Default for ServiceConfig {
@@ -58,6 +74,7 @@ impl Default for ServiceConfig {
             tokenizer: Tokenizer::default(),
             max_content_chars: 32_768,
             max_top_k: 100,
+            keyword_search: KeywordSearch::default(),
         }
     }
 }
@@ -94,9 +111,10 @@ pub struct MemoryService {
     clock: Arc<dyn Clock>,
     /// Validated settings.
     config: ServiceConfig,
-    /// Vectors of the current embedder's model, one exact index per namespace, rebuilt from the
-    /// store at start-up and updated after every committed write. Never the source of truth.
-    vectors: RwLock<HashMap<Namespace, FlatIndex>>,
+    /// Per-namespace keyword index (when in memory) and vectors of the current model, rebuilt
+    /// from the store at start-up and updated after every committed write. Never the source of
+    /// truth.
+    indexes: Indexes,
 }
 
 impl std::fmt::Debug for MemoryService {
@@ -117,8 +135,8 @@ impl MemoryService {
         config: ServiceConfig,
     ) -> Result<Self, ServiceError> {
         config.tokenizer.warm_up();
-        let service = Self { store, embedder, clock, config, vectors: RwLock::new(HashMap::new()) };
-        service.load_vectors().await?;
+        let service = Self { store, embedder, clock, config, indexes: Indexes::default() };
+        service.load_indexes().await?;
         Ok(service)
     }
 
@@ -165,9 +183,12 @@ impl MemoryService {
         let vector = self.embed_passage(&memory.content).await;
         let record = MemoryRecord { memory, terms, vectors: vector.iter().cloned().collect() };
         self.store.insert(&record).await?;
-        if let Some(v) = vector {
-            self.index_vector(&record.memory, &v.embedding);
-        }
+        let in_memory = self.config.keyword_search == KeywordSearch::InMemory;
+        self.indexes.add(
+            &record.memory,
+            in_memory.then_some(record.terms.as_slice()),
+            vector.as_ref().map(|v| (&v.embedding, v.embedding.dimensions())),
+        );
         tracing::debug!(namespace = %namespace, id = %record.memory.id, "stored memory");
         Ok(record.memory)
     }
@@ -189,18 +210,23 @@ impl MemoryService {
 
         let (query_vector, vector_search) = self.embed_query(&request.query, &ranking).await;
         let vector_hits = match &query_vector {
-            Some(q) => self.read_index(namespace, |index| {
-                index.search(q, ranking.vector_candidates, &|f| filter.matches(f, now))
-            }),
+            Some(q) => {
+                self.indexes.search_vectors(namespace, q, ranking.vector_candidates, &filter, now)
+            }
             None => Vec::new(),
         };
         let terms = self.config.tokenizer.query_terms(&request.query);
-        let keyword_hits = if ranking.keyword_candidates > 0 {
-            self.store
-                .keyword_search(namespace, &terms, &filter, now, ranking.keyword_candidates)
-                .await?
-        } else {
-            Vec::new()
+        let keyword_hits = match (ranking.keyword_candidates, self.config.keyword_search) {
+            (0, _) => Vec::new(),
+            (k, KeywordSearch::InMemory) => self
+                .indexes
+                .search_text(namespace, &terms, k, &filter, now)
+                .into_iter()
+                .map(|h| KeywordHit { id: h.id, bm25: h.bm25 })
+                .collect(),
+            (k, KeywordSearch::Store) => {
+                self.store.keyword_search(namespace, &terms, &filter, now, k).await?
+            }
         };
 
         let mut ids: Vec<MemoryId> = vector_hits.iter().map(|h| h.id).collect();
@@ -214,15 +240,20 @@ impl MemoryService {
             .map(|m| (m.id, m))
             .collect();
 
-        let candidates: Vec<Candidate> = memories
-            .values()
-            .map(|m| Candidate {
+        let candidate_ids: Vec<MemoryId> = memories.keys().copied().collect();
+        // Every candidate gets its exact cosine, also those found only by keywords.
+        let cosines = match &query_vector {
+            Some(q) => self.indexes.similarities(namespace, &candidate_ids, q),
+            None => vec![None; candidate_ids.len()],
+        };
+        let candidates: Vec<Candidate> = candidate_ids
+            .iter()
+            .zip(cosines)
+            .map(|(id, cosine)| (&memories[id], cosine))
+            .map(|(m, cosine)| Candidate {
                 id: m.id,
                 memory_type: m.memory_type,
-                // Every candidate gets its exact cosine, also those found only by keywords.
-                cosine: query_vector
-                    .as_ref()
-                    .and_then(|q| self.read_index(namespace, |index| index.similarity(m.id, q))),
+                cosine,
                 vector_rank: vector_hits.iter().position(|h| h.id == m.id).map(|p| p + 1),
                 bm25: keyword_hits.iter().find(|h| h.id == m.id).map(|h| h.bm25),
                 keyword_rank: keyword_hits.iter().position(|h| h.id == m.id).map(|p| p + 1),
@@ -280,11 +311,7 @@ impl MemoryService {
         if !self.store.delete(namespace, id).await? {
             return Err(not_found(namespace, id));
         }
-        if let Some(index) =
-            self.vectors.write().unwrap_or_else(|p| p.into_inner()).get_mut(namespace)
-        {
-            index.remove(id);
-        }
+        self.indexes.remove(namespace, id);
         Ok(())
     }
 
@@ -299,8 +326,7 @@ impl MemoryService {
         let embedded = embedder.as_ref().map_or(0, |e| {
             store.vectors_per_model.iter().find(|(m, _)| *m == e.model_id).map_or(0, |(_, n)| *n)
         });
-        let indexed_vectors =
-            self.vectors.read().unwrap_or_else(|p| p.into_inner()).values().map(|i| i.len()).sum();
+        let indexed_vectors = self.indexes.vector_count();
         Ok(ServiceStats {
             pending_embeddings: total.saturating_sub(embedded),
             store,
@@ -327,51 +353,29 @@ impl MemoryService {
                 done += 1;
                 // Expired memories get their vector too (so they leave the queue) but no index entry.
                 if let Some(memory) = self.store.get(&p.namespace, p.id, now).await? {
-                    self.index_vector(&memory, &vector.embedding);
+                    self.indexes.add_vector(&memory, &vector.embedding, embedder.dimensions());
                 }
             }
         }
         Ok(done)
     }
 
-    async fn load_vectors(&self) -> Result<(), ServiceError> {
-        let Some(embedder) = &self.embedder else { return Ok(()) };
-        let entries = self.store.vectors(embedder.model_id()).await?;
-        let mut map: HashMap<Namespace, FlatIndex> = HashMap::new();
-        let mut skipped = 0usize;
-        for e in entries {
-            let index =
-                map.entry(e.namespace).or_insert_with(|| FlatIndex::new(embedder.dimensions()));
-            if !index.upsert(e.id, e.facets, &e.embedding) {
-                skipped += 1;
+    async fn load_indexes(&self) -> Result<(), ServiceError> {
+        if self.config.keyword_search == KeywordSearch::InMemory {
+            self.indexes.load_text(self.store.keyword_entries().await?);
+        }
+        if let Some(embedder) = &self.embedder {
+            let entries = self.store.vectors(embedder.model_id()).await?;
+            let skipped = self.indexes.load_vectors(entries, embedder.dimensions());
+            if skipped > 0 {
+                tracing::warn!(
+                    skipped,
+                    model = embedder.model_id(),
+                    "stored vectors with the wrong dimension were not indexed"
+                );
             }
         }
-        if skipped > 0 {
-            tracing::warn!(
-                skipped,
-                model = embedder.model_id(),
-                "stored vectors with the wrong dimension were not indexed"
-            );
-        }
-        *self.vectors.write().unwrap_or_else(|p| p.into_inner()) = map;
         Ok(())
-    }
-
-    fn index_vector(&self, memory: &Memory, embedding: &rearview_core::Embedding) {
-        let Some(embedder) = &self.embedder else { return };
-        let mut map = self.vectors.write().unwrap_or_else(|p| p.into_inner());
-        map.entry(memory.namespace.clone())
-            .or_insert_with(|| FlatIndex::new(embedder.dimensions()))
-            .upsert(memory.id, memory.facets(), embedding);
-    }
-
-    fn read_index<T: Default>(&self, namespace: &Namespace, f: impl FnOnce(&FlatIndex) -> T) -> T {
-        self.vectors
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(namespace)
-            .map(f)
-            .unwrap_or_default()
     }
 
     /// The passage vector of `content`, or `None` (logged) if there is no working model.

@@ -9,7 +9,8 @@ use rearview_core::{Clock, ManualClock, MemoryFilter, MemoryType, Namespace, Tim
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_search::{Fusion, RankingConfig, TierOrder};
 use rearview_service::{
-    ErrorKind, MemoryService, RecallRequest, RememberRequest, ServiceConfig, VectorSearch,
+    ErrorKind, KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
+    VectorSearch,
 };
 use rearview_store::MemoryStore;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
@@ -375,4 +376,60 @@ async fn forget_removes_from_recall_and_reports_missing() {
     assert!(recall_ids(&h, "a", "secret 99").await.is_empty());
     assert_eq!(h.service.stats().await.unwrap().indexed_vectors, 0);
     assert_eq!(h.service.forget(&ns("a"), id).await.unwrap_err().kind(), ErrorKind::NotFound);
+}
+
+#[tokio::test]
+async fn in_memory_bm25_ranks_and_scores_like_sqlite_fts5() {
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());
+    let clock: Arc<dyn Clock> = Arc::new(ManualClock::new(start()));
+    let open = |mode| {
+        let config = ServiceConfig { keyword_search: mode, ..ServiceConfig::default() };
+        MemoryService::open(Arc::clone(&store), None, Arc::clone(&clock), config)
+    };
+    let writer = open(KeywordSearch::InMemory).await.unwrap();
+    let texts = [
+        "我喜欢在周末去香山爬山",
+        "周末和朋友一起看电影",
+        "The MCP server listens on port 8765",
+        "服务端口是 9000",
+        "port forwarding on the router",
+        "爬山 爬山 还是 爬山",
+        "likes green tea",
+        "数据库从 MySQL 迁移到 PostgreSQL",
+        "the the the database",
+        "明天要去北京出差",
+    ];
+    for t in texts {
+        writer.remember(&ns("a"), RememberRequest::new(t)).await.unwrap();
+    }
+    let in_memory = open(KeywordSearch::InMemory).await.unwrap();
+    let fts = open(KeywordSearch::Store).await.unwrap();
+    for query in ["爬山", "周末 爬山", "port 8765", "the database", "北京", "nothing matches"]
+    {
+        let ranking = RankingConfig { vector_candidates: 0, ..Default::default() };
+        let request = RecallRequest {
+            top_k: 10,
+            record_access: false,
+            explain: true,
+            ranking: Some(ranking),
+            ..RecallRequest::new(query)
+        };
+        let a = in_memory.recall(&ns("a"), request.clone()).await.unwrap();
+        let b = fts.recall(&ns("a"), request).await.unwrap();
+        let bm25 = |r: &rearview_service::RecallResponse| -> Vec<(rearview_core::MemoryId, f32)> {
+            r.hits
+                .iter()
+                .map(|h| (h.memory.id, h.explanation.as_ref().unwrap().details[0].details[1].value))
+                .collect()
+        };
+        let (a, b) = (bm25(&a), bm25(&b));
+        assert_eq!(
+            a.iter().map(|x| x.0).collect::<Vec<_>>(),
+            b.iter().map(|x| x.0).collect::<Vec<_>>(),
+            "{query}"
+        );
+        for ((_, x), (_, y)) in a.iter().zip(&b) {
+            assert!((x - y).abs() <= 1e-4 * y.abs().max(1.0), "{query}: {x} vs {y}");
+        }
+    }
 }

@@ -46,45 +46,46 @@ pub(crate) fn decode_memory(row: &Row<'_>, namespace: &Namespace) -> Result<Memo
     })
 }
 
+/// Columns of `memories m` (after `n.name`) that [`decode_facets`] reads, as indexes 1 to 7.
+pub(crate) const FACET_COLUMNS: &str =
+    "m.id, m.memory_type, m.archived, m.expires_at, m.occurred_at, m.session_id, m.metadata";
+
+/// Namespace (column 0), id and facets (columns 1 to 7, [`FACET_COLUMNS`]) of a row.
+pub(crate) fn decode_facets(row: &Row<'_>) -> Result<(Namespace, MemoryId, Facets), StoreError> {
+    let get_err = |e: rusqlite::Error| corrupt(format!("facet row: {e}"));
+    let name: String = row.get(0).map_err(get_err)?;
+    let id: String = row.get(1).map_err(get_err)?;
+    let tier: String = row.get(2).map_err(get_err)?;
+    let metadata = parse_metadata(&row.get::<_, String>(7).map_err(get_err)?)?;
+    let facets = Facets {
+        memory_type: parse_tier(&tier)?,
+        archived: row.get(3).map_err(get_err)?,
+        expires_at: row.get::<_, Option<i64>>(4).map_err(get_err)?.map(timestamp).transpose()?,
+        occurred_at: timestamp(row.get(5).map_err(get_err)?)?,
+        session_id: row.get(6).map_err(get_err)?,
+        tags: rearview_core::tags_of(&metadata),
+    };
+    Ok((parse_namespace(&name)?, parse_id(&id)?, facets))
+}
+
 /// Every vector of `model_id` with its memory's facets, for building the in-memory index.
 pub(crate) fn read_vectors(
     conn: &Connection,
     model_id: &str,
 ) -> Result<Vec<VectorEntry>, StoreError> {
     let mut stmt = conn
-        .prepare_cached(
-            "SELECT n.name, m.id, m.memory_type, m.archived, m.expires_at, m.occurred_at, \
-               m.session_id, m.metadata, v.vector \
+        .prepare_cached(&format!(
+            "SELECT n.name, {FACET_COLUMNS}, v.vector \
              FROM vectors v JOIN memories m ON m.rowid = v.memory_rowid \
-             JOIN namespaces n ON n.id = m.ns WHERE v.model_id = ?1 ORDER BY m.rowid",
-        )
+             JOIN namespaces n ON n.id = m.ns WHERE v.model_id = ?1 ORDER BY m.rowid"
+        ))
         .map_err(backend("preparing vector load"))?;
     let mut rows = stmt.query([model_id]).map_err(backend("loading vectors"))?;
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(backend("reading vector row"))? {
-        let get_err = |e: rusqlite::Error| corrupt(format!("vector row: {e}"));
-        let name: String = row.get(0).map_err(get_err)?;
-        let id: String = row.get(1).map_err(get_err)?;
-        let tier: String = row.get(2).map_err(get_err)?;
-        let metadata = parse_metadata(&row.get::<_, String>(7).map_err(get_err)?)?;
-        let blob: Vec<u8> = row.get(8).map_err(get_err)?;
-        out.push(VectorEntry {
-            namespace: parse_namespace(&name)?,
-            id: parse_id(&id)?,
-            facets: Facets {
-                memory_type: parse_tier(&tier)?,
-                archived: row.get(3).map_err(get_err)?,
-                expires_at: row
-                    .get::<_, Option<i64>>(4)
-                    .map_err(get_err)?
-                    .map(timestamp)
-                    .transpose()?,
-                occurred_at: timestamp(row.get(5).map_err(get_err)?)?,
-                session_id: row.get(6).map_err(get_err)?,
-                tags: rearview_core::tags_of(&metadata),
-            },
-            embedding: decode_vector(&blob)?,
-        });
+        let (namespace, id, facets) = decode_facets(row)?;
+        let blob: Vec<u8> = row.get(8).map_err(|e| corrupt(format!("vector row: {e}")))?;
+        out.push(VectorEntry { namespace, id, facets, embedding: decode_vector(&blob)? });
     }
     Ok(out)
 }

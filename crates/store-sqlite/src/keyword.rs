@@ -18,10 +18,10 @@
 use std::collections::HashSet;
 
 use rearview_core::{MemoryFilter, Timestamp};
-use rearview_store::{KeywordHit, StoreError};
+use rearview_store::{KeywordEntry, KeywordHit, StoreError, normalize_term};
 use rusqlite::{Connection, Transaction, params, params_from_iter};
 
-use crate::codec::{backend, parse_id};
+use crate::codec::{FACET_COLUMNS, backend, decode_facets, parse_id};
 use crate::filter_sql::FilterSql;
 
 /// Below this many memories in a namespace, FTS5 is fast enough to match every term, and we
@@ -145,9 +145,29 @@ fn informative_terms(
 /// `n12_爬山` for term `爬山` in namespace 12, keeping only characters FTS5 indexes as one token
 /// (letters and digits, lower-cased), or `None` if nothing is left.
 fn namespaced_term(ns_id: i64, term: &str) -> Option<String> {
-    let clean: String =
-        term.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
-    (!clean.is_empty()).then(|| format!("n{ns_id}_{clean}"))
+    normalize_term(term).map(|clean| format!("n{ns_id}_{clean}"))
+}
+
+/// Reads every memory's indexed terms back, without their namespace prefix.
+pub(crate) fn entries(conn: &Connection) -> Result<Vec<KeywordEntry>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(&format!(
+            "SELECT n.name, {FACET_COLUMNS}, t.terms FROM memory_terms t \
+             JOIN memories m ON m.rowid = t.rowid JOIN namespaces n ON n.id = m.ns ORDER BY m.rowid"
+        ))
+        .map_err(backend("preparing keyword entry load"))?;
+    let mut rows = stmt.query([]).map_err(backend("loading keyword entries"))?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(backend("reading keyword entry"))? {
+        let (namespace, id, facets) = decode_facets(row)?;
+        let doc: String = row.get(8).map_err(backend("reading keyword entry"))?;
+        let terms = doc
+            .split(' ')
+            .filter_map(|t| t.split_once('_').map(|(_, term)| term.to_owned()))
+            .collect();
+        out.push(KeywordEntry { namespace, id, facets, terms });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

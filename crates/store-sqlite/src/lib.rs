@@ -30,8 +30,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use rearview_core::{Memory, MemoryFilter, MemoryId, Namespace, Timestamp};
 use rearview_store::{
-    KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreError,
-    StoreStats, StoredVector, TierCount, VectorEntry,
+    KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page, PendingEmbedding,
+    StoreError, StoreStats, StoredVector, TierCount, VectorEntry,
 };
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params, params_from_iter};
 
@@ -463,6 +463,10 @@ impl MemoryStore for SqliteStore {
     async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError> {
         let model_id = model_id.to_owned();
         self.read(move |_, conn| codec::read_vectors(conn, &model_id)).await
+    }
+
+    async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError> {
+        self.read(|_, conn| keyword::entries(conn)).await
     }
 
     async fn pending_embeddings(

@@ -57,6 +57,31 @@ pub struct VectorEntry {
     pub embedding: Embedding,
 }
 
+/// A memory's keyword terms, read back for building an in-memory keyword index at start-up.
+#[derive(Debug, Clone)]
+pub struct KeywordEntry {
+    /// Owner namespace.
+    pub namespace: Namespace,
+    /// Memory id.
+    pub id: MemoryId,
+    /// Filterable attributes of the memory.
+    pub facets: Facets,
+    /// The terms as indexed: in document order, each passed through [`normalize_term`], empty
+    /// ones dropped.
+    pub terms: Vec<String>,
+}
+
+/// How every backend normalises a keyword term before indexing or matching it: lower-cased, only
+/// letters and digits kept. Returns `None` when nothing is left.
+///
+/// Terms from the search crate's tokenizer already have this form; the store normalises anyway so
+/// that no input can break out of a backend's query syntax.
+pub fn normalize_term(term: &str) -> Option<String> {
+    let clean: String =
+        term.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    (!clean.is_empty()).then_some(clean)
+}
+
 /// A memory that has no vector yet for some model (stored while no model was available).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingEmbedding {
@@ -232,6 +257,9 @@ pub trait MemoryStore: Send + Sync + 'static {
 
     /// Every stored vector of `model_id`, for building the in-memory index.
     async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError>;
+
+    /// Every memory's keyword terms (expired ones included), for building an in-memory index.
+    async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError>;
 
     /// Up to `limit` memories with no vector of `model_id`, oldest first (backfill work).
     async fn pending_embeddings(

@@ -39,6 +39,7 @@ macro_rules! store_contract_tests {
             vectors_are_kept_per_model,
             pending_embeddings_lists_memories_without_a_vector,
             stats_count_tiers_and_expired,
+            keyword_entries_return_normalised_terms_in_order,
         );
     };
     (@each $make:path, $($check:ident),+ $(,)?) => {
@@ -414,4 +415,25 @@ pub async fn stats_count_tiers_and_expired(store: Arc<dyn MemoryStore>) {
     assert_eq!((a.memory_type, a.live, a.archived, a.expired), (MemoryType::Episodic, 1, 1, 1));
     let b = stats.tiers.iter().find(|t| t.namespace == ns("b")).unwrap();
     assert_eq!((b.memory_type, b.live), (MemoryType::Working, 1));
+}
+
+/// Stored terms come back per memory, in order, normalised, with current facets.
+pub async fn keyword_entries_return_normalised_terms_in_order(store: Arc<dyn MemoryStore>) {
+    let mut m = memory("a", "ignored: terms are given", t0());
+    m.memory_type = MemoryType::Semantic;
+    let rec = MemoryRecord {
+        memory: m.clone(),
+        terms: ["Port", "8765", "爬山", "()", "port"].map(str::to_owned).to_vec(),
+        vectors: Vec::new(),
+    };
+    store.insert(&rec).await.unwrap();
+    let other = memory("b", "likes tea", t0());
+    store.insert(&record(other.clone())).await.unwrap();
+    let mut entries = store.keyword_entries().await.unwrap();
+    entries.sort_by_key(|e| e.namespace.clone());
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[0].id, m.id);
+    assert_eq!(entries[0].facets, m.facets());
+    assert_eq!(entries[0].terms, ["port", "8765", "爬山", "port"]);
+    assert_eq!((entries[1].namespace.as_str(), entries[1].terms.len()), ("b", 2));
 }
