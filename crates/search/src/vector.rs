@@ -140,24 +140,77 @@ impl VectorIndex for FlatIndex {
         if k == 0 || query.dimensions() != self.dims {
             return Vec::new();
         }
-        let q = query.as_slice();
-        let mut scored: Vec<(f32, usize)> = self
-            .data
+        let rows = self.ids.len();
+        let threads = scan_threads(rows);
+        let mut best: Vec<(f32, usize)> = if threads <= 1 {
+            self.scan(query.as_slice(), 0..rows, k, |row| accept(&self.facets[row]))
+        } else {
+            // The scan is bound by memory bandwidth per core, so splitting it across cores cuts
+            // latency roughly in proportion. `accept` need not be `Sync`, so we evaluate it here
+            // first (cheap next to 384 multiply-adds per row) and share the verdicts.
+            let eligible: Vec<bool> = self.facets.iter().map(accept).collect();
+            let chunk = rows.div_ceil(threads);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let range = t * chunk..((t + 1) * chunk).min(rows);
+                        let eligible = &eligible;
+                        scope.spawn(move || {
+                            self.scan(query.as_slice(), range, k, |row| eligible[row])
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().expect("vector scan threads do not panic"))
+                    .collect()
+            })
+        };
+        best.sort_unstable_by(|a, b| self.by_score(a, b));
+        best.truncate(k);
+        best.into_iter().map(|(cosine, row)| VectorHit { id: self.ids[row], cosine }).collect()
+    }
+}
+
+impl FlatIndex {
+    /// The `k` best rows of `range` by dot product with `q` among those `accept_row` admits,
+    /// unordered.
+    fn scan(
+        &self,
+        q: &[f32],
+        range: std::ops::Range<usize>,
+        k: usize,
+        accept_row: impl Fn(usize) -> bool,
+    ) -> Vec<(f32, usize)> {
+        let start = range.start;
+        let mut scored: Vec<(f32, usize)> = self.data
+            [range.start * self.dims..range.end * self.dims]
             .chunks_exact(self.dims)
             .enumerate()
-            .filter(|(row, _)| accept(&self.facets[*row]))
+            .map(|(i, v)| (start + i, v))
+            .filter(|(row, _)| accept_row(*row))
             .map(|(row, v)| (dot(v, q), row))
             .collect();
-        let by_score = |a: &(f32, usize), b: &(f32, usize)| {
-            b.0.total_cmp(&a.0).then_with(|| self.ids[a.1].cmp(&self.ids[b.1]))
-        };
         if scored.len() > k {
-            scored.select_nth_unstable_by(k - 1, by_score);
+            scored.select_nth_unstable_by(k - 1, |a, b| self.by_score(a, b));
             scored.truncate(k);
         }
-        scored.sort_unstable_by(by_score);
-        scored.into_iter().map(|(cosine, row)| VectorHit { id: self.ids[row], cosine }).collect()
+        scored
     }
+
+    /// Best first: cosine descending, then id ascending.
+    fn by_score(&self, a: &(f32, usize), b: &(f32, usize)) -> std::cmp::Ordering {
+        b.0.total_cmp(&a.0).then_with(|| self.ids[a.1].cmp(&self.ids[b.1]))
+    }
+}
+
+/// Threads for scanning `rows` vectors: one below 8,192 rows (spawning would cost more than it
+/// saves), else one per available core, at most 4.
+fn scan_threads(rows: usize) -> usize {
+    if rows < 8_192 {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(4)
 }
 
 #[cfg(test)]
@@ -213,6 +266,38 @@ mod tests {
             assert!((sim - 1.0).abs() < 1e-5, "row of {n} moved intact");
         }
         assert!(!index.upsert(id(9), facets(MemoryType::Episodic), &emb(&[1.0, 2.0, 3.0])));
+    }
+
+    #[test]
+    fn parallel_scan_of_a_large_index_equals_brute_force() {
+        let mut index = FlatIndex::new(8);
+        let mut x: u64 = 12345;
+        let mut vectors = Vec::new();
+        for n in 0..10_000u128 {
+            let v: Vec<f32> = (0..8)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x % 2000) as f32 / 1000.0 - 1.0
+                })
+                .collect();
+            let e = emb(&v);
+            let tier = if n % 2 == 0 { MemoryType::Episodic } else { MemoryType::Working };
+            index.upsert(id(n), facets(tier), &e);
+            vectors.push((id(n), tier, e));
+        }
+        assert!(scan_threads(index.len()) >= 1);
+        let q = emb(&[0.3, -0.2, 0.9, 0.1, 0.0, 0.5, -0.7, 0.2]);
+        let hits = index.search(&q, 25, &|f| f.memory_type == MemoryType::Episodic);
+        let mut expected: Vec<(f32, MemoryId)> = vectors
+            .iter()
+            .filter(|(_, tier, _)| *tier == MemoryType::Episodic)
+            .map(|(i, _, e)| (e.cosine(&q), *i))
+            .collect();
+        expected.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let expected: Vec<MemoryId> = expected.iter().take(25).map(|x| x.1).collect();
+        assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), expected);
     }
 
     #[test]
