@@ -142,6 +142,8 @@ async fn recall(
         ..RecallRequest::new(args.query)
     };
     let response = service.recall(namespace, request).await?;
+    // The process is about to exit: make this recall's access counts durable first.
+    service.flush_access_counts().await;
     printer.recall(&response)
 }
 

@@ -5,7 +5,8 @@
 //! - [`MemoryService::remember`]: validate, tokenise, embed, write row + keyword entry + vector in
 //!   one transaction, index the vector;
 //! - [`MemoryService::recall`]: hybrid retrieval (vector top-N ∪ keyword top-N → fused score ×
-//!   decay × heat → top-k), then count the access;
+//!   decay × heat → top-k), then count the access in the background
+//!   ([`MemoryService::flush_access_counts`] waits for it);
 //! - [`MemoryService::get`], [`MemoryService::list`], [`MemoryService::forget`],
 //!   [`MemoryService::stats`], [`MemoryService::backfill_embeddings`].
 //!
@@ -18,6 +19,7 @@
 //! be replayed: expiry and decay are evaluated at that instant, and memories whose event time is
 //! after it are not visible.
 
+mod access;
 mod error;
 mod indexes;
 mod requests;
@@ -33,6 +35,7 @@ use rearview_embed::{Embedder, TextKind};
 use rearview_search::{Candidate, RankingConfig, Tokenizer, rank};
 use rearview_store::{KeywordHit, MemoryRecord, MemoryStore, Page, StoreStats, StoredVector};
 
+use crate::access::AccessRecorder;
 use crate::indexes::Indexes;
 
 pub use error::{ErrorKind, ServiceError};
@@ -115,6 +118,8 @@ pub struct MemoryService {
     /// from the store at start-up and updated after every committed write. Never the source of
     /// truth.
     indexes: Indexes,
+    /// Applies recalls' access-count increments in the background (see `access.rs`).
+    access: AccessRecorder,
 }
 
 impl std::fmt::Debug for MemoryService {
@@ -135,7 +140,8 @@ impl MemoryService {
         config: ServiceConfig,
     ) -> Result<Self, ServiceError> {
         config.tokenizer.warm_up();
-        let service = Self { store, embedder, clock, config, indexes: Indexes::default() };
+        let access = AccessRecorder::start(Arc::clone(&store));
+        let service = Self { store, embedder, clock, config, indexes: Indexes::default(), access };
         service.load_indexes().await?;
         Ok(service)
     }
@@ -266,7 +272,7 @@ impl MemoryService {
 
         let returned: Vec<MemoryId> = ranked.iter().map(|s| s.id).collect();
         if request.record_access && !returned.is_empty() {
-            self.store.record_access(namespace, &returned, self.clock.now()).await?;
+            self.access.record(namespace, returned, self.clock.now()).await;
         }
         let hits = ranked
             .into_iter()
@@ -283,6 +289,12 @@ impl MemoryService {
             })
             .collect();
         Ok(RecallResponse { hits, as_of: now, vector_search, query_terms: terms })
+    }
+
+    /// Waits until the access counts of every recall that has returned are committed. Call
+    /// before exiting; reads see a recall's increments only after it (or a moment later).
+    pub async fn flush_access_counts(&self) {
+        self.access.flush().await;
     }
 
     /// One memory by id.

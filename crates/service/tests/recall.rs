@@ -328,9 +328,11 @@ async fn concurrent_recalls_count_every_access() {
     for t in tasks {
         t.await.unwrap();
     }
+    h.service.flush_access_counts().await;
     assert_eq!(h.service.get(&ns("a"), id).await.unwrap().access_count, 40);
     let quiet = RecallRequest { record_access: false, ..RecallRequest::new("memory") };
     h.service.recall(&ns("a"), quiet).await.unwrap();
+    h.service.flush_access_counts().await;
     assert_eq!(h.store.get(&ns("a"), id, h.clock.now()).await.unwrap().unwrap().access_count, 40);
 }
 
