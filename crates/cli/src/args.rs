@@ -99,24 +99,9 @@ pub struct RecallArgs {
     /// How many memories to return (1–100).
     #[arg(long, short = 'k', default_value_t = 5, allow_negative_numbers = true)]
     pub top_k: i64,
-    /// Only this tier (repeatable): working, episodic, semantic.
-    #[arg(long = "type", short = 't')]
-    pub memory_types: Vec<String>,
-    /// Only memories of this conversation.
-    #[arg(long)]
-    pub session: Option<String>,
-    /// Only memories carrying this tag (repeatable: all must match).
-    #[arg(long = "tag")]
-    pub tags: Vec<String>,
-    /// Only events at or after this time (RFC 3339 or YYYY-MM-DD).
-    #[arg(long)]
-    pub after: Option<String>,
-    /// Only events at or before this time (RFC 3339 or YYYY-MM-DD).
-    #[arg(long)]
-    pub before: Option<String>,
-    /// Include the cold (archived) tier.
-    #[arg(long)]
-    pub include_archived: bool,
+    /// Which memories are eligible.
+    #[command(flatten)]
+    pub filter: FilterArgs,
     /// Rank and expire as of this instant (RFC 3339 or YYYY-MM-DD), hiding later events.
     #[arg(long)]
     pub as_of: Option<String>,
@@ -137,7 +122,21 @@ pub struct RecallArgs {
 /// `rearview list`.
 #[derive(Debug, Args)]
 pub struct ListArgs {
-    /// Only this tier (repeatable).
+    /// Which memories are listed.
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// Page size (1–1000).
+    #[arg(long, default_value_t = 20)]
+    pub limit: u64,
+    /// Memories to skip.
+    #[arg(long, default_value_t = 0)]
+    pub offset: u64,
+}
+
+/// Filters shared by `recall` and `list`.
+#[derive(Debug, Args)]
+pub struct FilterArgs {
+    /// Only this tier (repeatable): working, episodic, semantic.
     #[arg(long = "type", short = 't')]
     pub memory_types: Vec<String>,
     /// Only memories of this conversation.
@@ -146,13 +145,13 @@ pub struct ListArgs {
     /// Only memories carrying this tag (repeatable: all must match).
     #[arg(long = "tag")]
     pub tags: Vec<String>,
+    /// Only events at or after this time (RFC 3339 or YYYY-MM-DD).
+    #[arg(long)]
+    pub after: Option<String>,
+    /// Only events at or before this time (RFC 3339 or YYYY-MM-DD).
+    #[arg(long)]
+    pub before: Option<String>,
     /// Include the cold (archived) tier.
     #[arg(long)]
     pub include_archived: bool,
-    /// Page size (1–1000).
-    #[arg(long, default_value_t = 20)]
-    pub limit: u64,
-    /// Memories to skip.
-    #[arg(long, default_value_t = 0)]
-    pub offset: u64,
 }

@@ -15,7 +15,7 @@ use rearview_service::{
 use rearview_store::Page;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 
-use crate::args::{AddArgs, Cli, Command, FusionArg, ListArgs, RecallArgs};
+use crate::args::{AddArgs, Cli, Command, FilterArgs, FusionArg, ListArgs, RecallArgs};
 use crate::output::Printer;
 
 /// Runs one CLI invocation.
@@ -119,14 +119,7 @@ async fn recall(
             format!("{} is out of range; allowed: 1 to 100", args.top_k),
         )
     })?;
-    let filter = MemoryFilter {
-        memory_types: parse_types(&args.memory_types)?,
-        session_id: args.session,
-        tags: args.tags,
-        occurred_after: args.after.as_deref().map(|t| parse_time("after", t)).transpose()?,
-        occurred_before: args.before.as_deref().map(|t| parse_time("before", t)).transpose()?,
-        include_archived: args.include_archived,
-    };
+    let filter = memory_filter(args.filter)?;
     let fusion = match args.fusion {
         FusionArg::Weighted => service.config().ranking.fusion,
         FusionArg::Rrf => Fusion::RRF,
@@ -153,16 +146,21 @@ async fn list(
     args: ListArgs,
     printer: &Printer,
 ) -> anyhow::Result<()> {
-    let filter = MemoryFilter {
-        memory_types: parse_types(&args.memory_types)?,
-        session_id: args.session,
-        tags: args.tags,
-        include_archived: args.include_archived,
-        ..Default::default()
-    };
+    let filter = memory_filter(args.filter)?;
     let memories =
         service.list(namespace, &filter, Page { offset: args.offset, limit: args.limit }).await?;
     printer.list(&memories)
+}
+
+fn memory_filter(args: FilterArgs) -> anyhow::Result<MemoryFilter> {
+    Ok(MemoryFilter {
+        memory_types: parse_types(&args.memory_types)?,
+        session_id: args.session,
+        tags: args.tags,
+        occurred_after: args.after.as_deref().map(|t| parse_time("after", t)).transpose()?,
+        occurred_before: args.before.as_deref().map(|t| parse_time("before", t)).transpose()?,
+        include_archived: args.include_archived,
+    })
 }
 
 fn parse_id(id: &str) -> anyhow::Result<MemoryId> {

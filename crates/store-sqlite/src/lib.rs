@@ -182,14 +182,7 @@ impl SqliteStore {
         F: FnOnce(&Inner, &Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
     {
         let inner = Arc::clone(&self.inner);
-        run_blocking(move || {
-            let mut conn = lock(&inner.writer);
-            let tx = conn.transaction().map_err(backend("starting a write transaction"))?;
-            let out = f(&inner, &tx)?;
-            tx.commit().map_err(backend("committing"))?;
-            Ok(out)
-        })
-        .await
+        run_blocking(move || transact(&inner, &mut lock(&inner.writer), f)).await
     }
 
     /// Like [`SqliteStore::write`], but commits with `synchronous = NORMAL` when the store runs at
@@ -210,12 +203,7 @@ impl SqliteStore {
                 conn.pragma_update(None, "synchronous", "NORMAL")
                     .map_err(backend("relaxing sync"))?;
             }
-            let res = (|| {
-                let tx = conn.transaction().map_err(backend("starting a write transaction"))?;
-                let out = f(&inner, &tx)?;
-                tx.commit().map_err(backend("committing"))?;
-                Ok(out)
-            })();
+            let res = transact(&inner, &mut conn, f);
             if relax {
                 conn.pragma_update(None, "synchronous", "FULL")
                     .map_err(backend("restoring sync"))?;
@@ -595,6 +583,18 @@ impl MemoryStore for SqliteStore {
         })
         .await
     }
+}
+
+/// Runs `f` in a transaction on `conn`, committing if it succeeds (rolling back on drop if not).
+fn transact<T>(
+    inner: &Inner,
+    conn: &mut Connection,
+    f: impl FnOnce(&Inner, &Transaction<'_>) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let tx = conn.transaction().map_err(backend("starting a write transaction"))?;
+    let out = f(inner, &tx)?;
+    tx.commit().map_err(backend("committing"))?;
+    Ok(out)
 }
 
 fn configure(conn: &Connection, config: &SqliteConfig) -> Result<(), StoreError> {
