@@ -17,4 +17,15 @@ step "docs build without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --quiet
 
 step "tests (unit, store contract, service, CLI incl. kill -9 crash test, doc tests)"
-cargo test --workspace --all-features
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+cargo test --workspace --all-features 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+# cargo prints one result line per test binary, the last often "0 passed" (a crate without doc
+# tests); close with the totals so the run's outcome is readable at a glance.
+passed=$(grep -Eo '[0-9]+ passed' "$log" | awk '{ s += $1 } END { print s + 0 }')
+failed=$(grep -Eo '[0-9]+ failed' "$log" | awk '{ s += $1 } END { print s + 0 }')
+echo "summary: $passed passed, $failed failed"
+exit "$status"

@@ -142,6 +142,7 @@ impl MemoryService {
         config.tokenizer.warm_up();
         let access = AccessRecorder::start(Arc::clone(&store));
         let service = Self { store, embedder, clock, config, indexes: Indexes::default(), access };
+        service.check_tokenizer().await?;
         service.load_indexes().await?;
         Ok(service)
     }
@@ -372,6 +373,21 @@ impl MemoryService {
         Ok(done)
     }
 
+    /// Refuses to run with a tokenizer other than the one that built the stored keyword terms
+    /// (their BM25 matches would silently be wrong); records it on first use.
+    async fn check_tokenizer(&self) -> Result<(), ServiceError> {
+        let ours = self.config.tokenizer.id();
+        match self.store.setting(TOKENIZER_SETTING).await? {
+            None => Ok(self.store.set_setting(TOKENIZER_SETTING, ours).await?),
+            Some(stored) if stored == ours => Ok(()),
+            Some(stored) => Err(ServiceError::Unavailable(format!(
+                "the database's keyword index was built with tokenizer {stored:?}, but this \
+                 configuration uses {ours:?}; switch the tokenizer back (re-indexing keywords \
+                 with another tokenizer is not supported yet)"
+            ))),
+        }
+    }
+
     async fn load_indexes(&self) -> Result<(), ServiceError> {
         if self.config.keyword_search == KeywordSearch::InMemory {
             self.indexes.load_text(self.store.keyword_entries().await?);
@@ -427,6 +443,9 @@ impl MemoryService {
         }
     }
 }
+
+/// Store setting naming the tokenizer that produced the stored keyword terms.
+const TOKENIZER_SETTING: &str = "tokenizer";
 
 fn expiry(now: Timestamp, ttl_secs: u64) -> Result<Option<Timestamp>, ServiceError> {
     if ttl_secs == 0 {

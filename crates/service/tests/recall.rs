@@ -435,3 +435,17 @@ async fn in_memory_bm25_ranks_and_scores_like_sqlite_fts5() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_database_refuses_a_different_tokenizer() {
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());
+    let clock: Arc<dyn Clock> = Arc::new(ManualClock::new(start()));
+    let open = |tokenizer| {
+        let config = ServiceConfig { tokenizer, ..ServiceConfig::default() };
+        MemoryService::open(Arc::clone(&store), None, Arc::clone(&clock), config)
+    };
+    open(rearview_search::Tokenizer::CjkBigram).await.unwrap();
+    open(rearview_search::Tokenizer::CjkBigram).await.unwrap();
+    let err = open(rearview_search::Tokenizer::Jieba).await.unwrap_err();
+    assert!(err.to_string().contains("cjk-bigram-v1"), "{err}");
+}

@@ -1,6 +1,12 @@
 -- Schema version 1: memories, their keyword index and their vectors.
 -- Timestamps are INTEGER microseconds since the Unix epoch, UTC.
 
+-- Settings that must stay fixed for the data already stored (e.g. the keyword tokenizer).
+CREATE TABLE settings (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+
 CREATE TABLE namespaces (
     id        INTEGER PRIMARY KEY,
     name      TEXT    NOT NULL UNIQUE,

@@ -529,6 +529,30 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
+    async fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let key = key.to_owned();
+        self.read(move |_, conn| {
+            conn.query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| r.get(0))
+                .optional()
+                .map_err(backend("reading a setting"))
+        })
+        .await
+    }
+
+    async fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        let (key, value) = (key.to_owned(), value.to_owned());
+        self.write(move |_, tx| {
+            tx.execute(
+                "INSERT INTO settings (key, value) VALUES (?1, ?2) \
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                params![key, value],
+            )
+            .map_err(backend("writing a setting"))?;
+            Ok(())
+        })
+        .await
+    }
+
     async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError> {
         self.read(move |inner, conn| {
             let mut stmt = conn

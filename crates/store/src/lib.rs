@@ -268,6 +268,17 @@ pub trait MemoryStore: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<PendingEmbedding>, StoreError>;
 
+    /// A persisted setting, or `None` if it was never set.
+    ///
+    /// # Warning
+    /// Settings describe how the stored data was built (for example `tokenizer`: which tokenizer
+    /// produced the keyword terms). Changing one without rebuilding that data makes it
+    /// inconsistent; the service checks them at start-up.
+    async fn setting(&self, key: &str) -> Result<Option<String>, StoreError>;
+
+    /// Stores a setting, replacing any earlier value.
+    async fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError>;
+
     /// What the store holds, at `now` (for telling live from expired).
     async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError>;
 }

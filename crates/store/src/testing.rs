@@ -40,6 +40,7 @@ macro_rules! store_contract_tests {
             pending_embeddings_lists_memories_without_a_vector,
             stats_count_tiers_and_expired,
             keyword_entries_return_normalised_terms_in_order,
+            settings_persist_and_replace,
         );
     };
     (@each $make:path, $($check:ident),+ $(,)?) => {
@@ -436,4 +437,13 @@ pub async fn keyword_entries_return_normalised_terms_in_order(store: Arc<dyn Mem
     assert_eq!(entries[0].facets, m.facets());
     assert_eq!(entries[0].terms, ["port", "8765", "爬山", "port"]);
     assert_eq!((entries[1].namespace.as_str(), entries[1].terms.len()), ("b", 2));
+}
+
+/// Settings read back what was last written, and unknown keys are `None`.
+pub async fn settings_persist_and_replace(store: Arc<dyn MemoryStore>) {
+    assert_eq!(store.setting("tokenizer").await.unwrap(), None);
+    store.set_setting("tokenizer", "cjk-bigram-v1").await.unwrap();
+    store.set_setting("tokenizer", "jieba-search-v1").await.unwrap();
+    assert_eq!(store.setting("tokenizer").await.unwrap().as_deref(), Some("jieba-search-v1"));
+    assert_eq!(store.setting("other").await.unwrap(), None);
 }
