@@ -21,6 +21,24 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
+    /// Embedding endpoint (OpenAI-compatible), e.g. `http://localhost:11434/v1` (Ollama) or
+    /// `https://api.openai.com/v1`. Without one, recall is keyword-only.
+    #[arg(long, global = true, env = "REARVIEW_EMBED_URL", value_name = "URL")]
+    pub embed_url: Option<String>,
+
+    /// Embedding model name at --embed-url, e.g. text-embedding-3-small or bge-m3.
+    #[arg(long, global = true, env = "REARVIEW_EMBED_MODEL", value_name = "NAME")]
+    pub embed_model: Option<String>,
+
+    /// Name of the environment variable holding the endpoint's API key (the key itself is never
+    /// taken from a flag, so it stays out of shell history and process lists).
+    #[arg(long, global = true, env = "REARVIEW_EMBED_API_KEY_ENV", value_name = "VAR")]
+    pub embed_api_key_env: Option<String>,
+
+    /// Vector length, if known; an endpoint answering with another length is an error.
+    #[arg(long, global = true, env = "REARVIEW_EMBED_DIMENSIONS", value_name = "N")]
+    pub embed_dimensions: Option<usize>,
+
     /// More logging on stderr (-v info, -vv debug). REARVIEW_LOG overrides.
     #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -51,6 +69,9 @@ pub enum Command {
     },
     /// Counts per namespace and tier, database size, embedding state.
     Stats,
+    /// Embed every memory that has no vector of the configured model yet (e.g. stored while the
+    /// endpoint was down, or before a model was configured).
+    Backfill,
 }
 
 /// `rearview add`.

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use chrono::{DateTime, NaiveDate, Utc};
 use rearview_core::{MemoryFilter, MemoryId, MemoryType, Namespace, SystemClock, Timestamp};
+use rearview_embed::{Embedder, OpenAiConfig, OpenAiEmbedder};
 use rearview_search::{Fusion, RankingConfig, TierOrder};
 use rearview_service::{
     KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
@@ -22,7 +23,8 @@ use crate::output::Printer;
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let namespace: Namespace = cli.namespace.parse()?;
     let printer = Printer::new(cli.json);
-    let service = open_service(cli.db).await?;
+    let embedder = connect_embedder(&cli).await?;
+    let service = open_service(cli.db, embedder).await?;
     match cli.command {
         Command::Add(args) => add(&service, &namespace, args, &printer).await?,
         Command::Recall(args) => recall(&service, &namespace, args, &printer).await?,
@@ -37,22 +39,74 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             printer.deleted(id)?;
         }
         Command::Stats => printer.stats(&service.stats().await?)?,
+        Command::Backfill => {
+            if service.stats().await?.embedder.is_none() {
+                anyhow::bail!("no embedding model is available: set --embed-url and --embed-model");
+            }
+            let mut total = 0;
+            loop {
+                let n = service.backfill_embeddings(64).await?;
+                if n == 0 {
+                    break;
+                }
+                total += n;
+                tracing::info!(total, "backfilled vectors");
+            }
+            printer.backfilled(total)?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
 
-async fn open_service(db: Option<PathBuf>) -> anyhow::Result<MemoryService> {
+/// The embedding endpoint named by the flags, or `None` (keyword-only). An endpoint that is
+/// configured but unreachable is reported on stderr and the command goes on keyword-only: a
+/// memory stored now is kept and gets its vector from `rearview backfill` later.
+async fn connect_embedder(cli: &Cli) -> anyhow::Result<Option<Arc<dyn Embedder>>> {
+    let Some(url) = &cli.embed_url else { return Ok(None) };
+    let Some(model) = &cli.embed_model else {
+        return Err(rearview_core::InputError::new(
+            "embed_model",
+            "is required with --embed-url (REARVIEW_EMBED_MODEL), e.g. text-embedding-3-small",
+        )
+        .into());
+    };
+    let mut config = OpenAiConfig::new(url, model);
+    config.dimensions = cli.embed_dimensions;
+    if let Some(var) = &cli.embed_api_key_env {
+        let key = std::env::var(var).map_err(|_| {
+            rearview_core::InputError::new(
+                "embed_api_key_env",
+                format!("names the environment variable {var:?}, which is not set"),
+            )
+        })?;
+        config.api_key = Some(key);
+    }
+    match OpenAiEmbedder::connect(config).await {
+        Ok(embedder) => Ok(Some(Arc::new(embedder))),
+        Err(e) => {
+            crate::output::warning(&format!(
+                "embedding model unavailable ({e}); continuing keyword-only, run `rearview backfill` once it is reachable"
+            ));
+            Ok(None)
+        }
+    }
+}
+
+async fn open_service(
+    db: Option<PathBuf>,
+    embedder: Option<Arc<dyn Embedder>>,
+) -> anyhow::Result<MemoryService> {
     let path = match db {
         Some(path) => path,
         None => default_db_path()?,
     };
     let store = SqliteStore::open(&SqliteConfig::new(&path))
         .with_context(|| format!("opening the database at {}", path.display()))?;
-    // No embedding model is wired in yet: recall runs keyword-only and `stats` says so. Memories
-    // stored now get their vectors by backfill once a model is configured. A one-shot command
-    // queries SQLite's full-text index directly rather than building the in-memory one.
+    // A one-shot command queries SQLite's full-text index directly rather than building the
+    // in-memory one. Without an embedder, recall is keyword-only and says so.
     let config = ServiceConfig { keyword_search: KeywordSearch::Store, ..ServiceConfig::default() };
-    let service = MemoryService::open(Arc::new(store), None, Arc::new(SystemClock), config).await?;
+    let service =
+        MemoryService::open(Arc::new(store), embedder, Arc::new(SystemClock), config).await?;
     Ok(service)
 }
 

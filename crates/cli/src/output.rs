@@ -177,6 +177,13 @@ impl Printer {
         self.text(&out)
     }
 
+    pub fn backfilled(&self, n: usize) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(&serde_json::json!({ "backfilled": n }));
+        }
+        self.line(&format!("embedded {n} memories"))
+    }
+
     pub fn deleted(&self, id: MemoryId) -> anyhow::Result<()> {
         if self.json {
             return self.emit_json(&serde_json::json!({ "deleted": id.to_string() }));
@@ -265,6 +272,11 @@ impl Printer {
         out.flush()?;
         Ok(())
     }
+}
+
+/// Prints a warning for a human, on stderr.
+pub fn warning(message: &str) {
+    eprintln!("warning: {message}");
 }
 
 /// Prints an error for a human, on stderr.

@@ -174,3 +174,59 @@ fn assert_integrity(db: &Path) {
     let fts: i64 = conn.query_row("SELECT count(*) FROM memory_terms", [], |r| r.get(0)).unwrap();
     assert_eq!(rows, fts, "every row has exactly one keyword entry");
 }
+
+/// With an embedding endpoint configured, memories get vectors and recall uses them; when the
+/// endpoint is down, writes still succeed keyword-only and `backfill` catches up later.
+#[test]
+fn embedding_endpoint_degraded_mode_and_backfill() {
+    use rearview_embed::testing::{Reply, serve};
+
+    let cli = Cli::new();
+    let dead_port =
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dead = format!("http://127.0.0.1:{dead_port}/v1");
+    let out = cli
+        .cmd()
+        .args(["--embed-url", &dead, "--embed-model", "m", "add", "stored while the model is down"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("continuing keyword-only"));
+
+    let (url, seen) = serve(vec![Reply::ok()]);
+    let with_model = |args: &[&str]| {
+        let mut all = vec!["--embed-url", url.as_str(), "--embed-model", "m", "--json"];
+        all.extend_from_slice(args);
+        let out = cli.cmd().args(&all).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    assert_eq!(with_model(&["stats"])["embedding"]["pending"], 1);
+    assert_eq!(with_model(&["backfill"])["backfilled"], 1);
+    assert_eq!(with_model(&["stats"])["embedding"]["pending"], 0);
+    with_model(&["add", "second memory, embedded at once"]);
+    let stats = with_model(&["stats"]);
+    assert_eq!(
+        (stats["embedding"]["pending"].as_u64(), stats["vectors_per_model"][0]["vectors"].as_u64()),
+        (Some(0), Some(2))
+    );
+    let recall = with_model(&["recall", "model", "--explain"]);
+    assert_eq!(recall["vector_search"], "vector search: m");
+    let cos = &recall["hits"][0]["explanation"]["details"][0]["details"][0]["value"];
+    assert!(cos.as_f64().unwrap() > 0.0, "{recall}");
+    assert!(seen.lock().unwrap().len() >= 5, "probe per command plus the embeddings");
+
+    let missing_key = cli.run(&[
+        "--embed-url",
+        &url,
+        "--embed-model",
+        "m",
+        "--embed-api-key-env",
+        "REARVIEW_TEST_NO_SUCH_VAR",
+        "stats",
+    ]);
+    assert_eq!(missing_key.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing_key.stderr).contains("REARVIEW_TEST_NO_SUCH_VAR"));
+    let no_model = cli.run(&["--embed-url", &url, "stats"]);
+    assert!(String::from_utf8_lossy(&no_model.stderr).contains("invalid embed_model"));
+}

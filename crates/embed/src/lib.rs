@@ -1,21 +1,25 @@
 //! Text → vectors.
 //!
-//! This crate owns the [`Embedder`] trait and its providers. Providers that run a local model or
-//! call an OpenAI-compatible HTTP API implement the same trait; the service holds an
-//! `Arc<dyn Embedder>` and never knows which.
+//! This crate owns the [`Embedder`] trait and its providers: [`OpenAiEmbedder`] for any
+//! OpenAI-compatible HTTP endpoint (OpenAI, Ollama, vLLM, TEI, …); a local model runtime is next.
+//! The service holds an `Arc<dyn Embedder>` and never knows which.
 //!
 //! Feature `testing` adds [`TestEmbedder`], a deterministic, dependency-free embedder for unit
 //! tests and benchmarks. It captures shared words and characters, not meaning: it must never be
 //! the embedder a user gets by default.
 
 mod error;
+mod openai;
 #[cfg(feature = "testing")]
 mod test_embedder;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 use async_trait::async_trait;
 use rearview_core::Embedding;
 
 pub use error::EmbedError;
+pub use openai::{OpenAiConfig, OpenAiEmbedder};
 #[cfg(feature = "testing")]
 pub use test_embedder::TestEmbedder;
 
@@ -41,7 +45,8 @@ pub enum TextKind {
 /// - `model_id` is stable across restarts for the same weights: it is stored next to every
 ///   vector, and vectors of different ids are never compared.
 ///
-/// Implementations: [`TestEmbedder`] (feature `testing`).
+/// Implementations: [`OpenAiEmbedder`] (any OpenAI-compatible HTTP endpoint) and [`TestEmbedder`]
+/// (feature `testing`, tests only).
 #[async_trait]
 pub trait Embedder: Send + Sync + 'static {
     /// Stored next to every vector; a different id means a different vector space.
