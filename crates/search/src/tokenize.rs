@@ -13,7 +13,8 @@
 //! long words to the bigrams moved neither by more than 0.006. Bigrams also need no dictionary
 //! (jieba's takes ~0.3 s to load) and never miss a name the dictionary does not know.
 //! - Other runs are split on anything that is not a letter or digit and lower-cased, so
-//!   `Port 8765` gives `port`, `8765`.
+//!   `Port 8765` gives `port`, `8765`; purely alphabetic ASCII words are stemmed with Snowball's
+//!   English stemmer, so `hiking` and `hikes` both give `hike`.
 //!
 //! Indexing and querying use the same function, so both sides always agree.
 
@@ -21,6 +22,7 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use jieba_rs::Jieba;
+use rust_stemmers::{Algorithm, Stemmer};
 
 /// How Han text is cut into terms. Stored with the index: changing it requires re-indexing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,12 +37,15 @@ pub enum Tokenizer {
 /// jieba's dictionary takes a few hundred milliseconds to load; we do it once per process.
 static JIEBA: LazyLock<Jieba> = LazyLock::new(Jieba::new);
 
+/// Snowball's English stemmer, for purely alphabetic ASCII words (`hiking` → `hike`).
+static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
 impl Tokenizer {
     /// Stable name, stored next to the index.
     pub fn id(self) -> &'static str {
         match self {
-            Tokenizer::Jieba => "jieba-search-v1",
-            Tokenizer::CjkBigram => "cjk-bigram-v1",
+            Tokenizer::Jieba => "jieba-search-en-stem-v2",
+            Tokenizer::CjkBigram => "cjk-bigram-en-stem-v2",
         }
     }
 
@@ -119,9 +124,148 @@ fn runs(text: &str) -> impl Iterator<Item = Run<'_>> {
 
 fn split_other(text: &str, out: &mut Vec<String>) {
     for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-        out.push(word.to_lowercase());
+        let lower = word.to_lowercase();
+        if STOP_WORDS.binary_search(&lower.as_str()).is_ok() {
+            continue;
+        }
+        if lower.bytes().all(|b| b.is_ascii_lowercase()) {
+            out.push(ENGLISH.stem(&lower).into_owned());
+        } else {
+            out.push(lower);
+        }
     }
 }
+
+/// English function words (NLTK's list, without negations such as `not`/`no`, which can carry
+/// meaning in a memory). They match nearly every English text, so they add candidates, not
+/// evidence. Sorted, for binary search.
+const STOP_WORDS: &[&str] = &[
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "against",
+    "all",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "down",
+    "during",
+    "each",
+    "few",
+    "for",
+    "from",
+    "further",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "her",
+    "here",
+    "hers",
+    "herself",
+    "him",
+    "himself",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "me",
+    "more",
+    "most",
+    "my",
+    "myself",
+    "now",
+    "of",
+    "off",
+    "on",
+    "once",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "ourselves",
+    "out",
+    "over",
+    "own",
+    "s",
+    "same",
+    "she",
+    "should",
+    "so",
+    "some",
+    "such",
+    "t",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "themselves",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "very",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "yours",
+    "yourself",
+    "yourselves",
+];
 
 /// Han ideographs (CJK Unified Ideographs and their extensions, compatibility ideographs).
 fn is_han(c: char) -> bool {
@@ -141,6 +285,8 @@ mod tests {
     #[test]
     fn english_is_lower_cased_and_split_on_punctuation() {
         assert_eq!(terms(Tokenizer::Jieba, "Port 8765, e-mail!"), ["port", "8765", "e", "mail"]);
+        assert_eq!(terms(Tokenizer::CjkBigram, "Hiking hikes"), ["hike", "hike"]);
+        assert_eq!(terms(Tokenizer::CjkBigram, "Café v2"), ["café", "v2"]);
     }
 
     #[test]
@@ -163,6 +309,15 @@ mod tests {
             assert!(got.contains(&"postgresql".to_owned()), "{t:?} {got:?}");
             assert!(got.contains(&"端口".to_owned()), "{t:?} {got:?}");
         }
+    }
+
+    #[test]
+    fn stop_words_are_sorted_and_dropped() {
+        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]), "binary search needs sorted input");
+        assert_eq!(
+            terms(Tokenizer::CjkBigram, "What did the user say about the port?"),
+            ["user", "say", "port"]
+        );
     }
 
     #[test]

@@ -447,5 +447,5 @@ async fn a_database_refuses_a_different_tokenizer() {
     open(rearview_search::Tokenizer::CjkBigram).await.unwrap();
     open(rearview_search::Tokenizer::CjkBigram).await.unwrap();
     let err = open(rearview_search::Tokenizer::Jieba).await.unwrap_err();
-    assert!(err.to_string().contains("cjk-bigram-v1"), "{err}");
+    assert!(err.to_string().contains(rearview_search::Tokenizer::CjkBigram.id()), "{err}");
 }
