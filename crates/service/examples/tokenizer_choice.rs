@@ -1,6 +1,6 @@
-//! Which Chinese tokenizer recalls better by keywords alone? Runs BM25-only recall with each
-//! `Tokenizer` on MADial-Bench (zh and en) and MemDaily, through the real service path, and
-//! prints R@5 / hit@5 (MADial) and R@5 / all@5 (MemDaily).
+//! Which tokenizer recalls better by keywords alone? Runs BM25-only recall with each `Tokenizer`
+//! on MADial-Bench (zh and en), MemDaily and LoCoMo dev (turn level), through the real service
+//! path, and prints R@5 (= LoCoMo's frac@5), hit@5 and all@5 for each.
 //!
 //! `cargo run --release -p rearview-service --example tokenizer_choice [DATA_DIR]`
 //! (default `../shared/data`). The full evaluation harness (`rearview eval`) will supersede this.
@@ -31,6 +31,7 @@ async fn main() {
         ("MADial zh", madial(&dir, "zh")),
         ("MADial en", madial(&dir, "en")),
         ("MemDaily", memdaily(&dir)),
+        ("LoCoMo dev (turns)", locomo(&dir)),
     ];
     println!("| data set | tokenizer | R@5 | hit@5 | all@5 |");
     println!("|---|---|---|---|---|");
@@ -178,6 +179,58 @@ fn memdaily(dir: &Path) -> Vec<Haystack> {
                 out.push(Haystack { memories, questions });
             }
         }
+    }
+    out
+}
+
+/// LoCoMo dev, turn level: one haystack per conversation, each turn `"(<date>) <speaker> said,
+/// \"<text>\""` (the LoCoMo paper's format), gold = evidence turn ids with the README's quirks
+/// handled (ids split on `[;,\s]+`, dangling ids dropped, questions left without gold skipped).
+fn locomo(dir: &Path) -> Vec<Haystack> {
+    let json: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(dir.join("locomo-dev/locomo-dev.json")).expect("locomo"),
+    )
+    .expect("json");
+    let mut out = Vec::new();
+    for sample in json.as_array().into_iter().flatten() {
+        let conv = &sample["conversation"];
+        let mut memories = Vec::new();
+        for (key, session) in conv.as_object().into_iter().flatten() {
+            if !key.starts_with("session_") || key.ends_with("date_time") {
+                continue;
+            }
+            let date = conv[format!("{key}_date_time")].as_str().unwrap_or_default();
+            for turn in session.as_array().into_iter().flatten() {
+                let id = turn["dia_id"].as_str().unwrap_or_default().to_owned();
+                let text = format!(
+                    "({date}) {} said, \"{}\"",
+                    turn["speaker"].as_str().unwrap_or_default(),
+                    turn["text"].as_str().unwrap_or_default()
+                );
+                memories.push((id, text));
+            }
+        }
+        let known: std::collections::HashSet<&str> =
+            memories.iter().map(|(id, _)| id.as_str()).collect();
+        let questions: Vec<(String, Vec<String>)> = sample["qa"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|q| {
+                let gold: Vec<String> = q["evidence"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|e| e.as_str())
+                    .flat_map(|e| e.split(|c: char| c == ';' || c == ',' || c.is_whitespace()))
+                    .filter(|e| known.contains(e))
+                    .map(str::to_owned)
+                    .collect();
+                (q["question"].as_str().unwrap_or_default().to_owned(), gold)
+            })
+            .filter(|(_, gold)| !gold.is_empty())
+            .collect();
+        out.push(Haystack { memories, questions });
     }
     out
 }
