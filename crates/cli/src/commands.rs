@@ -39,23 +39,37 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             printer.deleted(id)?;
         }
         Command::Stats => printer.stats(&service.stats().await?)?,
-        Command::Backfill => {
-            if service.stats().await?.embedder.is_none() {
-                anyhow::bail!("no embedding model is available: set --embed-url and --embed-model");
-            }
-            let mut total = 0;
-            loop {
-                let n = service.backfill_embeddings(64).await?;
-                if n == 0 {
-                    break;
-                }
-                total += n;
-                tracing::info!(total, "backfilled vectors");
-            }
-            printer.backfilled(total)?;
-        }
+        Command::Backfill => printer.backfilled(backfill(&service).await?)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Embeds every memory still waiting for a vector of the current model, 64 at a time, with a
+/// progress bar on stderr. Resumable: an interrupted run leaves only finished batches behind, and
+/// the next run picks up the rest.
+async fn backfill(service: &MemoryService) -> anyhow::Result<usize> {
+    let stats = service.stats().await?;
+    if stats.embedder.is_none() {
+        anyhow::bail!("no embedding model is available: set --embed-url and --embed-model");
+    }
+    let bar = indicatif::ProgressBar::new(stats.pending_embeddings);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "embedding {bar:40} {pos}/{len} ({per_sec}, eta {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut total = 0;
+    loop {
+        let n = service.backfill_embeddings(64).await?;
+        if n == 0 {
+            break;
+        }
+        total += n;
+        bar.inc(n as u64);
+    }
+    bar.finish_and_clear();
+    Ok(total)
 }
 
 /// The embedding endpoint named by the flags, or `None` (keyword-only). An endpoint that is
