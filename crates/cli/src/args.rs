@@ -62,6 +62,8 @@ pub enum Command {
     },
     /// List memories, newest event first.
     List(ListArgs),
+    /// Correct a memory: new content (re-embedded), metadata, tier or TTL.
+    Update(UpdateArgs),
     /// Delete a memory by id.
     Delete {
         /// Memory id (UUID).
@@ -101,6 +103,25 @@ pub struct AddArgs {
     /// When the event happened (RFC 3339 or YYYY-MM-DD, UTC). Default: now.
     #[arg(long)]
     pub occurred_at: Option<String>,
+}
+
+/// `rearview update`.
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// Memory id (UUID).
+    pub id: String,
+    /// New text.
+    #[arg(long)]
+    pub content: Option<String>,
+    /// New tier: working, episodic or semantic.
+    #[arg(long = "type", short = 't')]
+    pub memory_type: Option<String>,
+    /// Replacement metadata, a JSON object.
+    #[arg(long)]
+    pub metadata: Option<String>,
+    /// New time to live in seconds, counted from now; 0 = never.
+    #[arg(long, allow_negative_numbers = true)]
+    pub ttl: Option<i64>,
 }
 
 /// Fusion method for `recall --fusion`.

@@ -11,7 +11,7 @@ use rearview_core::{MemoryFilter, MemoryId, MemoryType, Namespace, SystemClock, 
 use rearview_embed::{Embedder, OpenAiConfig, OpenAiEmbedder};
 use rearview_search::{Fusion, RankingConfig, TierOrder};
 use rearview_service::{
-    KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
+    KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig, UpdateRequest,
 };
 use rearview_store::Page;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
@@ -33,6 +33,20 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             printer.memory(&memory)?;
         }
         Command::List(args) => list(&service, &namespace, args, &printer).await?,
+        Command::Update(args) => {
+            let request = UpdateRequest {
+                content: args.content,
+                metadata: metadata_with_tags(args.metadata.as_deref(), &[])?,
+                memory_type: args
+                    .memory_type
+                    .as_deref()
+                    .map(str::parse::<MemoryType>)
+                    .transpose()?,
+                ttl_secs: args.ttl,
+            };
+            let memory = service.update(&namespace, parse_id(&args.id)?, request).await?;
+            printer.memory(&memory)?;
+        }
         Command::Delete { id } => {
             let id = parse_id(&id)?;
             service.forget(&namespace, id).await?;

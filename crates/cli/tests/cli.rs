@@ -72,10 +72,25 @@ fn add_recall_get_list_delete_in_chinese_and_english() {
     assert!(text.contains("keyword-only"), "degraded mode is visible: {text}");
 
     assert_eq!(cli.json(&["get", &id])["content"], "我喜欢在周末去香山爬山");
+    let fixed =
+        cli.json(&["update", &id, "--content", "我喜欢在周末去西山爬山", "--type", "semantic"]);
+    assert_eq!(
+        (fixed["content"].as_str(), fixed["memory_type"].as_str()),
+        (Some("我喜欢在周末去西山爬山"), Some("semantic"))
+    );
+    assert!(
+        cli.json(&["recall", "香"])["hits"].as_array().unwrap().is_empty(),
+        "old text no longer matches"
+    );
+    assert!(cli.fails(&["update", &id]).contains("invalid update: names no change"));
     assert_eq!(cli.json(&["list"]).as_array().unwrap().len(), 2);
     let stats = cli.json(&["stats"]);
     assert_eq!(stats["embedding"]["degraded"], true);
-    assert_eq!(stats["tiers"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        stats["tiers"].as_array().unwrap().len(),
+        2,
+        "default/semantic (both, after the update) and other/episodic"
+    );
     cli.ok(&["delete", &id]);
     assert!(cli.fails(&["get", &id]).contains("not found"));
 }

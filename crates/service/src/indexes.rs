@@ -80,6 +80,51 @@ impl Indexes {
         self.add(memory, None, Some((embedding, dims)));
     }
 
+    /// Brings an updated memory's entries up to date: new terms when its content changed (and
+    /// keywords are indexed here), a new vector or none (`Some(None)`) when its content changed,
+    /// and new facets either way.
+    pub(crate) fn replace(
+        &self,
+        memory: &Memory,
+        terms: Option<&[String]>,
+        vector: Option<Option<&Embedding>>,
+    ) {
+        let mut map = self.write();
+        let Some(entry) = map.get_mut(&memory.namespace) else {
+            drop(map);
+            let dims = vector.flatten().map(Embedding::dimensions);
+            self.add(memory, terms, vector.flatten().zip(dims));
+            return;
+        };
+        if let Some(text) = &mut entry.text {
+            match terms {
+                Some(terms) => text.upsert(memory.id, memory.facets(), terms),
+                None => {
+                    text.set_facets(memory.id, memory.facets());
+                }
+            }
+        }
+        match vector {
+            Some(Some(embedding)) => {
+                entry.vectors.get_or_insert_with(|| FlatIndex::new(embedding.dimensions())).upsert(
+                    memory.id,
+                    memory.facets(),
+                    embedding,
+                );
+            }
+            Some(None) => {
+                if let Some(vectors) = &mut entry.vectors {
+                    vectors.remove(memory.id);
+                }
+            }
+            None => {
+                if let Some(vectors) = &mut entry.vectors {
+                    vectors.set_facets(memory.id, memory.facets());
+                }
+            }
+        }
+    }
+
     /// Forgets a memory everywhere.
     pub(crate) fn remove(&self, namespace: &Namespace, id: MemoryId) {
         if let Some(entry) = self.write().get_mut(namespace) {

@@ -7,6 +7,8 @@
 //! - [`MemoryService::recall`]: hybrid retrieval (vector top-N ∪ keyword top-N → fused score ×
 //!   decay × heat → top-k), then count the access in the background
 //!   ([`MemoryService::flush_access_counts`] waits for it);
+//! - [`MemoryService::update`]: correct content (re-tokenised, re-embedded), metadata, tier or
+//!   TTL in one transaction;
 //! - [`MemoryService::get`], [`MemoryService::list`], [`MemoryService::forget`],
 //!   [`MemoryService::stats`], [`MemoryService::backfill_embeddings`].
 //!
@@ -33,13 +35,17 @@ use rearview_core::{
 };
 use rearview_embed::{Embedder, TextKind};
 use rearview_search::{Candidate, RankingConfig, Tokenizer, rank};
-use rearview_store::{KeywordHit, MemoryRecord, MemoryStore, Page, StoreStats, StoredVector};
+use rearview_store::{
+    KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page, StoreStats, StoredVector,
+};
 
 use crate::access::AccessRecorder;
 use crate::indexes::Indexes;
 
 pub use error::{ErrorKind, ServiceError};
-pub use requests::{RecallHit, RecallRequest, RecallResponse, RememberRequest, VectorSearch};
+pub use requests::{
+    RecallHit, RecallRequest, RecallResponse, RememberRequest, UpdateRequest, VectorSearch,
+};
 
 /// Settings of the service. Defaults follow the design.
 #[derive(Debug, Clone)]
@@ -317,6 +323,46 @@ impl MemoryService {
             return Err(InputError::new("limit", "must be between 1 and 1000").into());
         }
         Ok(self.store.list(namespace, filter, self.clock.now(), page).await?)
+    }
+
+    /// Corrects a memory: new content (re-tokenised and re-embedded), metadata, tier or TTL, in
+    /// one transaction. A TTL given here counts from now. If the embedder fails, the memory keeps
+    /// no stale vector: it is left without one until backfill.
+    pub async fn update(
+        &self,
+        namespace: &Namespace,
+        id: MemoryId,
+        request: UpdateRequest,
+    ) -> Result<Memory, ServiceError> {
+        let change = request.validate(self.config.max_content_chars)?;
+        let now = self.clock.now();
+        let mut update = MemoryUpdate { at: now, ..MemoryUpdate::default() };
+        let mut terms = None;
+        let mut vector = None;
+        if let Some(content) = change.content {
+            let new_terms = self.config.tokenizer.index_terms(&content);
+            vector = Some(self.embed_passage(&content).await);
+            update.vectors = Some(vector.iter().flatten().cloned().collect());
+            update.content = Some((content.clone(), new_terms.clone(), content_hash(&content)));
+            terms = Some(new_terms);
+        }
+        update.metadata = change.metadata;
+        update.memory_type = change.memory_type;
+        if let Some(ttl) = change.ttl_secs {
+            update.ttl = Some((ttl, expiry(now, ttl)?));
+        }
+        let memory = self
+            .store
+            .update(namespace, id, &update)
+            .await?
+            .ok_or_else(|| not_found(namespace, id))?;
+        let in_memory = self.config.keyword_search == KeywordSearch::InMemory;
+        self.indexes.replace(
+            &memory,
+            terms.as_deref().filter(|_| in_memory),
+            vector.as_ref().map(|v| v.as_ref().map(|v| &v.embedding)),
+        );
+        Ok(memory)
     }
 
     /// Deletes a memory, its keyword entry and its vectors.

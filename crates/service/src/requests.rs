@@ -81,6 +81,58 @@ impl RememberRequest {
     }
 }
 
+/// Changes to one memory. Absent fields stay as they are; at least one must be present.
+#[derive(Debug, Clone, Default)]
+pub struct UpdateRequest {
+    /// New text (re-tokenised and re-embedded).
+    pub content: Option<String>,
+    /// Replacement metadata (a JSON object; replaces the whole object).
+    pub metadata: Option<serde_json::Value>,
+    /// New tier. The TTL stays unless `ttl_secs` is given too.
+    pub memory_type: Option<MemoryType>,
+    /// New time to live in seconds, counted from the update; 0 = never expires.
+    pub ttl_secs: Option<i64>,
+}
+
+/// An [`UpdateRequest`] after validation.
+pub(crate) struct ValidUpdate {
+    pub content: Option<String>,
+    pub metadata: Option<Metadata>,
+    pub memory_type: Option<MemoryType>,
+    pub ttl_secs: Option<u64>,
+}
+
+impl UpdateRequest {
+    pub(crate) fn validate(self, max_content_chars: usize) -> Result<ValidUpdate, InputError> {
+        if self.content.is_none()
+            && self.metadata.is_none()
+            && self.memory_type.is_none()
+            && self.ttl_secs.is_none()
+        {
+            return Err(InputError::new(
+                "update",
+                "names no change; give at least one of content, metadata, memory_type, ttl",
+            ));
+        }
+        // Reuse the store-time rules for every field that is present.
+        let probe = RememberRequest {
+            content: self.content.clone().unwrap_or_else(|| "unchanged".to_owned()),
+            memory_type: self.memory_type,
+            metadata: self.metadata.clone(),
+            ttl_secs: self.ttl_secs,
+            session_id: None,
+            occurred_at: None,
+        }
+        .validate(max_content_chars)?;
+        Ok(ValidUpdate {
+            content: self.content.map(|_| probe.content),
+            metadata: self.metadata.map(|_| probe.metadata),
+            memory_type: self.memory_type,
+            ttl_secs: probe.ttl_secs,
+        })
+    }
+}
+
 /// A recall query.
 #[derive(Debug, Clone)]
 pub struct RecallRequest {

@@ -449,3 +449,78 @@ async fn a_database_refuses_a_different_tokenizer() {
     let err = open(rearview_search::Tokenizer::Jieba).await.unwrap_err();
     assert!(err.to_string().contains(rearview_search::Tokenizer::CjkBigram.id()), "{err}");
 }
+
+#[tokio::test]
+async fn update_corrects_a_wrong_fact_everywhere() {
+    let h = harness().await;
+    let id = remember(&h, "a", "the staging server listens on port 8080").await;
+    remember(&h, "a", "likes green tea").await;
+    let fix = rearview_service::UpdateRequest {
+        content: Some("the staging server listens on port 9090".into()),
+        metadata: Some(serde_json::json!({"tags": ["ops"], "source": "correction"})),
+        memory_type: Some(MemoryType::Semantic),
+        ..Default::default()
+    };
+    let before = h.service.get(&ns("a"), id).await.unwrap();
+    let updated = h.service.update(&ns("a"), id, fix).await.unwrap();
+    assert_eq!(updated.content, "the staging server listens on port 9090");
+    assert_eq!(updated.memory_type, MemoryType::Semantic);
+    assert_eq!(updated.expires_at, before.expires_at, "no ttl given: the old expiry stays");
+    assert_eq!((updated.id, updated.timestamp), (before.id, before.timestamp));
+
+    assert!(keyword_only_ids(&h, "a", "8080").await.is_empty(), "old keywords are gone");
+    assert_eq!(keyword_only_ids(&h, "a", "9090").await, vec![id]);
+    let ops = MemoryFilter {
+        tags: vec!["ops".into()],
+        memory_types: vec![MemoryType::Semantic],
+        ..Default::default()
+    };
+    let request =
+        RecallRequest { filter: ops, explain: true, ..RecallRequest::new("staging server") };
+    let r = h.service.recall(&ns("a"), request).await.unwrap();
+    assert_eq!(r.hits.len(), 1, "index facets follow the new tags and tier");
+    let cos = r.hits[0].explanation.as_ref().unwrap().details[0].details[0].value;
+    assert!(cos > 0.3, "re-embedded: the vector matches the new text ({cos})");
+    let stats = h.service.stats().await.unwrap();
+    assert_eq!((stats.indexed_vectors, stats.pending_embeddings), (2, 0));
+}
+
+#[tokio::test]
+async fn update_ttl_counts_from_now_and_errors_name_the_field() {
+    let h = harness().await;
+    let id = remember(&h, "a", "temporary note").await;
+    h.clock.advance(TimeDelta::hours(5));
+    let ttl = rearview_service::UpdateRequest { ttl_secs: Some(60), ..Default::default() };
+    let m = h.service.update(&ns("a"), id, ttl).await.unwrap();
+    assert_eq!(m.expires_at, Some(start() + TimeDelta::hours(5) + TimeDelta::seconds(60)));
+    h.clock.advance(TimeDelta::seconds(60));
+    assert_eq!(h.service.get(&ns("a"), id).await.unwrap_err().kind(), ErrorKind::NotFound);
+
+    let other = remember(&h, "a", "kept").await;
+    let cases = [
+        (rearview_service::UpdateRequest::default(), "update"),
+        (
+            rearview_service::UpdateRequest { content: Some(" ".into()), ..Default::default() },
+            "content",
+        ),
+        (rearview_service::UpdateRequest { ttl_secs: Some(-2), ..Default::default() }, "ttl"),
+        (
+            rearview_service::UpdateRequest {
+                metadata: Some(serde_json::json!("x")),
+                ..Default::default()
+            },
+            "metadata",
+        ),
+    ];
+    for (request, field) in cases {
+        let err = h.service.update(&ns("a"), other, request).await.unwrap_err();
+        assert!(err.to_string().starts_with(&format!("invalid {field}:")), "{err}");
+    }
+    assert_eq!(h.service.get(&ns("a"), other).await.unwrap().content, "kept");
+    let missing =
+        rearview_service::UpdateRequest { content: Some("x".into()), ..Default::default() };
+    assert_eq!(
+        h.service.update(&ns("b"), other, missing).await.unwrap_err().kind(),
+        ErrorKind::NotFound
+    );
+}
