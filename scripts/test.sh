@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, exactly as CI runs it (.ci/run calls this script).
-# Installs nothing beyond the Rust toolchain today; later steps (model cache, PostgreSQL, the
-# Python MCP client) are added here, so that a fresh machine needs only this one command.
+# Installs what the tests need beyond the Rust toolchain (today: the official Python MCP client,
+# in a venv under ~/.cache/rearview), so that a fresh machine needs only this one command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +23,21 @@ set +e
 cargo test --workspace --all-features 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
+
+step "MCP end to end with the official Python SDK (rearview mcp over stdio)"
+# The client lives in a venv outside the checkout, reused between runs; pinned for repeatability.
+venv="${REARVIEW_E2E_VENV:-$HOME/.cache/rearview/venv-e2e}"
+if ! "$venv/bin/python" -c 'import mcp' 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==2.3.0"
+fi
+cargo build --quiet -p rearview
+bin="${CARGO_TARGET_DIR:-target}/debug/rearview"
+set +e
+"$venv/bin/python" tests/e2e/mcp_stdio.py "$bin" 2>&1 | tee -a "$log"
+e2e=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] && status=$e2e
 # cargo prints one result line per test binary, the last often "0 passed" (a crate without doc
 # tests); close with the totals so the run's outcome is readable at a glance.
 passed=$(grep -Eo '[0-9]+ passed' "$log" | awk '{ s += $1 } END { print s + 0 }')

@@ -71,6 +71,9 @@ pub enum Command {
     },
     /// Counts per namespace and tier, database size, embedding state.
     Stats,
+    /// Serve MCP over stdio (for Claude Desktop/Code, Cursor…): stdout carries only protocol
+    /// messages; logs go to stderr.
+    Mcp,
     /// Embed every memory that has no vector of the configured model yet (e.g. stored while the
     /// endpoint was down, or before a model was configured).
     Backfill,

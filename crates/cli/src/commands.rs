@@ -24,7 +24,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let namespace: Namespace = cli.namespace.parse()?;
     let printer = Printer::new(cli.json);
     let embedder = connect_embedder(&cli).await?;
-    let service = open_service(cli.db, embedder).await?;
+    // A long-running server builds the in-memory keyword index; one-shot commands query FTS5.
+    let keyword_search = match cli.command {
+        Command::Mcp => KeywordSearch::InMemory,
+        _ => KeywordSearch::Store,
+    };
+    let service = open_service(cli.db, embedder, keyword_search).await?;
     match cli.command {
         Command::Add(args) => add(&service, &namespace, args, &printer).await?,
         Command::Recall(args) => recall(&service, &namespace, args, &printer).await?,
@@ -54,8 +59,20 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Stats => printer.stats(&service.stats().await?)?,
         Command::Backfill => printer.backfilled(backfill(&service).await?)?,
+        Command::Mcp => serve_stdio(service, namespace).await?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Serves MCP on stdin/stdout until the client disconnects, then makes access counts durable.
+async fn serve_stdio(service: MemoryService, namespace: Namespace) -> anyhow::Result<()> {
+    let service = Arc::new(service);
+    tracing::info!("serving MCP over stdio");
+    rearview_mcp::serve_stdio(Arc::clone(&service), namespace)
+        .await
+        .map_err(|e| anyhow::format_err!("serving MCP over stdio: {e}"))?;
+    service.flush_access_counts().await;
+    Ok(())
 }
 
 /// Embeds every memory still waiting for a vector of the current model, 64 at a time, with a
@@ -123,6 +140,7 @@ async fn connect_embedder(cli: &Cli) -> anyhow::Result<Option<Arc<dyn Embedder>>
 async fn open_service(
     db: Option<PathBuf>,
     embedder: Option<Arc<dyn Embedder>>,
+    keyword_search: KeywordSearch,
 ) -> anyhow::Result<MemoryService> {
     let path = match db {
         Some(path) => path,
@@ -130,9 +148,8 @@ async fn open_service(
     };
     let store = SqliteStore::open(&SqliteConfig::new(&path))
         .with_context(|| format!("opening the database at {}", path.display()))?;
-    // A one-shot command queries SQLite's full-text index directly rather than building the
-    // in-memory one. Without an embedder, recall is keyword-only and says so.
-    let config = ServiceConfig { keyword_search: KeywordSearch::Store, ..ServiceConfig::default() };
+    // Without an embedder, recall is keyword-only and says so.
+    let config = ServiceConfig { keyword_search, ..ServiceConfig::default() };
     let service =
         MemoryService::open(Arc::new(store), embedder, Arc::new(SystemClock), config).await?;
     Ok(service)

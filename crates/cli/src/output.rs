@@ -6,6 +6,7 @@
 
 use std::io::Write;
 
+use rearview_api::{MemoryView, RecallView, time};
 use rearview_core::{Memory, MemoryId, Timestamp, truncate_chars};
 use rearview_search::Explanation;
 use rearview_service::{RecallResponse, ServiceStats, VectorSearch};
@@ -14,50 +15,6 @@ use serde::Serialize;
 /// Renders results as text or JSON.
 pub struct Printer {
     json: bool,
-}
-
-/// JSON shape of a memory (the CLI's; the REST/MCP wire types will live in `rearview-api`).
-#[derive(Serialize)]
-struct MemoryView<'a> {
-    id: String,
-    namespace: &'a str,
-    memory_type: &'static str,
-    content: &'a str,
-    metadata: &'a rearview_core::Metadata,
-    session_id: Option<&'a str>,
-    ttl: u64,
-    timestamp: String,
-    occurred_at: String,
-    updated_at: String,
-    last_accessed_at: Option<String>,
-    expires_at: Option<String>,
-    access_count: u64,
-    archived: bool,
-    source_ids: Vec<String>,
-    content_hash: &'a str,
-}
-
-impl<'a> From<&'a Memory> for MemoryView<'a> {
-    fn from(m: &'a Memory) -> Self {
-        Self {
-            id: m.id.to_string(),
-            namespace: m.namespace.as_str(),
-            memory_type: m.memory_type.as_str(),
-            content: &m.content,
-            metadata: &m.metadata,
-            session_id: m.session_id.as_deref(),
-            ttl: m.ttl_secs,
-            timestamp: time(m.timestamp),
-            occurred_at: time(m.occurred_at),
-            updated_at: time(m.updated_at),
-            last_accessed_at: m.last_accessed_at.map(time),
-            expires_at: m.expires_at.map(time),
-            access_count: m.access_count,
-            archived: m.archived,
-            source_ids: m.source_ids.iter().map(ToString::to_string).collect(),
-            content_hash: &m.content_hash,
-        }
-    }
 }
 
 impl Printer {
@@ -122,39 +79,11 @@ impl Printer {
 
     pub fn recall(&self, r: &RecallResponse) -> anyhow::Result<()> {
         if self.json {
-            #[derive(Serialize)]
-            struct Hit<'a> {
-                score: f32,
-                memory: MemoryView<'a>,
-                #[serde(skip_serializing_if = "Option::is_none")]
-                explanation: Option<&'a Explanation>,
-            }
-            #[derive(Serialize)]
-            struct Response<'a> {
-                as_of: String,
-                vector_search: String,
-                query_terms: &'a [String],
-                hits: Vec<Hit<'a>>,
-            }
-            let hits = r
-                .hits
-                .iter()
-                .map(|h| Hit {
-                    score: h.score,
-                    memory: MemoryView::from(&h.memory),
-                    explanation: h.explanation.as_ref(),
-                })
-                .collect();
-            return self.emit_json(&Response {
-                as_of: time(r.as_of),
-                vector_search: vector_search(&r.vector_search),
-                query_terms: &r.query_terms,
-                hits,
-            });
+            return self.emit_json(&RecallView::from(r));
         }
         let mut out = String::new();
         if !matches!(r.vector_search, VectorSearch::Used { .. }) {
-            out += &format!("({})\n", vector_search(&r.vector_search));
+            out += &format!("({})\n", rearview_api::vector_search(&r.vector_search));
         }
         if r.hits.is_empty() {
             out += "no matching memories\n";
@@ -197,30 +126,7 @@ impl Printer {
             None => "none: keyword-only recall (no embedding model configured)".to_owned(),
         };
         if self.json {
-            let tiers: Vec<_> = s
-                .store
-                .tiers
-                .iter()
-                .map(|t| {
-                    serde_json::json!({
-                        "namespace": t.namespace.as_str(), "memory_type": t.memory_type.as_str(),
-                        "live": t.live, "archived": t.archived, "expired": t.expired,
-                    })
-                })
-                .collect();
-            return self.emit_json(&serde_json::json!({
-                "store": s.store.location,
-                "size_bytes": s.store.size_bytes,
-                "tiers": tiers,
-                "vectors_per_model": s.store.vectors_per_model.iter().map(|(m, n)| serde_json::json!({"model": m, "vectors": n})).collect::<Vec<_>>(),
-                "embedding": {
-                    "model": s.embedder.as_ref().map(|e| e.model_id.clone()),
-                    "dimensions": s.embedder.as_ref().map(|e| e.dimensions),
-                    "degraded": s.embedder.is_none(),
-                    "indexed_vectors": s.indexed_vectors,
-                    "pending": s.pending_embeddings,
-                },
-            }));
+            return self.emit_json(&rearview_api::stats(s));
         }
         let mut out = format!(
             "store: {}\nsize: {}\nembedding: {embedding}\n",
@@ -289,19 +195,6 @@ fn explain(e: &Explanation, depth: usize, out: &mut String) {
     for d in &e.details {
         explain(d, depth + 1, out);
     }
-}
-
-fn vector_search(v: &VectorSearch) -> String {
-    match v {
-        VectorSearch::Used { model_id } => format!("vector search: {model_id}"),
-        VectorSearch::NoModel => "keyword-only: no embedding model configured".to_owned(),
-        VectorSearch::Disabled => "keyword-only: vector candidates disabled".to_owned(),
-        VectorSearch::Failed { reason } => format!("keyword-only: embedding failed ({reason})"),
-    }
-}
-
-fn time(t: Timestamp) -> String {
-    t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
 }
 
 fn day(t: Timestamp) -> String {

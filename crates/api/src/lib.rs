@@ -1,0 +1,164 @@
+//! The JSON shapes rearview speaks on every transport, so a memory looks the same from
+//! `rearview list --json`, an MCP tool result and (next) the REST API.
+//!
+//! This crate owns serialisation for external consumers; `core` types stay free of wire
+//! concerns. Field names follow the design's record (§3.1): `memory_type`, `ttl` (seconds),
+//! `timestamp`, `access_count`, … Times are RFC 3339 in UTC.
+
+use rearview_core::{Memory, Timestamp};
+use rearview_search::Explanation;
+use rearview_service::{RecallResponse, ServiceStats, VectorSearch};
+use serde::Serialize;
+
+/// A memory on the wire.
+#[derive(Debug, Serialize)]
+pub struct MemoryView<'a> {
+    /// UUID.
+    pub id: String,
+    /// Tenant.
+    pub namespace: &'a str,
+    /// `working`, `episodic` or `semantic`.
+    pub memory_type: &'static str,
+    /// The text.
+    pub content: &'a str,
+    /// Free-form JSON object.
+    pub metadata: &'a rearview_core::Metadata,
+    /// Conversation.
+    pub session_id: Option<&'a str>,
+    /// Seconds to live; 0 = never.
+    pub ttl: u64,
+    /// Creation time.
+    pub timestamp: String,
+    /// Event time.
+    pub occurred_at: String,
+    /// Last change.
+    pub updated_at: String,
+    /// Last recall that returned it.
+    pub last_accessed_at: Option<String>,
+    /// When it expires, if ever.
+    pub expires_at: Option<String>,
+    /// Recalls that returned it.
+    pub access_count: u64,
+    /// In the cold tier.
+    pub archived: bool,
+    /// Memories it was derived from.
+    pub source_ids: Vec<String>,
+    /// SHA-256 of the normalised content.
+    pub content_hash: &'a str,
+}
+
+impl<'a> From<&'a Memory> for MemoryView<'a> {
+    fn from(m: &'a Memory) -> Self {
+        Self {
+            id: m.id.to_string(),
+            namespace: m.namespace.as_str(),
+            memory_type: m.memory_type.as_str(),
+            content: &m.content,
+            metadata: &m.metadata,
+            session_id: m.session_id.as_deref(),
+            ttl: m.ttl_secs,
+            timestamp: time(m.timestamp),
+            occurred_at: time(m.occurred_at),
+            updated_at: time(m.updated_at),
+            last_accessed_at: m.last_accessed_at.map(time),
+            expires_at: m.expires_at.map(time),
+            access_count: m.access_count,
+            archived: m.archived,
+            source_ids: m.source_ids.iter().map(ToString::to_string).collect(),
+            content_hash: &m.content_hash,
+        }
+    }
+}
+
+/// A recall result on the wire.
+#[derive(Debug, Serialize)]
+pub struct RecallView<'a> {
+    /// The instant ranking and expiry were evaluated at.
+    pub as_of: String,
+    /// Whether vector search took part.
+    pub vector_search: String,
+    /// The keyword terms the query became.
+    pub query_terms: &'a [String],
+    /// Best first.
+    pub hits: Vec<HitView<'a>>,
+}
+
+/// One recalled memory on the wire.
+#[derive(Debug, Serialize)]
+pub struct HitView<'a> {
+    /// Final score; higher is better.
+    pub score: f32,
+    /// The memory.
+    pub memory: MemoryView<'a>,
+    /// How the score was computed, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<&'a Explanation>,
+}
+
+impl<'a> From<&'a RecallResponse> for RecallView<'a> {
+    fn from(r: &'a RecallResponse) -> Self {
+        Self {
+            as_of: time(r.as_of),
+            vector_search: vector_search(&r.vector_search),
+            query_terms: &r.query_terms,
+            hits: r
+                .hits
+                .iter()
+                .map(|h| HitView {
+                    score: h.score,
+                    memory: MemoryView::from(&h.memory),
+                    explanation: h.explanation.as_ref(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Service statistics on the wire.
+pub fn stats(s: &ServiceStats) -> serde_json::Value {
+    let tiers: Vec<_> = s
+        .store
+        .tiers
+        .iter()
+        .map(|t| {
+            serde_json::json!({
+                "namespace": t.namespace.as_str(), "memory_type": t.memory_type.as_str(),
+                "live": t.live, "archived": t.archived, "expired": t.expired,
+            })
+        })
+        .collect();
+    let vectors: Vec<_> = s
+        .store
+        .vectors_per_model
+        .iter()
+        .map(|(m, n)| serde_json::json!({"model": m, "vectors": n}))
+        .collect();
+    serde_json::json!({
+        "store": s.store.location,
+        "size_bytes": s.store.size_bytes,
+        "tiers": tiers,
+        "vectors_per_model": vectors,
+        "embedding": {
+            "model": s.embedder.as_ref().map(|e| e.model_id.clone()),
+            "dimensions": s.embedder.as_ref().map(|e| e.dimensions),
+            "degraded": s.embedder.is_none(),
+            "indexed_vectors": s.indexed_vectors,
+            "pending": s.pending_embeddings,
+        },
+    })
+}
+
+/// A human-readable account of whether vector search took part.
+pub fn vector_search(v: &VectorSearch) -> String {
+    match v {
+        VectorSearch::Used { model_id } => format!("vector search: {model_id}"),
+        VectorSearch::NoModel => "keyword-only: no embedding model configured".to_owned(),
+        VectorSearch::Disabled => "keyword-only: vector candidates disabled".to_owned(),
+        VectorSearch::Failed { reason } => format!("keyword-only: embedding failed ({reason})"),
+    }
+}
+
+/// RFC 3339, UTC, `Z` suffix, sub-second digits only when present.
+pub fn time(t: Timestamp) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+}

@@ -1,0 +1,349 @@
+//! rearview over the Model Context Protocol.
+//!
+//! [`RearviewMcp`] is an `rmcp` server handler exposing the design's tools (`store_memory`,
+//! `retrieve_memory`, `summarize_episodes`, `cleanup_expired`) plus what agents need to manage
+//! memory (`get_memory`, `update_memory`, `delete_memory`, `list_memories`, `memory_stats`). Every
+//! tool parses its arguments, calls [`MemoryService`], and renders the result as structured JSON
+//! (the shapes of `rearview-api`). This is the only crate that depends on `rmcp`.
+//!
+//! Errors follow rmcp's rule: malformed arguments are a JSON-RPC invalid-params error naming the
+//! field; a tool that ran and failed (not found, model unavailable) is a tool result with
+//! `isError: true` and a message a person can act on; internal faults are internal errors, logged
+//! with their cause.
+//!
+//! Nothing here writes to stdout: over stdio, stdout is the protocol channel.
+
+mod params;
+
+use std::sync::Arc;
+
+use rearview_api::{MemoryView, RecallView};
+use rearview_core::{InputError, MemoryFilter, MemoryId, Namespace};
+use rearview_search::TierOrder;
+use rearview_service::{
+    ErrorKind, MemoryService, RecallRequest, RememberRequest, ServiceError, UpdateRequest,
+};
+use rearview_store::Page;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig};
+use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
+
+pub use params::*;
+
+/// Instructions sent to the client at initialisation: when a model should store and retrieve.
+const INSTRUCTIONS: &str = include_str!("instructions.md");
+
+/// The MCP server: one per connection, sharing one service.
+#[derive(Clone)]
+pub struct RearviewMcp {
+    /// Every tool calls only this.
+    service: Arc<MemoryService>,
+    /// The namespace used when a call names none (from the connection's settings).
+    default_namespace: Namespace,
+    /// rmcp's generated dispatch table of our tools.
+    tool_router: ToolRouter<Self>,
+}
+
+impl std::fmt::Debug for RearviewMcp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RearviewMcp").field("default_namespace", &self.default_namespace).finish()
+    }
+}
+
+#[tool_router]
+impl RearviewMcp {
+    /// A handler serving `service`, in `default_namespace` unless a call names another.
+    pub fn new(service: Arc<MemoryService>, default_namespace: Namespace) -> Self {
+        Self { service, default_namespace, tool_router: Self::tool_router() }
+    }
+
+    #[tool(
+        description = "Store a memory: a fact, preference, decision or event worth recalling in a later turn or conversation. Use `episodic` for things that happened (default), `semantic` for lasting knowledge about the user or project, `working` for scratch notes of the current task (expire after 1 hour). Returns the stored memory with its id.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn store_memory(
+        &self,
+        Parameters(p): Parameters<StoreMemoryParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let namespace = self.namespace(p.namespace.as_deref())?;
+        let request = RememberRequest {
+            content: p.content,
+            memory_type: tier(p.memory_type.as_deref())?,
+            metadata: p.metadata.map(serde_json::Value::Object),
+            ttl_secs: p.ttl,
+            session_id: p.session_id,
+            occurred_at: p
+                .occurred_at
+                .as_deref()
+                .map(|t| parse_time("occurred_at", t))
+                .transpose()
+                .map_err(invalid)?,
+        };
+        let result = self.service.remember(&namespace, request).await;
+        render(result, |m| serde_json::json!({ "memory": MemoryView::from(m) }))
+    }
+
+    #[tool(
+        description = "Retrieve the memories most relevant to a query, ranked by meaning, keywords, recency and how often they were useful. Call this before answering whenever earlier conversations, user preferences or past decisions might matter. Write the query as a short description of what you need (any language).",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn retrieve_memory(
+        &self,
+        Parameters(p): Parameters<RetrieveMemoryParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let namespace = self.namespace(p.namespace.as_deref())?;
+        let request = RecallRequest {
+            top_k: p.top_k.unwrap_or(5) as usize,
+            filter: MemoryFilter {
+                memory_types: tier(p.memory_type.as_deref())?.into_iter().collect(),
+                session_id: p.session_id,
+                tags: p.tags.unwrap_or_default(),
+                include_archived: p.include_archived.unwrap_or(false),
+                ..MemoryFilter::default()
+            },
+            as_of: p
+                .as_of
+                .as_deref()
+                .map(|t| parse_time("as_of", t))
+                .transpose()
+                .map_err(invalid)?,
+            tier_order: if p.tier_priority.unwrap_or(false) {
+                TierOrder::SemanticFirst
+            } else {
+                TierOrder::ByScore
+            },
+            explain: p.explain.unwrap_or(false),
+            ..RecallRequest::new(p.query)
+        };
+        let result = self.service.recall(&namespace, request).await;
+        render(result, |r| serde_json::to_value(RecallView::from(r)).unwrap_or_default())
+    }
+
+    #[tool(
+        description = "Fetch one memory by id, with all its fields.",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn get_memory(
+        &self,
+        Parameters(p): Parameters<MemoryIdParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let namespace = self.namespace(p.namespace.as_deref())?;
+        let id = parse_id(&p.id)?;
+        render(
+            self.service.get(&namespace, id).await,
+            |m| serde_json::json!({ "memory": MemoryView::from(m) }),
+        )
+    }
+
+    #[tool(
+        description = "Correct a memory that is wrong or outdated: new content (re-indexed), metadata, tier or TTL. Prefer this to storing a contradicting memory.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn update_memory(
+        &self,
+        Parameters(p): Parameters<UpdateMemoryParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let namespace = self.namespace(p.namespace.as_deref())?;
+        let id = parse_id(&p.id)?;
+        let request = UpdateRequest {
+            content: p.content,
+            metadata: p.metadata.map(serde_json::Value::Object),
+            memory_type: tier(p.memory_type.as_deref())?,
+            ttl_secs: p.ttl,
+        };
+        render(
+            self.service.update(&namespace, id, request).await,
+            |m| serde_json::json!({ "memory": MemoryView::from(m) }),
+        )
+    }
+
+    #[tool(
+        description = "Delete a memory permanently, e.g. when the user asks to forget something.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn delete_memory(
+        &self,
+        Parameters(p): Parameters<MemoryIdParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let namespace = self.namespace(p.namespace.as_deref())?;
+        let id = parse_id(&p.id)?;
+        render(
+            self.service.forget(&namespace, id).await,
+            |()| serde_json::json!({ "deleted": id.to_string() }),
+        )
+    }
+
+    #[tool(
+        description = "List memories, newest event first, optionally filtered by tier, session or tags. For browsing; use retrieve_memory to search.",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn list_memories(
+        &self,
+        Parameters(p): Parameters<ListMemoriesParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let namespace = self.namespace(p.namespace.as_deref())?;
+        let filter = MemoryFilter {
+            memory_types: tier(p.memory_type.as_deref())?.into_iter().collect(),
+            session_id: p.session_id,
+            tags: p.tags.unwrap_or_default(),
+            include_archived: p.include_archived.unwrap_or(false),
+            ..MemoryFilter::default()
+        };
+        let page = Page { offset: p.offset.unwrap_or(0), limit: p.limit.unwrap_or(20) };
+        render(
+            self.service.list(&namespace, &filter, page).await,
+            |ms| serde_json::json!({ "memories": ms.iter().map(MemoryView::from).collect::<Vec<_>>() }),
+        )
+    }
+
+    #[tool(
+        description = "Counts of memories per namespace and tier, database size, and the embedding model's state.",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn memory_stats(&self) -> Result<CallToolResult, ErrorData> {
+        render(self.service.stats().await, rearview_api::stats)
+    }
+
+    #[tool(
+        description = "Distil several episodic memories into one semantic memory (design §3.4). Not available in this version yet: the call fails with an explanation and changes nothing.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn summarize_episodes(
+        &self,
+        Parameters(_p): Parameters<SummarizeEpisodesParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(tool_error(
+            "summarize_episodes is not available yet in this rearview version; nothing was changed",
+        ))
+    }
+
+    #[tool(
+        description = "Delete expired memories and report how many (design §5.3). Not available in this version yet: expired memories are already invisible to every read; the call fails with an explanation and changes nothing.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn cleanup_expired(&self) -> Result<CallToolResult, ErrorData> {
+        Ok(tool_error(
+            "cleanup_expired is not available yet in this rearview version; expired memories are already hidden from every read",
+        ))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for RearviewMcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_instructions(INSTRUCTIONS)
+    }
+}
+
+/// Serves one MCP session on stdin/stdout until the client disconnects.
+pub async fn serve_stdio(
+    service: Arc<MemoryService>,
+    namespace: Namespace,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    use rmcp::ServiceExt;
+    let running = RearviewMcp::new(service, namespace).serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
+    Ok(())
+}
+
+impl RearviewMcp {
+    fn namespace(&self, name: Option<&str>) -> Result<Namespace, ErrorData> {
+        match name {
+            None => Ok(self.default_namespace.clone()),
+            Some(name) => name.parse().map_err(invalid),
+        }
+    }
+}
+
+/// Maps a service outcome onto MCP: success → structured result; the caller's mistake →
+/// invalid params; a tool that ran and failed → tool error result; our fault → internal error.
+fn render<T>(
+    result: Result<T, ServiceError>,
+    view: impl FnOnce(&T) -> serde_json::Value,
+) -> Result<CallToolResult, ErrorData> {
+    match result {
+        Ok(value) => Ok(CallToolResult::structured(view(&value))),
+        Err(e) => match e.kind() {
+            ErrorKind::InvalidInput => Err(ErrorData::invalid_params(e.to_string(), None)),
+            ErrorKind::NotFound | ErrorKind::Unavailable => Ok(tool_error(&e.to_string())),
+            ErrorKind::Internal => {
+                tracing::error!(error = ?e, "tool failed internally");
+                Err(ErrorData::internal_error(format!("internal error: {e}"), None))
+            }
+        },
+    }
+}
+
+fn tool_error(message: &str) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message.to_owned())])
+}
+
+fn invalid(e: InputError) -> ErrorData {
+    ErrorData::invalid_params(e.to_string(), None)
+}
+
+fn tier(name: Option<&str>) -> Result<Option<rearview_core::MemoryType>, ErrorData> {
+    name.map(str::parse).transpose().map_err(invalid)
+}
+
+fn parse_id(id: &str) -> Result<MemoryId, ErrorData> {
+    id.parse().map_err(invalid)
+}
+
+fn parse_time(field: &'static str, text: &str) -> Result<rearview_core::Timestamp, InputError> {
+    chrono::DateTime::parse_from_rfc3339(text).map(|t| t.with_timezone(&chrono::Utc)).map_err(
+        |_| {
+            InputError::new(
+                field,
+                format!("{text:?} is not an RFC 3339 time such as 2023-05-08T13:56:00Z"),
+            )
+        },
+    )
+}

@@ -1,0 +1,126 @@
+//! Tool parameters, with the JSON Schemas clients see in `tools/list`.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// A memory tier, as the schema advertises it. Parameters carry the tier as a string and we
+/// parse it ourselves, so that a wrong value is a JSON-RPC invalid-params error naming the field
+/// (serde's own failure would surface as a generic tool error).
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// Scratch notes of the current task; expire after 1 hour by default.
+    Working,
+    /// Events with time and context; expire after 30 days by default.
+    Episodic,
+    /// Lasting knowledge; never expires by default.
+    Semantic,
+}
+
+/// Arguments of `store_memory`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StoreMemoryParams {
+    /// The text to remember: one fact, preference, decision or event.
+    pub content: String,
+    /// Tier; `episodic` when absent.
+    #[schemars(with = "Option<Tier>")]
+    pub memory_type: Option<String>,
+    /// Free-form JSON object, e.g. {"source": "chat", "confidence": 0.9, "tags": ["work"]}.
+    pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Seconds to live; 0 = never expires; absent = the tier's default.
+    pub ttl: Option<i64>,
+    /// Conversation the memory belongs to.
+    pub session_id: Option<String>,
+    /// When the event happened (RFC 3339, e.g. 2023-05-08T13:56:00Z); default now.
+    pub occurred_at: Option<String>,
+    /// Tenant (user, agent or memory bank); default the connection's.
+    pub namespace: Option<String>,
+}
+
+/// Arguments of `retrieve_memory`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RetrieveMemoryParams {
+    /// What you are looking for, in any language.
+    pub query: String,
+    /// How many memories to return, 1 to 100; default 5.
+    #[schemars(range(min = 1, max = 100))]
+    pub top_k: Option<u32>,
+    /// Only this tier.
+    #[schemars(with = "Option<Tier>")]
+    pub memory_type: Option<String>,
+    /// Only memories of this conversation.
+    pub session_id: Option<String>,
+    /// Only memories carrying all of these tags.
+    pub tags: Option<Vec<String>>,
+    /// Include archived (cold) memories; default false.
+    pub include_archived: Option<bool>,
+    /// Rank and expire as of this instant (RFC 3339), hiding later events; default now.
+    pub as_of: Option<String>,
+    /// Semantic memories first, then episodic, then working; default false.
+    pub tier_priority: Option<bool>,
+    /// Include how each score was computed; default false.
+    pub explain: Option<bool>,
+    /// Tenant; default the connection's.
+    pub namespace: Option<String>,
+}
+
+/// Arguments of `get_memory` and `delete_memory`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryIdParams {
+    /// The memory's id (UUID).
+    pub id: String,
+    /// Tenant; default the connection's.
+    pub namespace: Option<String>,
+}
+
+/// Arguments of `update_memory`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateMemoryParams {
+    /// The memory's id (UUID).
+    pub id: String,
+    /// New text.
+    pub content: Option<String>,
+    /// Replacement metadata object.
+    pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
+    /// New tier.
+    #[schemars(with = "Option<Tier>")]
+    pub memory_type: Option<String>,
+    /// New time to live in seconds from now; 0 = never.
+    pub ttl: Option<i64>,
+    /// Tenant; default the connection's.
+    pub namespace: Option<String>,
+}
+
+/// Arguments of `list_memories`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListMemoriesParams {
+    /// Only this tier.
+    #[schemars(with = "Option<Tier>")]
+    pub memory_type: Option<String>,
+    /// Only memories of this conversation.
+    pub session_id: Option<String>,
+    /// Only memories carrying all of these tags.
+    pub tags: Option<Vec<String>>,
+    /// Include archived memories; default false.
+    pub include_archived: Option<bool>,
+    /// Page size, 1 to 1000; default 20.
+    pub limit: Option<u64>,
+    /// Memories to skip; default 0.
+    pub offset: Option<u64>,
+    /// Tenant; default the connection's.
+    pub namespace: Option<String>,
+}
+
+/// Arguments of `summarize_episodes`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SummarizeEpisodesParams {
+    /// Ids of the episodic memories to distil.
+    pub episode_ids: Vec<String>,
+    /// How to summarise them.
+    pub instruction: Option<String>,
+}
