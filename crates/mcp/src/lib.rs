@@ -282,6 +282,14 @@ impl ServerHandler for RearviewMcp {
     }
 }
 
+/// The `tools/list` answer as JSON (tools sorted by name): names, descriptions, input schemas and
+/// annotations. Snapshot-tested, so a schema change is always a reviewed change.
+pub fn tool_definitions() -> serde_json::Value {
+    let mut tools = RearviewMcp::tool_router().list_all();
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    serde_json::to_value(tools).unwrap_or_default()
+}
+
 /// Serves one MCP session on stdin/stdout until the client disconnects.
 pub async fn serve_stdio(
     service: Arc<MemoryService>,

@@ -3,9 +3,10 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-/// A memory tier, as the schema advertises it. Parameters carry the tier as a string and we
-/// parse it ourselves, so that a wrong value is a JSON-RPC invalid-params error naming the field
-/// (serde's own failure would surface as a generic tool error).
+// Parameters carry the tier as a string and we parse it ourselves, so that a wrong value is a
+// JSON-RPC invalid-params error naming the field (serde's own failure would surface as a generic
+// tool error); this enum only gives the schema its three allowed values.
+/// A memory tier.
 #[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Tier {
