@@ -42,7 +42,7 @@ async def main(binary):
             async with ClientSession(read, write) as session:
                 init = await session.initialize()
                 check("initialize names the server and gives instructions",
-                      init.server_info.name and "retrieve_memory" in (init.instructions or ""), init)
+                      init.server_info.name == "rearview" and "retrieve_memory" in (init.instructions or ""), init)
 
                 tools = {t.name: t for t in (await session.list_tools()).tools}
                 expected = {"store_memory", "retrieve_memory", "get_memory", "update_memory",

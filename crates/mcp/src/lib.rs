@@ -276,8 +276,46 @@ impl RearviewMcp {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for RearviewMcp {
+    /// Dispatches to the tool and logs the call (design §5.4: every tool call with its input and
+    /// output, long text truncated, its duration and outcome) as one structured event.
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        let started = std::time::Instant::now();
+        let tool = request.name.to_string();
+        let input = excerpt(
+            &serde_json::Value::Object(request.arguments.clone().unwrap_or_default()).to_string(),
+        );
+        let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        let response = self.tool_router.call(tcc).await;
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        match &response {
+            Ok(rmcp::model::CallToolResponse::Complete(result)) => {
+                let output = result
+                    .content
+                    .first()
+                    .and_then(|c| c.as_text())
+                    .map(|t| excerpt(&t.text))
+                    .unwrap_or_default();
+                let outcome = if result.is_error == Some(true) { "tool_error" } else { "ok" };
+                tracing::info!(tool, input, output, ms, outcome, "tool call");
+            }
+            Ok(_) => tracing::info!(tool, input, ms, outcome = "other", "tool call"),
+            Err(e) => {
+                tracing::info!(tool, input, ms, outcome = "protocol_error", code = e.code.0, message = %e.message, "tool call")
+            }
+        }
+        response
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(
+                rmcp::model::Implementation::new("rearview", env!("CARGO_PKG_VERSION"))
+                    .with_title("rearview long-term memory"),
+            )
             .with_instructions(INSTRUCTIONS)
     }
 }
@@ -327,6 +365,11 @@ fn render<T>(
             }
         },
     }
+}
+
+/// The first 300 characters of `text`, for logs.
+fn excerpt(text: &str) -> String {
+    rearview_core::truncate_chars(text, 300)
 }
 
 fn tool_error(message: &str) -> CallToolResult {
