@@ -86,7 +86,7 @@ impl RearviewMcp {
                 .map_err(invalid)?,
         };
         let result = self.service.remember(&namespace, request).await;
-        render(result, |m| serde_json::json!({ "memory": MemoryView::from(m) }))
+        render(result, memory_json)
     }
 
     #[tool(
@@ -145,10 +145,7 @@ impl RearviewMcp {
     ) -> Result<CallToolResult, ErrorData> {
         let namespace = self.namespace(p.namespace.as_deref())?;
         let id = parse_id(&p.id)?;
-        render(
-            self.service.get(&namespace, id).await,
-            |m| serde_json::json!({ "memory": MemoryView::from(m) }),
-        )
+        render(self.service.get(&namespace, id).await, memory_json)
     }
 
     #[tool(
@@ -172,10 +169,7 @@ impl RearviewMcp {
             memory_type: tier(p.memory_type.as_deref())?,
             ttl_secs: p.ttl,
         };
-        render(
-            self.service.update(&namespace, id, request).await,
-            |m| serde_json::json!({ "memory": MemoryView::from(m) }),
-        )
+        render(self.service.update(&namespace, id, request).await, memory_json)
     }
 
     #[tool(
@@ -365,6 +359,11 @@ fn render<T>(
             }
         },
     }
+}
+
+/// `{"memory": …}`, the result of every tool that returns one memory.
+fn memory_json(memory: &rearview_core::Memory) -> serde_json::Value {
+    serde_json::json!({ "memory": MemoryView::from(memory) })
 }
 
 /// The first 300 characters of `text`, for logs.

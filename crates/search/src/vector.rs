@@ -287,7 +287,6 @@ mod tests {
             index.upsert(id(n), facets(tier), &e);
             vectors.push((id(n), tier, e));
         }
-        assert!(scan_threads(index.len()) >= 1);
         let q = emb(&[0.3, -0.2, 0.9, 0.1, 0.0, 0.5, -0.7, 0.2]);
         let hits = index.search(&q, 25, &|f| f.memory_type == MemoryType::Episodic);
         let mut expected: Vec<(f32, MemoryId)> = vectors
