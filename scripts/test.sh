@@ -34,7 +34,7 @@ fi
 cargo build --quiet -p rearview
 bin="${CARGO_TARGET_DIR:-target}/debug/rearview"
 set +e
-"$venv/bin/python" tests/e2e/mcp_stdio.py "$bin" 2>&1 | tee -a "$log"
+"$venv/bin/python" tests/e2e/mcp_e2e.py "$bin" 2>&1 | tee -a "$log"
 e2e=${PIPESTATUS[0]}
 set -e
 [ "$status" -eq 0 ] && status=$e2e

@@ -71,6 +71,12 @@ pub enum Command {
     },
     /// Counts per namespace and tier, database size, embedding state.
     Stats,
+    /// Serve over HTTP: Streamable HTTP MCP at /mcp, /healthz, /readyz.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, env = "REARVIEW_LISTEN", default_value = "127.0.0.1:8765")]
+        listen: String,
+    },
     /// Serve MCP over stdio (for Claude Desktop/Code, Cursor…): stdout carries only protocol
     /// messages; logs go to stderr.
     Mcp,

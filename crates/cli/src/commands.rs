@@ -26,7 +26,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let embedder = connect_embedder(&cli).await?;
     // A long-running server builds the in-memory keyword index; one-shot commands query FTS5.
     let keyword_search = match cli.command {
-        Command::Mcp => KeywordSearch::InMemory,
+        Command::Mcp | Command::Serve { .. } => KeywordSearch::InMemory,
         _ => KeywordSearch::Store,
     };
     let service = open_service(cli.db, embedder, keyword_search).await?;
@@ -60,6 +60,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Stats => printer.stats(&service.stats().await?)?,
         Command::Backfill => printer.backfilled(backfill(&service).await?)?,
         Command::Mcp => serve_stdio(service, namespace).await?,
+        Command::Serve { listen } => serve_http(service, namespace, &listen).await?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -73,6 +74,48 @@ async fn serve_stdio(service: MemoryService, namespace: Namespace) -> anyhow::Re
         .map_err(|e| anyhow::format_err!("serving MCP over stdio: {e}"))?;
     service.flush_access_counts().await;
     Ok(())
+}
+
+/// Serves HTTP until SIGINT or SIGTERM, lets in-flight requests finish, then makes access counts
+/// durable.
+async fn serve_http(
+    service: MemoryService,
+    namespace: Namespace,
+    listen: &str,
+) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("listening on {listen} (--listen / REARVIEW_LISTEN)"))?;
+    let address = listener.local_addr().context("reading the bound address")?;
+    crate::output::notice(&format!("rearview listening on http://{address} (MCP at /mcp)"));
+    let service = Arc::new(service);
+    let app = rearview_http::router(Arc::clone(&service), namespace);
+    rearview_http::serve(listener, app, shutdown_signal()).await.context("serving HTTP")?;
+    service.flush_access_counts().await;
+    Ok(())
+}
+
+/// Completes on Ctrl-C or SIGTERM (how Docker and systemd stop a service).
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+    tracing::info!("shutting down");
 }
 
 /// Embeds every memory still waiting for a vector of the current model, 64 at a time, with a

@@ -180,6 +180,11 @@ impl Printer {
     }
 }
 
+/// Prints a status line for a human, on stderr (stdout stays free for protocol or results).
+pub fn notice(message: &str) {
+    eprintln!("{message}");
+}
+
 /// Prints a warning for a human, on stderr.
 pub fn warning(message: &str) {
     eprintln!("warning: {message}");

@@ -278,6 +278,8 @@ impl ServerHandler for RearviewMcp {
         context: rmcp::service::RequestContext<rmcp::RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
         let started = std::time::Instant::now();
+        let mut request = request;
+        self.apply_namespace_header(&mut request, &context);
         let tool = request.name.to_string();
         let input = excerpt(
             &serde_json::Value::Object(request.arguments.clone().unwrap_or_default()).to_string(),
@@ -322,6 +324,26 @@ pub fn tool_definitions() -> serde_json::Value {
     serde_json::to_value(tools).unwrap_or_default()
 }
 
+/// The MCP service for Streamable HTTP, to mount at `/mcp` in an HTTP server. Each session gets
+/// its own handler over the shared `service`; the `X-Rearview-Namespace` header picks a session's
+/// namespace unless a call names one. Long-lived SSE streams get a keep-alive every 15 s (proxies
+/// drop idle connections; design §5.4).
+pub fn streamable_http(
+    service: Arc<MemoryService>,
+    default_namespace: Namespace,
+) -> rmcp::transport::StreamableHttpService<
+    RearviewMcp,
+    rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+> {
+    let config = rmcp::transport::StreamableHttpServerConfig::default()
+        .with_sse_keep_alive(Some(std::time::Duration::from_secs(15)));
+    rmcp::transport::StreamableHttpService::new(
+        move || Ok(RearviewMcp::new(Arc::clone(&service), default_namespace.clone())),
+        Arc::default(),
+        config,
+    )
+}
+
 /// Serves one MCP session on stdin/stdout until the client disconnects.
 pub async fn serve_stdio(
     service: Arc<MemoryService>,
@@ -334,6 +356,29 @@ pub async fn serve_stdio(
 }
 
 impl RearviewMcp {
+    /// Over HTTP, `X-Rearview-Namespace` supplies the namespace of calls that do not name one.
+    fn apply_namespace_header(
+        &self,
+        request: &mut rmcp::model::CallToolRequestParams,
+        context: &rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) {
+        let Some(parts) = context.extensions.get::<http::request::Parts>() else { return };
+        let Some(namespace) =
+            parts.headers.get("x-rearview-namespace").and_then(|v| v.to_str().ok())
+        else {
+            return;
+        };
+        let takes_namespace = self
+            .tool_router
+            .get(&request.name)
+            .and_then(|t| t.input_schema.get("properties"))
+            .is_some_and(|p| p.get("namespace").is_some());
+        if takes_namespace {
+            let args = request.arguments.get_or_insert_with(Default::default);
+            args.entry("namespace").or_insert_with(|| namespace.into());
+        }
+    }
+
     fn namespace(&self, name: Option<&str>) -> Result<Namespace, ErrorData> {
         match name {
             None => Ok(self.default_namespace.clone()),

@@ -1,0 +1,158 @@
+"""End-to-end check of rearview's MCP server with the official Python MCP SDK (package `mcp`).
+
+Runs the same checks twice on fresh databases: over stdio (`rearview mcp`) and over Streamable
+HTTP (`rearview serve`, with the `X-Rearview-Namespace` header). Checks: initialize, list tools
+(names, schemas, annotations), store Chinese and English memories, retrieve them, update and
+delete one, bad arguments are JSON-RPC invalid-params errors while a missing memory is a tool
+error; over HTTP also /healthz and a graceful SIGTERM. Prints one line per check and a closing
+"N passed, M failed" line; exits 1 on failure.
+
+Usage: python tests/e2e/mcp_e2e.py path/to/rearview
+"""
+
+import asyncio
+import json
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.request
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
+
+RESULTS = []
+
+
+def check(name, condition, detail=""):
+    RESULTS.append(bool(condition))
+    print(f"{'ok  ' if condition else 'FAIL'} {name}{'' if condition else ': ' + str(detail)}")
+
+
+def payload(result):
+    """The structured JSON of a tool result (falls back to its text)."""
+    if result.structured_content is not None:
+        return result.structured_content
+    return json.loads(result.content[0].text)
+
+
+async def main(binary):
+    with tempfile.TemporaryDirectory() as tmp:
+        params = StdioServerParameters(
+            command=binary, args=["--db", f"{tmp}/e2e.db", "mcp"], env={"REARVIEW_LOG": "warn"}
+        )
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await checks(session, "stdio", "default")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = subprocess.Popen(
+            [binary, "--db", f"{tmp}/e2e.db", "serve", "--listen", f"127.0.0.1:{port}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        try:
+            health = None
+            for _ in range(100):
+                try:
+                    health = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read())
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            check("http: /healthz answers", health == {"status": "ok"}, health)
+            client = create_mcp_http_client(headers={"X-Rearview-Namespace": "team-a"})
+            async with client:
+                async with streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=client) as streams:
+                    async with ClientSession(streams[0], streams[1]) as session:
+                        await checks(session, "http", "team-a")
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                code = server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                code = None
+        check("http: SIGTERM shuts the server down cleanly", code == 0, server.stderr.read().decode()[-500:])
+
+
+async def checks(session, transport, namespace):
+    """The shared checks; `namespace` is where memories must land."""
+    def check_(name, condition, detail=""):
+        check(f"{transport}: {name}", condition, detail)
+
+    init = await session.initialize()
+    check_("initialize names the server and gives instructions",
+          init.server_info.name == "rearview" and "retrieve_memory" in (init.instructions or ""), init)
+
+    tools = {t.name: t for t in (await session.list_tools()).tools}
+    expected = {"store_memory", "retrieve_memory", "get_memory", "update_memory",
+                "delete_memory", "list_memories", "memory_stats",
+                "summarize_episodes", "cleanup_expired"}
+    check_("tools/list has every tool", expected <= set(tools), sorted(tools))
+    store_schema = tools["store_memory"].input_schema
+    check_("store_memory requires content", store_schema.get("required") == ["content"], store_schema)
+    check_("memory_type is an enum of the three tiers",
+          "semantic" in json.dumps(store_schema) and "working" in json.dumps(store_schema), store_schema)
+    check_("retrieve_memory is marked read-only",
+          tools["retrieve_memory"].annotations.read_only_hint is True, tools["retrieve_memory"].annotations)
+    check_("delete_memory is marked destructive",
+          tools["delete_memory"].annotations.destructive_hint is True, tools["delete_memory"].annotations)
+
+    zh = payload(await session.call_tool("store_memory", {"content": "我喜欢在周末去香山爬山", "metadata": {"tags": ["hobby"]}}))
+    en = payload(await session.call_tool("store_memory", {"content": "The MCP server listens on port 8765", "memory_type": "semantic"}))
+    check_("store_memory returns the stored memory", zh["memory"]["id"] and en["memory"]["memory_type"] == "semantic", (zh, en))
+    check_(f"memories land in namespace {namespace!r}", zh["memory"]["namespace"] == namespace, zh)
+
+    hits = payload(await session.call_tool("retrieve_memory", {"query": "爬山"}))["hits"]
+    check_("a Chinese query finds the Chinese memory", hits and hits[0]["memory"]["id"] == zh["memory"]["id"], hits)
+    hits = payload(await session.call_tool("retrieve_memory", {"query": "端口 8765", "explain": True}))["hits"]
+    check_("a mixed query finds the port", hits and hits[0]["memory"]["id"] == en["memory"]["id"], hits)
+    check_("explain returns the score's derivation", "relevance" in json.dumps(hits[0].get("explanation")), hits)
+
+    fixed = payload(await session.call_tool("update_memory", {"id": en["memory"]["id"], "content": "The MCP server listens on port 9000"}))
+    check_("update_memory corrects content", fixed["memory"]["content"].endswith("9000"), fixed)
+    listed = payload(await session.call_tool("list_memories", {}))["memories"]
+    check_("list_memories lists both", len(listed) == 2, listed)
+    stats = payload(await session.call_tool("memory_stats", {}))
+    check_("memory_stats reports keyword-only mode", stats["embedding"]["degraded"] is True, stats)
+
+    deleted = await session.call_tool("delete_memory", {"id": zh["memory"]["id"]})
+    check_("delete_memory succeeds", not deleted.is_error, deleted)
+    missing = await session.call_tool("get_memory", {"id": zh["memory"]["id"]})
+    check_("a missing memory is a tool error, not a protocol error",
+          missing.is_error and "not found" in missing.content[0].text, missing)
+    unavailable = await session.call_tool("cleanup_expired", {})
+    check_("cleanup_expired says it is not available yet",
+          unavailable.is_error and "not available" in unavailable.content[0].text, unavailable)
+
+    for name, args, field in [
+        ("retrieve_memory", {"query": "x", "top_k": 0}, "top_k"),
+        ("store_memory", {"content": "x", "memory_type": "longterm"}, "memory_type"),
+        ("store_memory", {"content": "   "}, "content"),
+        ("get_memory", {"id": "not-a-uuid"}, "id"),
+    ]:
+        try:
+            result = await session.call_tool(name, args)
+            check_(f"{name} {args} is invalid params", False, result)
+        except MCPError as e:
+            check_(f"{name} {args} is invalid params naming {field}",
+                  e.error.code == -32602 and field in e.error.message, e.error)
+
+
+if __name__ == "__main__":
+    try:
+        asyncio.run(main(sys.argv[1]))
+    except Exception:  # noqa: BLE001 - any crash is a failed check
+        traceback.print_exc()
+        RESULTS.append(False)
+    passed, failed = RESULTS.count(True), RESULTS.count(False)
+    print(f"mcp e2e: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
