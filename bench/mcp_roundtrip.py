@@ -1,8 +1,9 @@
-"""MCP round-trip latency of `retrieve_memory` over stdio, measured with the official Python SDK.
+"""MCP round-trip latency of `retrieve_memory` over stdio and Streamable HTTP, measured with the
+official Python SDK.
 
 Loads N memories (MemDaily messages in Chinese interleaved with LoCoMo turns in English, read in
 place from ../shared/data) into a fresh database with `rearview add --stdin`, starts
-`rearview mcp` on it, and times `retrieve_memory` calls with the datasets' questions, client to
+`rearview mcp` (stdio) and then `rearview serve` (HTTP) on it, and times `retrieve_memory` calls with the datasets' questions, client to
 client (JSON-RPC encode, pipe, server, decode). Prints p50/p95/p99.
 
 Usage: python bench/mcp_roundtrip.py path/to/rearview [N=10000] [CALLS=300]
@@ -11,13 +12,17 @@ Usage: python bench/mcp_roundtrip.py path/to/rearview [N=10000] [CALLS=300]
 import asyncio
 import json
 import pathlib
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 DATA = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -50,18 +55,43 @@ async def main(binary, n, calls):
         params = StdioServerParameters(command=binary, args=["--db", db, "mcp"])
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as session:
-                await session.initialize()
-                for q in questions[:20]:  # warm-up
-                    await session.call_tool("retrieve_memory", {"query": q})
-                times = []
-                for i in range(calls):
-                    t = time.perf_counter()
-                    result = await session.call_tool("retrieve_memory", {"query": questions[i % len(questions)]})
-                    times.append((time.perf_counter() - t) * 1000)
-                    assert not result.is_error, result
-    times.sort()
+                report("stdio", n, await timed(session, questions, calls))
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = subprocess.Popen([binary, "--db", db, "serve", "--listen", f"127.0.0.1:{port}"],
+                                  stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(100):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams:
+                async with ClientSession(streams[0], streams[1]) as session:
+                    report("HTTP", n, await timed(session, questions, calls))
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=10)
+
+
+async def timed(session, questions, calls):
+    await session.initialize()
+    for q in questions[:20]:  # warm-up
+        await session.call_tool("retrieve_memory", {"query": q})
+    times = []
+    for i in range(calls):
+        t = time.perf_counter()
+        result = await session.call_tool("retrieve_memory", {"query": questions[i % len(questions)]})
+        times.append((time.perf_counter() - t) * 1000)
+        assert not result.is_error, result
+    return sorted(times)
+
+
+def report(transport, n, times):
     pick = lambda p: times[min(len(times) - 1, int(p * len(times)))]
-    print(f"retrieve_memory over stdio at {n} memories, {calls} calls: "
+    print(f"retrieve_memory over {transport} at {n} memories, {len(times)} calls: "
           f"p50 {pick(0.5):.2f} ms, p95 {pick(0.95):.2f} ms, p99 {pick(0.99):.2f} ms")
 
 
