@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 import traceback
+import urllib.error
 import urllib.request
 
 from mcp import ClientSession, StdioServerParameters
@@ -73,6 +74,7 @@ async def main(binary):
                 async with streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=client) as streams:
                     async with ClientSession(streams[0], streams[1]) as session:
                         await checks(session, "http", "team-a")
+            compat_checks(f"http://127.0.0.1:{port}")
         finally:
             server.send_signal(signal.SIGTERM)
             try:
@@ -81,6 +83,32 @@ async def main(binary):
                 server.kill()
                 code = None
         check("http: SIGTERM shuts the server down cleanly", code == 0, server.stderr.read().decode()[-500:])
+
+
+def compat_checks(base):
+    """The design's plain-HTTP endpoints, as its LangChain example calls them."""
+    def call(name, arguments):
+        body = json.dumps({"name": name, "arguments": arguments}).encode()
+        request = urllib.request.Request(f"{base}/mcp/tools/call", data=body,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    listed = json.loads(urllib.request.urlopen(f"{base}/mcp/tools/list", timeout=10).read())
+    check("compat: GET /mcp/tools/list", "store_memory" in [t["name"] for t in listed["tools"]], listed)
+    status, stored = call("store_memory", {"content": "LangChain 通过 HTTP 存的记忆", "namespace": "compat"})
+    check("compat: store_memory", status == 200 and stored["result"]["memory"]["namespace"] == "compat", stored)
+    status, found = call("retrieve_memory", {"query": "记忆", "namespace": "compat"})
+    check("compat: retrieve_memory", status == 200 and found["result"]["hits"][0]["memory"]["id"] == stored["result"]["memory"]["id"], found)
+    status, bad = call("retrieve_memory", {"query": "x", "top_k": 500})
+    check("compat: bad arguments are 400 naming the field", status == 400 and "top_k" in bad["error"], (status, bad))
+    status, missing = call("get_memory", {"id": "01a22910-7243-7e36-b21d-4ba2b60629d1"})
+    check("compat: a missing memory is 422", status == 422 and "not found" in missing["error"], (status, missing))
+    status, unknown = call("no_such_tool", {})
+    check("compat: an unknown tool is 400", status == 400 and "unknown tool" in unknown["error"], (status, unknown))
 
 
 async def checks(session, transport, namespace):

@@ -356,6 +356,55 @@ pub async fn serve_stdio(
 }
 
 impl RearviewMcp {
+    /// Calls a tool by name outside an MCP session: the design's plain-HTTP
+    /// `POST /mcp/tools/call {name, arguments}` (used by its LangChain example). Same tools, same
+    /// validation, same results as over MCP.
+    pub async fn call_json(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<serde_json::Value, CallFailure> {
+        match self.dispatch_json(name, arguments).await {
+            Ok(result) if result.is_error != Some(true) => {
+                Ok(result.structured_content.clone().unwrap_or_else(|| first_text(&result).into()))
+            }
+            Ok(result) => Err(CallFailure::ToolError(first_text(&result))),
+            Err(e) if e.code == rmcp::model::ErrorCode::INVALID_PARAMS => {
+                Err(CallFailure::InvalidArguments(e.message.to_string()))
+            }
+            Err(e) => Err(CallFailure::Internal(e.message.to_string())),
+        }
+    }
+
+    async fn dispatch_json(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<CallToolResult, ErrorData> {
+        fn args<T: serde::de::DeserializeOwned>(
+            arguments: serde_json::Map<String, serde_json::Value>,
+        ) -> Result<Parameters<T>, ErrorData> {
+            serde_json::from_value(serde_json::Value::Object(arguments))
+                .map(Parameters)
+                .map_err(|e| ErrorData::invalid_params(format!("invalid arguments: {e}"), None))
+        }
+        match name {
+            "store_memory" => self.store_memory(args(arguments)?).await,
+            "retrieve_memory" => self.retrieve_memory(args(arguments)?).await,
+            "get_memory" => self.get_memory(args(arguments)?).await,
+            "update_memory" => self.update_memory(args(arguments)?).await,
+            "delete_memory" => self.delete_memory(args(arguments)?).await,
+            "list_memories" => self.list_memories(args(arguments)?).await,
+            "memory_stats" => self.memory_stats().await,
+            "summarize_episodes" => self.summarize_episodes(args(arguments)?).await,
+            "cleanup_expired" => self.cleanup_expired().await,
+            _ => Err(ErrorData::invalid_params(
+                format!("unknown tool {name:?}; GET /mcp/tools/list names the tools"),
+                None,
+            )),
+        }
+    }
+
     /// Over HTTP, `X-Rearview-Namespace` supplies the namespace of calls that do not name one.
     fn apply_namespace_header(
         &self,
@@ -404,6 +453,21 @@ fn render<T>(
             }
         },
     }
+}
+
+/// Why a plain-HTTP tool call failed (see [`RearviewMcp::call_json`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallFailure {
+    /// The arguments were wrong (unknown tool, bad field); the message names the fix.
+    InvalidArguments(String),
+    /// The tool ran and failed (not found, model unavailable).
+    ToolError(String),
+    /// Our fault; logged.
+    Internal(String),
+}
+
+fn first_text(result: &CallToolResult) -> String {
+    result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default()
 }
 
 /// `{"memory": …}`, the result of every tool that returns one memory.
