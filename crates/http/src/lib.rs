@@ -2,7 +2,13 @@
 //! (`GET /mcp/tools/list`, `POST /mcp/tools/call`), `/healthz` and `/readyz`.
 //!
 //! This is the only crate that depends on `axum`. Handlers only parse, call the service and
-//! render. The REST API (`/v1/…`) and its OpenAPI document are the next step (issue #4).
+//! render. REST: `POST/GET /v1/memories`, `GET/PATCH/DELETE /v1/memories/{id}`,
+//! `POST /v1/recall`, `GET /v1/stats` (`/v1/summarize` and `/v1/cleanup` answer 501 until the
+//! lifecycle work lands). Errors are `{"code", "message"}` (see [`ApiError`]). The OpenAPI
+//! document is still to come.
+
+mod error;
+pub mod routes;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -22,21 +28,36 @@ pub struct AppState {
     pub service: Arc<MemoryService>,
     /// The MCP tools, for the design's plain-HTTP compatibility endpoints.
     pub tools: rearview_mcp::RearviewMcp,
+    /// Namespace of requests without an `X-Rearview-Namespace` header.
+    pub default_namespace: Namespace,
 }
+
+pub use error::ApiError;
 
 /// The application: MCP at `/mcp`, health at `/healthz` (process up) and `/readyz` (store
 /// answers).
 pub fn router(service: Arc<MemoryService>, default_namespace: Namespace) -> Router {
     let tools = rearview_mcp::RearviewMcp::new(Arc::clone(&service), default_namespace.clone());
-    let mcp = rearview_mcp::streamable_http(Arc::clone(&service), default_namespace);
+    let mcp = rearview_mcp::streamable_http(Arc::clone(&service), default_namespace.clone());
     Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
+        .route("/v1/memories", post(routes::memories::store).get(routes::memories::list))
+        .route(
+            "/v1/memories/{id}",
+            get(routes::memories::get)
+                .patch(routes::memories::patch)
+                .delete(routes::memories::delete),
+        )
+        .route("/v1/recall", post(routes::recall::recall))
+        .route("/v1/stats", get(routes::recall::stats))
+        .route("/v1/summarize", post(not_yet))
+        .route("/v1/cleanup", post(not_yet))
         // The design's plain-HTTP tool endpoints (its LangChain example calls these directly).
         .route("/mcp/tools/list", get(tools_list))
         .route("/mcp/tools/call", post(tools_call))
         .nest_service("/mcp", mcp)
-        .with_state(AppState { service, tools })
+        .with_state(AppState { service, tools, default_namespace })
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then lets in-flight requests finish.
@@ -46,6 +67,12 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     axum::serve(listener, app).with_graceful_shutdown(shutdown).await
+}
+
+/// `POST /v1/summarize` and `/v1/cleanup` until the lifecycle work lands: a clear 501, never a
+/// fake success.
+async fn not_yet() -> ApiError {
+    ApiError::not_implemented("not available yet in this rearview version; nothing was changed")
 }
 
 async fn healthz() -> impl IntoResponse {

@@ -1,0 +1,79 @@
+//! One error format for REST, `{"code", "message"}`, and the one table mapping service error
+//! kinds to HTTP status codes.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Json, Response};
+use rearview_service::{ErrorKind, ServiceError};
+
+/// An error response: `{"code": "...", "message": "..."}`.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    /// A 400 for a request body or path that could not be parsed.
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self { status: StatusCode::BAD_REQUEST, code: "invalid_input", message: message.into() }
+    }
+
+    /// A 501 for an operation this version does not implement yet.
+    pub fn not_implemented(message: impl Into<String>) -> Self {
+        Self {
+            status: StatusCode::NOT_IMPLEMENTED,
+            code: "not_implemented",
+            message: message.into(),
+        }
+    }
+}
+
+/// | kind | HTTP | code |
+/// |---|---|---|
+/// | `InvalidInput` | 400 | `invalid_input` |
+/// | `NotFound` | 404 | `not_found` |
+/// | `Unavailable` | 503 | `unavailable` |
+/// | `Internal` | 500 | `internal` (logged with its cause) |
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> Self {
+        let (status, code) = match e.kind() {
+            ErrorKind::InvalidInput => (StatusCode::BAD_REQUEST, "invalid_input"),
+            ErrorKind::NotFound => (StatusCode::NOT_FOUND, "not_found"),
+            ErrorKind::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+            ErrorKind::Internal => {
+                tracing::error!(error = ?e, "request failed internally");
+                (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+            }
+        };
+        Self { status, code, message: e.to_string() }
+    }
+}
+
+impl From<rearview_core::InputError> for ApiError {
+    fn from(e: rearview_core::InputError) -> Self {
+        ServiceError::from(e).into()
+    }
+}
+
+/// A body that is not the JSON we expect: 400 in our format, with axum's explanation (which
+/// names the field and the problem).
+impl From<axum::extract::rejection::JsonRejection> for ApiError {
+    fn from(r: axum::extract::rejection::JsonRejection) -> Self {
+        Self::bad_request(format!("invalid request body: {}", r.body_text()))
+    }
+}
+
+/// A query string that does not parse: 400 in our format.
+impl From<axum::extract::rejection::QueryRejection> for ApiError {
+    fn from(r: axum::extract::rejection::QueryRejection) -> Self {
+        Self::bad_request(format!("invalid query string: {}", r.body_text()))
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(serde_json::json!({ "code": self.code, "message": self.message })))
+            .into_response()
+    }
+}

@@ -1,0 +1,135 @@
+//! `/v1/memories`: store, list, get, correct, delete.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use rearview_api::MemoryView;
+use rearview_core::{MemoryFilter, MemoryId};
+use rearview_service::{RememberRequest, UpdateRequest};
+use rearview_store::Page;
+use serde::Deserialize;
+
+use crate::routes::{namespace, parse_tier, parse_time};
+use crate::{ApiError, AppState};
+
+/// Body of `POST /v1/memories`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoreBody {
+    content: String,
+    memory_type: Option<String>,
+    metadata: Option<serde_json::Value>,
+    ttl: Option<i64>,
+    session_id: Option<String>,
+    occurred_at: Option<String>,
+}
+
+/// `POST /v1/memories` → 201 with the stored memory.
+pub async fn store(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<StoreBody>, JsonRejection>,
+) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    let Json(body) = body.map_err(ApiError::from)?;
+    let ns = namespace(&headers, &state)?;
+    let request = RememberRequest {
+        content: body.content,
+        memory_type: parse_tier(body.memory_type.as_deref())?,
+        metadata: body.metadata,
+        ttl_secs: body.ttl,
+        session_id: body.session_id,
+        occurred_at: body
+            .occurred_at
+            .as_deref()
+            .map(|t| parse_time("occurred_at", t))
+            .transpose()?,
+    };
+    let memory = state.service.remember(&ns, request).await?;
+    Ok((StatusCode::CREATED, Json(serde_json::json!({ "memory": MemoryView::from(&memory) }))))
+}
+
+/// Query of `GET /v1/memories`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    memory_type: Option<String>,
+    session_id: Option<String>,
+    tag: Option<String>,
+    include_archived: Option<bool>,
+    limit: Option<u64>,
+    offset: Option<u64>,
+}
+
+/// `GET /v1/memories` → `{"memories": [...]}`, newest event first.
+pub async fn list(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Query(q) = query.map_err(ApiError::from)?;
+    let ns = namespace(&headers, &state)?;
+    let filter = MemoryFilter {
+        memory_types: parse_tier(q.memory_type.as_deref())?.into_iter().collect(),
+        session_id: q.session_id,
+        tags: q.tag.into_iter().collect(),
+        include_archived: q.include_archived.unwrap_or(false),
+        ..MemoryFilter::default()
+    };
+    let page = Page { offset: q.offset.unwrap_or(0), limit: q.limit.unwrap_or(20) };
+    let memories = state.service.list(&ns, &filter, page).await?;
+    let views: Vec<MemoryView<'_>> = memories.iter().map(MemoryView::from).collect();
+    Ok(Json(serde_json::json!({ "memories": views })))
+}
+
+/// `GET /v1/memories/{id}`.
+pub async fn get(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let ns = namespace(&headers, &state)?;
+    let memory = state.service.get(&ns, id.parse::<MemoryId>()?).await?;
+    Ok(Json(serde_json::json!({ "memory": MemoryView::from(&memory) })))
+}
+
+/// Body of `PATCH /v1/memories/{id}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatchBody {
+    content: Option<String>,
+    metadata: Option<serde_json::Value>,
+    memory_type: Option<String>,
+    ttl: Option<i64>,
+}
+
+/// `PATCH /v1/memories/{id}`: correct content, metadata, tier or TTL.
+pub async fn patch(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    body: Result<Json<PatchBody>, JsonRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Json(body) = body.map_err(ApiError::from)?;
+    let ns = namespace(&headers, &state)?;
+    let request = UpdateRequest {
+        content: body.content,
+        metadata: body.metadata,
+        memory_type: parse_tier(body.memory_type.as_deref())?,
+        ttl_secs: body.ttl,
+    };
+    let memory = state.service.update(&ns, id.parse::<MemoryId>()?, request).await?;
+    Ok(Json(serde_json::json!({ "memory": MemoryView::from(&memory) })))
+}
+
+/// `DELETE /v1/memories/{id}` → 204.
+pub async fn delete(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let ns = namespace(&headers, &state)?;
+    state.service.forget(&ns, id.parse::<MemoryId>()?).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

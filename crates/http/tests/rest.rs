@@ -1,0 +1,189 @@
+//! The REST API in process (`router().oneshot(request)`, no socket): every route, success and
+//! each error class, in the one `{code, message}` format.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use rearview_core::SystemClock;
+use rearview_service::{MemoryService, ServiceConfig};
+use rearview_store_sqlite::SqliteStore;
+use tower::ServiceExt;
+
+async fn app() -> axum::Router {
+    let store = Arc::new(SqliteStore::in_memory().unwrap());
+    let service = MemoryService::open(store, None, Arc::new(SystemClock), ServiceConfig::default())
+        .await
+        .unwrap();
+    rearview_http::router(Arc::new(service), "default".parse().unwrap())
+}
+
+async fn send(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<serde_json::Value>,
+    namespace: Option<&str>,
+) -> (StatusCode, serde_json::Value) {
+    let mut request = Request::builder().method(method).uri(uri);
+    if let Some(ns) = namespace {
+        request = request.header("X-Rearview-Namespace", ns);
+    }
+    let request = match body {
+        Some(b) => {
+            request.header("Content-Type", "application/json").body(Body::from(b.to_string()))
+        }
+        None => request.body(Body::empty()),
+    }
+    .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null))
+}
+
+#[tokio::test]
+async fn memories_lifecycle_over_rest() {
+    let app = app().await;
+    let (status, stored) =
+        send(&app, "POST", "/v1/memories", Some(serde_json::json!({"content": "我喜欢在周末去香山爬山", "metadata": {"tags": ["hobby"]}})), None).await;
+    assert_eq!(status, StatusCode::CREATED, "{stored}");
+    let id = stored["memory"]["id"].as_str().unwrap().to_owned();
+    send(
+        &app,
+        "POST",
+        "/v1/memories",
+        Some(serde_json::json!({"content": "port 8765", "memory_type": "semantic"})),
+        Some("ops"),
+    )
+    .await;
+
+    let (status, got) = send(&app, "GET", &format!("/v1/memories/{id}"), None, None).await;
+    assert_eq!(
+        (status, got["memory"]["content"].as_str()),
+        (StatusCode::OK, Some("我喜欢在周末去香山爬山"))
+    );
+    let (_, listed) = send(&app, "GET", "/v1/memories?tag=hobby&limit=10", None, None).await;
+    assert_eq!(listed["memories"].as_array().unwrap().len(), 1);
+    let (_, other) = send(&app, "GET", "/v1/memories", None, Some("ops")).await;
+    assert_eq!(other["memories"][0]["namespace"], "ops", "the header picks the namespace");
+
+    let (status, recalled) = send(
+        &app,
+        "POST",
+        "/v1/recall",
+        Some(serde_json::json!({"query": "爬山", "explain": true})),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(recalled["hits"][0]["memory"]["id"], id.as_str());
+    assert!(
+        recalled["hits"][0]["explanation"]["description"].as_str().unwrap().contains("relevance")
+    );
+
+    let (status, patched) = send(
+        &app,
+        "PATCH",
+        &format!("/v1/memories/{id}"),
+        Some(serde_json::json!({"content": "我喜欢在周末去西山爬山"})),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, patched["memory"]["content"].as_str()),
+        (StatusCode::OK, Some("我喜欢在周末去西山爬山"))
+    );
+    let (status, stats) = send(&app, "GET", "/v1/stats", None, None).await;
+    assert_eq!((status, stats["embedding"]["degraded"].as_bool()), (StatusCode::OK, Some(true)));
+
+    let (status, _) = send(&app, "DELETE", &format!("/v1/memories/{id}"), None, None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, gone) = send(&app, "GET", &format!("/v1/memories/{id}"), None, None).await;
+    assert_eq!((status, gone["code"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+}
+
+#[tokio::test]
+async fn every_error_is_code_and_message_naming_the_field() {
+    let app = app().await;
+    // (method, uri, body, expected status, expected code, text the message must contain)
+    type Case = (
+        &'static str,
+        &'static str,
+        Option<serde_json::Value>,
+        StatusCode,
+        &'static str,
+        &'static str,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "POST",
+            "/v1/memories",
+            Some(serde_json::json!({"content": "x", "memory_type": "longterm"})),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+            "memory_type",
+        ),
+        (
+            "POST",
+            "/v1/memories",
+            Some(serde_json::json!({"content": "   "})),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+            "content",
+        ),
+        (
+            "POST",
+            "/v1/memories",
+            Some(serde_json::json!({"text": "wrong field"})),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+            "content",
+        ),
+        (
+            "POST",
+            "/v1/recall",
+            Some(serde_json::json!({"query": "x", "top_k": 0})),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+            "top_k",
+        ),
+        (
+            "POST",
+            "/v1/recall",
+            Some(serde_json::json!({"query": "x", "as_of": "yesterday"})),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+            "as_of",
+        ),
+        ("GET", "/v1/memories/not-a-uuid", None, StatusCode::BAD_REQUEST, "invalid_input", "id"),
+        (
+            "GET",
+            "/v1/memories/01a22910-7243-7e36-b21d-4ba2b60629d1",
+            None,
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "not found",
+        ),
+        ("GET", "/v1/memories?limit=abc", None, StatusCode::BAD_REQUEST, "invalid_input", "limit"),
+        (
+            "POST",
+            "/v1/cleanup",
+            None,
+            StatusCode::NOT_IMPLEMENTED,
+            "not_implemented",
+            "not available yet",
+        ),
+    ];
+    for (method, uri, body, status, code, mentions) in cases {
+        let (got_status, got) = send(&app, method, uri, body.clone(), None).await;
+        assert_eq!(got_status, status, "{method} {uri} {body:?}: {got}");
+        assert_eq!(got["code"], code, "{method} {uri}: {got}");
+        assert!(got["message"].as_str().unwrap().contains(mentions), "{method} {uri}: {got}");
+    }
+    let (status, bad_ns) = send(&app, "GET", "/v1/memories", None, Some(" spaced ")).await;
+    assert_eq!((status, bad_ns["code"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid_input")));
+    let (_, listed) = send(&app, "GET", "/v1/memories", None, None).await;
+    assert!(listed["memories"].as_array().unwrap().is_empty(), "no bad request wrote anything");
+}
