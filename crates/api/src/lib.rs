@@ -8,10 +8,12 @@
 use rearview_core::{Memory, Timestamp};
 use rearview_search::Explanation;
 use rearview_service::{RecallResponse, ServiceStats, VectorSearch};
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// A memory on the wire.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(rename = "Memory")]
 pub struct MemoryView<'a> {
     /// UUID.
     pub id: String,
@@ -22,6 +24,7 @@ pub struct MemoryView<'a> {
     /// The text.
     pub content: &'a str,
     /// Free-form JSON object.
+    #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
     pub metadata: &'a rearview_core::Metadata,
     /// Conversation.
     pub session_id: Option<&'a str>,
@@ -71,7 +74,8 @@ impl<'a> From<&'a Memory> for MemoryView<'a> {
 }
 
 /// A recall result on the wire.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(rename = "RecallResult")]
 pub struct RecallView<'a> {
     /// The instant ranking and expiry were evaluated at.
     pub as_of: String,
@@ -84,14 +88,16 @@ pub struct RecallView<'a> {
 }
 
 /// One recalled memory on the wire.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(rename = "RecallHit")]
 pub struct HitView<'a> {
     /// Final score; higher is better.
     pub score: f32,
     /// The memory.
     pub memory: MemoryView<'a>,
-    /// How the score was computed, when asked for.
+    /// How the score was computed, when asked for: `{value, description, details: [...]}`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<serde_json::Value>")]
     pub explanation: Option<&'a Explanation>,
 }
 

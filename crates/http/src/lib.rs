@@ -4,10 +4,11 @@
 //! This is the only crate that depends on `axum`. Handlers only parse, call the service and
 //! render. REST: `POST/GET /v1/memories`, `GET/PATCH/DELETE /v1/memories/{id}`,
 //! `POST /v1/recall`, `GET /v1/stats` (`/v1/summarize` and `/v1/cleanup` answer 501 until the
-//! lifecycle work lands). Errors are `{"code", "message"}` (see [`ApiError`]). The OpenAPI
-//! document is still to come.
+//! lifecycle work lands). Errors are `{"code", "message"}` (see [`ApiError`]). The OpenAPI 3.1
+//! document is at `/openapi.json` ([`openapi::document`]).
 
 mod error;
+pub mod openapi;
 pub mod routes;
 
 use std::future::Future;
@@ -40,6 +41,7 @@ pub fn router(service: Arc<MemoryService>, default_namespace: Namespace) -> Rout
     let tools = rearview_mcp::RearviewMcp::new(Arc::clone(&service), default_namespace.clone());
     let mcp = rearview_mcp::streamable_http(Arc::clone(&service), default_namespace.clone());
     Router::new()
+        .route("/openapi.json", get(|| async { Json(openapi::document()) }))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/v1/memories", post(routes::memories::store).get(routes::memories::list))

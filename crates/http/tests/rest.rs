@@ -187,3 +187,35 @@ async fn every_error_is_code_and_message_naming_the_field() {
     let (_, listed) = send(&app, "GET", "/v1/memories", None, None).await;
     assert!(listed["memories"].as_array().unwrap().is_empty(), "no bad request wrote anything");
 }
+
+#[tokio::test]
+async fn openapi_document_describes_routes_that_exist_with_resolvable_schemas() {
+    let app = app().await;
+    let (status, doc) = send(&app, "GET", "/openapi.json", None, None).await;
+    assert_eq!((status, doc["openapi"].as_str()), (StatusCode::OK, Some("3.1.0")));
+    let schemas = doc["components"]["schemas"].as_object().unwrap();
+    for name in ["StoreBody", "RecallBody", "Memory", "RecallResult", "Error"] {
+        assert!(schemas.contains_key(name), "{name} missing from components");
+    }
+    let text = doc.to_string();
+    for piece in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
+        let name = &piece[..piece.find('"').unwrap()];
+        assert!(schemas.contains_key(name), "dangling $ref to {name}");
+    }
+    for (path, methods) in doc["paths"].as_object().unwrap() {
+        let uri = path.replace("{id}", "01a22910-7243-7e36-b21d-4ba2b60629d1");
+        for method in methods.as_object().unwrap().keys() {
+            let body = matches!(method.as_str(), "post" | "patch").then(|| serde_json::json!({}));
+            let (status, answer) = send(&app, &method.to_uppercase(), &uri, body, None).await;
+            assert_ne!(
+                status,
+                StatusCode::METHOD_NOT_ALLOWED,
+                "{method} {path} is documented but not routed"
+            );
+            assert!(
+                status != StatusCode::NOT_FOUND || answer["code"] == "not_found",
+                "{method} {path} is documented but not routed"
+            );
+        }
+    }
+}

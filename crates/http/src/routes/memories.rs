@@ -9,20 +9,27 @@ use rearview_api::MemoryView;
 use rearview_core::{MemoryFilter, MemoryId};
 use rearview_service::{RememberRequest, UpdateRequest};
 use rearview_store::Page;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::routes::{namespace, parse_tier, parse_time};
 use crate::{ApiError, AppState};
 
 /// Body of `POST /v1/memories`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StoreBody {
+    /// The text to remember.
     content: String,
+    /// Tier: `working`, `episodic` (default when storing) or `semantic`.
     memory_type: Option<String>,
+    /// A JSON object, e.g. {"source": "chat", "tags": ["work"]}.
     metadata: Option<serde_json::Value>,
+    /// Seconds to live; 0 = never expires; absent = the tier default (on PATCH: counted from now).
     ttl: Option<i64>,
+    /// Conversation id.
     session_id: Option<String>,
+    /// When the event happened, RFC 3339; default now.
     occurred_at: Option<String>,
 }
 
@@ -51,14 +58,20 @@ pub async fn store(
 }
 
 /// Query of `GET /v1/memories`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
+    /// Tier: `working`, `episodic` (default when storing) or `semantic`.
     memory_type: Option<String>,
+    /// Conversation id.
     session_id: Option<String>,
+    /// Only memories carrying this tag.
     tag: Option<String>,
+    /// Include archived memories; default false.
     include_archived: Option<bool>,
+    /// Page size, 1 to 1000; default 20.
     limit: Option<u64>,
+    /// Memories to skip; default 0.
     offset: Option<u64>,
 }
 
@@ -95,12 +108,16 @@ pub async fn get(
 }
 
 /// Body of `PATCH /v1/memories/{id}`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PatchBody {
+    /// New text (re-indexed and re-embedded).
     content: Option<String>,
+    /// A JSON object, e.g. {"source": "chat", "tags": ["work"]}.
     metadata: Option<serde_json::Value>,
+    /// Tier: `working`, `episodic` (default when storing) or `semantic`.
     memory_type: Option<String>,
+    /// Seconds to live; 0 = never expires; absent = the tier default (on PATCH: counted from now).
     ttl: Option<i64>,
 }
 

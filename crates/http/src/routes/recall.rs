@@ -8,23 +8,33 @@ use rearview_api::RecallView;
 use rearview_core::MemoryFilter;
 use rearview_search::TierOrder;
 use rearview_service::RecallRequest;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::routes::{namespace, parse_tier, parse_time};
 use crate::{ApiError, AppState};
 
 /// Body of `POST /v1/recall`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RecallBody {
+    /// What to look for, in any language.
     query: String,
+    /// How many memories to return, 1 to 100; default 5.
     top_k: Option<usize>,
+    /// Tier: `working`, `episodic` (default when storing) or `semantic`.
     memory_type: Option<String>,
+    /// Conversation id.
     session_id: Option<String>,
+    /// Only memories carrying all of these tags.
     tags: Option<Vec<String>>,
+    /// Include archived memories; default false.
     include_archived: Option<bool>,
+    /// Rank and expire as of this instant (RFC 3339), hiding later events.
     as_of: Option<String>,
+    /// Semantic first, then episodic, then working; default false.
     tier_priority: Option<bool>,
+    /// Include each score's derivation; default false.
     explain: Option<bool>,
 }
 

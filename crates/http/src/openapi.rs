@@ -1,0 +1,107 @@
+//! The OpenAPI 3.1 document served at `/openapi.json`.
+//!
+//! Paths are listed here by hand, next to the router they describe; request and response schemas
+//! are derived from the very types the handlers deserialize and render (schemars), so the schemas
+//! cannot drift from the code. A test checks that every documented path answers.
+
+use schemars::generate::{Contract, SchemaSettings};
+use serde_json::{Value, json};
+
+use crate::routes::memories::{ListQuery, PatchBody, StoreBody};
+use crate::routes::recall::RecallBody;
+
+/// The document.
+pub fn document() -> Value {
+    let mut requests = SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.definitions_path = "/components/schemas".into();
+            s.meta_schema = None;
+        })
+        .into_generator();
+    let store = requests.subschema_for::<StoreBody>().to_value();
+    let patch = requests.subschema_for::<PatchBody>().to_value();
+    let recall = requests.subschema_for::<RecallBody>().to_value();
+    let list = requests.subschema_for::<ListQuery>().to_value();
+    let mut responses = SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.definitions_path = "/components/schemas".into();
+            s.meta_schema = None;
+            s.contract = Contract::Serialize;
+        })
+        .into_generator();
+    let memory = responses.subschema_for::<rearview_api::MemoryView<'static>>().to_value();
+    let recall_result = responses.subschema_for::<rearview_api::RecallView<'static>>().to_value();
+    let mut schemas = requests.take_definitions(true);
+    schemas.extend(responses.take_definitions(true));
+    schemas.insert(
+        "Error".into(),
+        json!({
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {
+                "code": { "type": "string", "enum": ["invalid_input", "not_found", "unavailable", "internal", "not_implemented"] },
+                "message": { "type": "string", "description": "What went wrong; for invalid_input, the field and what is allowed." }
+            }
+        }),
+    );
+    let error = |description: &str| json!({ "description": description, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } });
+    let ok = |description: &str, schema: Value| json!({ "description": description, "content": { "application/json": { "schema": schema } } });
+    let one_memory = json!({ "type": "object", "properties": { "memory": memory } });
+    let body = |schema: Value| json!({ "required": true, "content": { "application/json": { "schema": schema } } });
+    let namespace = json!({
+        "name": "X-Rearview-Namespace", "in": "header", "required": false,
+        "description": "Tenant (user, agent or memory bank); default `default`.",
+        "schema": { "type": "string" }
+    });
+    let id = json!({ "name": "id", "in": "path", "required": true, "schema": { "type": "string", "format": "uuid" } });
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "rearview",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Long-term memory for LLM agents: store memories, recall the relevant ones (hybrid vector + BM25 + recency + heat)."
+        },
+        "paths": {
+            "/v1/memories": {
+                "post": {
+                    "summary": "Store a memory", "parameters": [namespace], "requestBody": body(store),
+                    "responses": { "201": ok("The stored memory", one_memory.clone()), "400": error("Invalid input") }
+                },
+                "get": {
+                    "summary": "List memories, newest event first", "parameters": [namespace],
+                    "x-query-schema": list,
+                    "responses": {
+                        "200": ok("One page", json!({ "type": "object", "properties": { "memories": { "type": "array", "items": memory } } })),
+                        "400": error("Invalid input")
+                    }
+                }
+            },
+            "/v1/memories/{id}": {
+                "get": {
+                    "summary": "One memory", "parameters": [namespace, id],
+                    "responses": { "200": ok("The memory", one_memory.clone()), "400": error("Bad id"), "404": error("No such memory") }
+                },
+                "patch": {
+                    "summary": "Correct a memory", "parameters": [namespace, id], "requestBody": body(patch),
+                    "responses": { "200": ok("The corrected memory", one_memory), "400": error("Invalid input"), "404": error("No such memory") }
+                },
+                "delete": {
+                    "summary": "Delete a memory", "parameters": [namespace, id],
+                    "responses": { "204": { "description": "Deleted" }, "404": error("No such memory") }
+                }
+            },
+            "/v1/recall": {
+                "post": {
+                    "summary": "Recall the most relevant memories", "parameters": [namespace], "requestBody": body(recall),
+                    "responses": { "200": ok("Ranked hits", recall_result), "400": error("Invalid input") }
+                }
+            },
+            "/v1/stats": { "get": { "summary": "Counts, size and embedding state", "responses": { "200": ok("Statistics", json!({ "type": "object" })) } } },
+            "/v1/summarize": { "post": { "summary": "Distil episodes (not available yet)", "responses": { "501": error("Not implemented yet") } } },
+            "/v1/cleanup": { "post": { "summary": "Delete expired memories (not available yet)", "responses": { "501": error("Not implemented yet") } } },
+            "/healthz": { "get": { "summary": "Liveness", "responses": { "200": { "description": "Up" } } } },
+            "/readyz": { "get": { "summary": "Readiness: the store answers", "responses": { "200": { "description": "Ready" }, "503": error("Not ready") } } }
+        },
+        "components": { "schemas": schemas }
+    })
+}
