@@ -60,6 +60,7 @@ pub fn router(service: Arc<MemoryService>, default_namespace: Namespace) -> Rout
         .route("/mcp/tools/call", post(tools_call))
         .nest_service("/mcp", mcp)
         .with_state(AppState { service, tools, default_namespace })
+        .layer(axum::middleware::from_fn(log_request))
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then lets in-flight requests finish.
@@ -69,6 +70,28 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     axum::serve(listener, app).with_graceful_shutdown(shutdown).await
+}
+
+/// Numbers requests for logs and the `X-Request-Id` response header.
+static NEXT_REQUEST_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// One structured log event per request (method, path, status, duration, request id), and the
+/// id echoed as `X-Request-Id` so a client can quote it in a bug report. MCP tool calls are
+/// additionally logged with their input and output by `rearview-mcp`.
+async fn log_request(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let id = NEXT_REQUEST_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let (method, path) = (request.method().clone(), request.uri().path().to_owned());
+    let started = std::time::Instant::now();
+    let mut response = next.run(request).await;
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    tracing::info!(request_id = id, %method, path, status = response.status().as_u16(), ms, "http request");
+    if let Ok(value) = axum::http::HeaderValue::from_str(&id.to_string()) {
+        response.headers_mut().insert("x-request-id", value);
+    }
+    response
 }
 
 /// `POST /v1/summarize` and `/v1/cleanup` until the lifecycle work lands: a clear 501, never a

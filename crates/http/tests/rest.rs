@@ -189,6 +189,17 @@ async fn every_error_is_code_and_message_naming_the_field() {
 }
 
 #[tokio::test]
+async fn every_response_carries_a_request_id() {
+    let app = app().await;
+    let response =
+        app.clone().oneshot(Request::get("/healthz").body(Body::empty()).unwrap()).await.unwrap();
+    let first: u64 = response.headers()["x-request-id"].to_str().unwrap().parse().unwrap();
+    let response = app.oneshot(Request::get("/nope").body(Body::empty()).unwrap()).await.unwrap();
+    let second: u64 = response.headers()["x-request-id"].to_str().unwrap().parse().unwrap();
+    assert!(second > first, "ids increase: {first} then {second}");
+}
+
+#[tokio::test]
 async fn openapi_document_describes_routes_that_exist_with_resolvable_schemas() {
     let app = app().await;
     let (status, doc) = send(&app, "GET", "/openapi.json", None, None).await;
