@@ -6,8 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
-use chrono::{DateTime, NaiveDate, Utc};
-use rearview_core::{MemoryFilter, MemoryId, MemoryType, Namespace, SystemClock, Timestamp};
+use rearview_core::{MemoryFilter, MemoryId, MemoryType, Namespace, SystemClock, parse_timestamp};
 use rearview_embed::{Embedder, OpenAiConfig, OpenAiEmbedder};
 use rearview_search::{Fusion, RankingConfig, TierOrder};
 use rearview_service::{
@@ -226,7 +225,7 @@ async fn add(
         occurred_at: args
             .occurred_at
             .as_deref()
-            .map(|t| parse_time("occurred_at", t))
+            .map(|t| parse_timestamp("occurred_at", t))
             .transpose()?,
     };
     if !args.stdin {
@@ -269,7 +268,7 @@ async fn recall(
     let request = RecallRequest {
         top_k,
         filter,
-        as_of: args.as_of.as_deref().map(|t| parse_time("as_of", t)).transpose()?,
+        as_of: args.as_of.as_deref().map(|t| parse_timestamp("as_of", t)).transpose()?,
         tier_order: if args.tier_priority { TierOrder::SemanticFirst } else { TierOrder::ByScore },
         explain: args.explain,
         record_access: !args.no_count,
@@ -299,8 +298,12 @@ fn memory_filter(args: FilterArgs) -> anyhow::Result<MemoryFilter> {
         memory_types: parse_types(&args.memory_types)?,
         session_id: args.session,
         tags: args.tags,
-        occurred_after: args.after.as_deref().map(|t| parse_time("after", t)).transpose()?,
-        occurred_before: args.before.as_deref().map(|t| parse_time("before", t)).transpose()?,
+        occurred_after: args.after.as_deref().map(|t| parse_timestamp("after", t)).transpose()?,
+        occurred_before: args
+            .before
+            .as_deref()
+            .map(|t| parse_timestamp("before", t))
+            .transpose()?,
         include_archived: args.include_archived,
     })
 }
@@ -343,41 +346,9 @@ fn metadata_with_tags(
     Ok(value)
 }
 
-/// RFC 3339 (`2023-05-08T13:56:00Z`) or a bare date (`2023-05-08`, midnight UTC).
-fn parse_time(field: &'static str, text: &str) -> Result<Timestamp, rearview_core::InputError> {
-    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
-        return Ok(t.with_timezone(&Utc));
-    }
-    if let Ok(d) = NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        && let Some(t) = d.and_hms_opt(0, 0, 0)
-    {
-        return Ok(t.and_utc());
-    }
-    Err(rearview_core::InputError::new(
-        field,
-        format!(
-            "{text:?} is not a time; use RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08)"
-        ),
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn times_parse_in_both_forms_and_errors_name_the_field() {
-        assert_eq!(
-            parse_time("as_of", "2023-05-08").unwrap().to_rfc3339(),
-            "2023-05-08T00:00:00+00:00"
-        );
-        assert_eq!(
-            parse_time("as_of", "2023-05-08T15:56:00+02:00").unwrap().to_rfc3339(),
-            "2023-05-08T13:56:00+00:00"
-        );
-        let err = parse_time("as_of", "yesterday").unwrap_err();
-        assert_eq!(err.field, "as_of");
-    }
 
     #[test]
     fn tags_merge_into_metadata() {

@@ -23,7 +23,7 @@ mod filter;
 mod memory;
 mod text;
 
-pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
+pub use clock::{Clock, ManualClock, SystemClock, Timestamp, parse_timestamp};
 pub use embedding::{Embedding, dot};
 pub use error::InputError;
 pub use filter::{Facets, MemoryFilter};

@@ -4,7 +4,7 @@ pub mod memories;
 pub mod recall;
 
 use axum::http::HeaderMap;
-use rearview_core::{InputError, MemoryType, Namespace, Timestamp};
+use rearview_core::{InputError, MemoryType, Namespace};
 
 use crate::{ApiError, AppState};
 
@@ -23,15 +23,4 @@ pub(crate) fn namespace(headers: &HeaderMap, state: &AppState) -> Result<Namespa
 
 pub(crate) fn parse_tier(name: Option<&str>) -> Result<Option<MemoryType>, ApiError> {
     Ok(name.map(str::parse).transpose()?)
-}
-
-pub(crate) fn parse_time(field: &'static str, text: &str) -> Result<Timestamp, InputError> {
-    chrono::DateTime::parse_from_rfc3339(text).map(|t| t.with_timezone(&chrono::Utc)).map_err(
-        |_| {
-            InputError::new(
-                field,
-                format!("{text:?} is not an RFC 3339 time such as 2023-05-08T13:56:00Z"),
-            )
-        },
-    )
 }

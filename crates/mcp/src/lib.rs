@@ -81,7 +81,7 @@ impl RearviewMcp {
             occurred_at: p
                 .occurred_at
                 .as_deref()
-                .map(|t| parse_time("occurred_at", t))
+                .map(|t| rearview_core::parse_timestamp("occurred_at", t))
                 .transpose()
                 .map_err(invalid)?,
         };
@@ -115,7 +115,7 @@ impl RearviewMcp {
             as_of: p
                 .as_of
                 .as_deref()
-                .map(|t| parse_time("as_of", t))
+                .map(|t| rearview_core::parse_timestamp("as_of", t))
                 .transpose()
                 .map_err(invalid)?,
             tier_order: if p.tier_priority.unwrap_or(false) {
@@ -494,15 +494,4 @@ fn tier(name: Option<&str>) -> Result<Option<rearview_core::MemoryType>, ErrorDa
 
 fn parse_id(id: &str) -> Result<MemoryId, ErrorData> {
     id.parse().map_err(invalid)
-}
-
-fn parse_time(field: &'static str, text: &str) -> Result<rearview_core::Timestamp, InputError> {
-    chrono::DateTime::parse_from_rfc3339(text).map(|t| t.with_timezone(&chrono::Utc)).map_err(
-        |_| {
-            InputError::new(
-                field,
-                format!("{text:?} is not an RFC 3339 time such as 2023-05-08T13:56:00Z"),
-            )
-        },
-    )
 }

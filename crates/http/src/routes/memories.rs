@@ -12,7 +12,7 @@ use rearview_store::Page;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::routes::{namespace, parse_tier, parse_time};
+use crate::routes::{namespace, parse_tier};
 use crate::{ApiError, AppState};
 
 /// Body of `POST /v1/memories`.
@@ -50,7 +50,7 @@ pub async fn store(
         occurred_at: body
             .occurred_at
             .as_deref()
-            .map(|t| parse_time("occurred_at", t))
+            .map(|t| rearview_core::parse_timestamp("occurred_at", t))
             .transpose()?,
     };
     let memory = state.service.remember(&ns, request).await?;

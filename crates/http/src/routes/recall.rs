@@ -11,7 +11,7 @@ use rearview_service::RecallRequest;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::routes::{namespace, parse_tier, parse_time};
+use crate::routes::{namespace, parse_tier};
 use crate::{ApiError, AppState};
 
 /// Body of `POST /v1/recall`.
@@ -55,7 +55,11 @@ pub async fn recall(
             include_archived: body.include_archived.unwrap_or(false),
             ..MemoryFilter::default()
         },
-        as_of: body.as_of.as_deref().map(|t| parse_time("as_of", t)).transpose()?,
+        as_of: body
+            .as_of
+            .as_deref()
+            .map(|t| rearview_core::parse_timestamp("as_of", t))
+            .transpose()?,
         tier_order: if body.tier_priority.unwrap_or(false) {
             TierOrder::SemanticFirst
         } else {
