@@ -49,17 +49,17 @@ async def main(binary, n, calls):
         db = f"{tmp}/bench.db"
         lines = "\n".join(m.replace("\n", " ") for m in (memories * (n // len(memories) + 1))[:n])
         start = time.perf_counter()
-        subprocess.run([binary, "--db", db, "add", "--stdin"], input=lines.encode(), check=True,
+        subprocess.run([binary, "--model", "none", "--db", db, "add", "--stdin"], input=lines.encode(), check=True,
                        stdout=subprocess.DEVNULL)
         print(f"ingested {n} memories in {time.perf_counter() - start:.1f} s")
-        params = StdioServerParameters(command=binary, args=["--db", db, "mcp"])
+        params = StdioServerParameters(command=binary, args=["--model", "none", "--db", db, "mcp"])
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as session:
                 report("stdio", n, await timed(session, questions, calls))
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        server = subprocess.Popen([binary, "--db", db, "serve", "--listen", f"127.0.0.1:{port}"],
+        server = subprocess.Popen([binary, "--model", "none", "--db", db, "serve", "--listen", f"127.0.0.1:{port}"],
                                   stderr=subprocess.DEVNULL)
         try:
             for _ in range(100):

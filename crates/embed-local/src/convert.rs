@@ -86,14 +86,18 @@ pub fn convert_e5s1(
     }
     let [bos, eos, pad, unk] = special;
     let blob_len = c.u64().ok_or_else(truncated)? as usize;
-    let offsets: Vec<usize> =
-        (0..=n_pieces).map(|_| c.u32().map(|o| o as usize)).collect::<Option<_>>().ok_or_else(truncated)?;
-    let scores: Vec<f32> = (0..n_pieces).map(|_| c.f32()).collect::<Option<_>>().ok_or_else(truncated)?;
+    let offsets: Vec<usize> = (0..=n_pieces)
+        .map(|_| c.u32().map(|o| o as usize))
+        .collect::<Option<_>>()
+        .ok_or_else(truncated)?;
+    let scores: Vec<f32> =
+        (0..n_pieces).map(|_| c.f32()).collect::<Option<_>>().ok_or_else(truncated)?;
     let blob = c.take(blob_len).ok_or_else(truncated)?;
     let mut pieces = Vec::with_capacity(n_pieces);
     for i in 0..n_pieces {
         let bytes = blob.get(offsets[i]..offsets[i + 1]).ok_or_else(truncated)?;
-        let piece = std::str::from_utf8(bytes).map_err(|_| bad(format!("piece {i} is not UTF-8")))?;
+        let piece =
+            std::str::from_utf8(bytes).map_err(|_| bad(format!("piece {i} is not UTF-8")))?;
         pieces.push(piece.to_owned());
     }
     let n_norm = c.i32_usize().ok_or_else(truncated)?;
@@ -126,8 +130,16 @@ pub fn convert_e5s1(
 
     let mut names: Vec<(String, String, Vec<usize>)> = vec![
         ("emb.word".into(), "embeddings.word_embeddings.weight".into(), vec![vocab, hidden]),
-        ("emb.pos".into(), "embeddings.position_embeddings.weight".into(), vec![max_positions, hidden]),
-        ("emb.type".into(), "embeddings.token_type_embeddings.weight".into(), vec![type_vocab, hidden]),
+        (
+            "emb.pos".into(),
+            "embeddings.position_embeddings.weight".into(),
+            vec![max_positions, hidden],
+        ),
+        (
+            "emb.type".into(),
+            "embeddings.token_type_embeddings.weight".into(),
+            vec![type_vocab, hidden],
+        ),
         ("emb.ln.w".into(), "embeddings.LayerNorm.weight".into(), vec![hidden]),
         ("emb.ln.b".into(), "embeddings.LayerNorm.bias".into(), vec![hidden]),
     ];
@@ -258,7 +270,9 @@ fn tokenizer_json(
     }
     let mut normalizers = Vec::new();
     if !delete.is_empty() {
-        normalizers.push(json!({"type": "Replace", "pattern": {"Regex": format!("[{delete}]")}, "content": ""}));
+        normalizers.push(
+            json!({"type": "Replace", "pattern": {"Regex": format!("[{delete}]")}, "content": ""}),
+        );
     }
     if !to_space.is_empty() {
         normalizers.push(json!({"type": "Replace", "pattern": {"Regex": format!("[{to_space}]")}, "content": " "}));

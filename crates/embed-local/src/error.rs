@@ -24,7 +24,9 @@ pub enum ModelError {
         message: String,
     },
     /// The model directory lacks a required file.
-    #[error("{path} is missing; fetch the model with `rearview models fetch` or point at a directory with config.json, tokenizer.json and model.safetensors")]
+    #[error(
+        "{path} is missing; fetch the model with `rearview models fetch` or point at a directory with config.json, tokenizer.json and model.safetensors"
+    )]
     Missing {
         /// The missing file.
         path: PathBuf,
@@ -32,6 +34,14 @@ pub enum ModelError {
     /// The tensor runtime failed (shape mismatch, wrong weights).
     #[error("model runtime: {0}")]
     Runtime(String),
+    /// A download failed (network, HTTP status, short body).
+    #[error("download {url}: {message}")]
+    Download {
+        /// What was being fetched.
+        url: String,
+        /// Why it failed.
+        message: String,
+    },
     /// The tokenizer failed to load or encode.
     #[error("tokenizer: {0}")]
     Tokenizer(String),
@@ -44,7 +54,9 @@ pub enum ModelError {
         attempts: Vec<String>,
     },
     /// A downloaded file does not have the pinned or announced checksum.
-    #[error("{what} has sha256 {actual}, expected {expected}; the download is corrupt or was tampered with")]
+    #[error(
+        "{what} has sha256 {actual}, expected {expected}; the download is corrupt or was tampered with"
+    )]
     Checksum {
         /// The file or URL.
         what: String,
@@ -64,7 +76,10 @@ pub enum ModelError {
 }
 
 impl ModelError {
-    pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+    ) -> impl FnOnce(std::io::Error) -> Self {
         let path = path.into();
         move |source| ModelError::Io { action, path, source }
     }

@@ -85,8 +85,8 @@ impl LocalEmbedder {
             None => manifest_for_plain_dir(dir)?,
         };
         let config_path = require(dir, "config.json")?;
-        let config_text =
-            std::fs::read_to_string(&config_path).map_err(ModelError::io("reading", &config_path))?;
+        let config_text = std::fs::read_to_string(&config_path)
+            .map_err(ModelError::io("reading", &config_path))?;
         let config: Config = serde_json::from_str(&config_text).map_err(|e| {
             ModelError::format(&config_path, format!("not a BERT-family config.json: {e}"))
         })?;
@@ -156,7 +156,11 @@ impl LocalEmbedder {
     }
 
     /// Embeds on the calling thread (blocking). Returns raw pooled vectors, not yet normalised.
-    pub fn embed_blocking(&self, texts: &[String], kind: TextKind) -> Result<Vec<Vec<f32>>, ModelError> {
+    pub fn embed_blocking(
+        &self,
+        texts: &[String],
+        kind: TextKind,
+    ) -> Result<Vec<Vec<f32>>, ModelError> {
         self.inner.embed(texts, kind)
     }
 }
@@ -263,7 +267,9 @@ impl Embedder for LocalEmbedder {
         let owned = texts.to_vec();
         let raw = tokio::task::spawn_blocking(move || inner.embed(&owned, kind))
             .await
-            .map_err(|e| EmbedError::Unavailable { message: format!("embedding task failed: {e}") })?
+            .map_err(|e| EmbedError::Unavailable {
+                message: format!("embedding task failed: {e}"),
+            })?
             .map_err(|e| EmbedError::BadOutput { message: e.to_string() })?;
         validate_batch(raw, texts.len(), self.inner.dims)
     }

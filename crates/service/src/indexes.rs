@@ -40,6 +40,8 @@ impl Indexes {
     /// Fills the vector indexes from stored vectors; returns how many had the wrong dimension.
     pub(crate) fn load_vectors(&self, entries: Vec<VectorEntry>, dims: usize) -> usize {
         let mut map = self.write();
+        // Vectors of another model must never share an index with these.
+        map.values_mut().for_each(|ns| ns.vectors = None);
         let mut skipped = 0;
         for e in entries {
             let index = map

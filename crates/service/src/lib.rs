@@ -114,8 +114,9 @@ pub struct EmbedderInfo {
 pub struct MemoryService {
     /// Source of truth for memories, keyword entries and vectors.
     store: Arc<dyn MemoryStore>,
-    /// Embeds memories and queries; `None` means keyword-only mode.
-    embedder: Option<Arc<dyn Embedder>>,
+    /// Embeds memories and queries; `None` means keyword-only mode. Swappable at run time
+    /// ([`MemoryService::attach_embedder`]): a server starts keyword-only while its model loads.
+    embedder: std::sync::RwLock<Option<Arc<dyn Embedder>>>,
     /// The only source of "now".
     clock: Arc<dyn Clock>,
     /// Validated settings.
@@ -131,7 +132,7 @@ pub struct MemoryService {
 impl std::fmt::Debug for MemoryService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MemoryService")
-            .field("embedder", &self.embedder.as_ref().map(|e| e.model_id().to_owned()))
+            .field("embedder", &self.embedder().map(|e| e.model_id().to_owned()))
             .field("config", &self.config)
             .finish_non_exhaustive()
     }
@@ -147,6 +148,7 @@ impl MemoryService {
     ) -> Result<Self, ServiceError> {
         config.tokenizer.warm_up();
         let access = AccessRecorder::start(Arc::clone(&store));
+        let embedder = std::sync::RwLock::new(embedder);
         let service = Self { store, embedder, clock, config, indexes: Indexes::default(), access };
         service.check_tokenizer().await?;
         service.load_indexes().await?;
@@ -156,6 +158,33 @@ impl MemoryService {
     /// The settings in force.
     pub fn config(&self) -> &ServiceConfig {
         &self.config
+    }
+
+    /// The embedder in use, or `None` in keyword-only mode.
+    pub fn embedder(&self) -> Option<Arc<dyn Embedder>> {
+        self.embedder.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn is_current_model(&self, model_id: &str) -> bool {
+        self.embedder().is_some_and(|e| e.model_id() == model_id)
+    }
+
+    /// Switches to `embedder` (e.g. once a model finished downloading): loads its stored
+    /// vectors into the index, then serves queries with it. Memories stored without a vector
+    /// meanwhile are found by [`MemoryService::backfill_embeddings`].
+    pub async fn attach_embedder(&self, embedder: Arc<dyn Embedder>) -> Result<(), ServiceError> {
+        let entries = self.store.vectors(embedder.model_id()).await?;
+        let skipped = self.indexes.load_vectors(entries, embedder.dimensions());
+        if skipped > 0 {
+            tracing::warn!(
+                skipped,
+                model = embedder.model_id(),
+                "stored vectors with the wrong dimension were not indexed"
+            );
+        }
+        tracing::info!(model = embedder.model_id(), "embedding model attached");
+        *self.embedder.write().unwrap_or_else(|e| e.into_inner()) = Some(embedder);
+        Ok(())
     }
 
     /// Stores a new memory and returns it as stored.
@@ -200,7 +229,11 @@ impl MemoryService {
         self.indexes.add(
             &record.memory,
             in_memory.then_some(record.terms.as_slice()),
-            vector.as_ref().map(|v| (&v.embedding, v.embedding.dimensions())),
+            // A model swapped in meanwhile must not get this vector; backfill embeds it anew.
+            vector
+                .as_ref()
+                .filter(|v| self.is_current_model(&v.model_id))
+                .map(|v| (&v.embedding, v.embedding.dimensions())),
         );
         tracing::debug!(namespace = %namespace, id = %record.memory.id, "stored memory");
         Ok(record.memory)
@@ -360,7 +393,9 @@ impl MemoryService {
         self.indexes.replace(
             &memory,
             terms.as_deref().filter(|_| in_memory),
-            vector.as_ref().map(|v| v.as_ref().map(|v| &v.embedding)),
+            vector.as_ref().map(|v| {
+                v.as_ref().filter(|v| self.is_current_model(&v.model_id)).map(|v| &v.embedding)
+            }),
         );
         Ok(memory)
     }
@@ -378,7 +413,7 @@ impl MemoryService {
     pub async fn stats(&self) -> Result<ServiceStats, ServiceError> {
         let store = self.store.stats(self.clock.now()).await?;
         let total: u64 = store.tiers.iter().map(|t| t.live + t.archived + t.expired).sum();
-        let embedder = self.embedder.as_ref().map(|e| EmbedderInfo {
+        let embedder = self.embedder().map(|e| EmbedderInfo {
             model_id: e.model_id().to_owned(),
             dimensions: e.dimensions(),
         });
@@ -397,7 +432,7 @@ impl MemoryService {
     /// Embeds up to `batch` memories that have no vector of the current model, oldest first.
     /// Returns how many got one. Call repeatedly until it returns 0.
     pub async fn backfill_embeddings(&self, batch: usize) -> Result<usize, ServiceError> {
-        let Some(embedder) = &self.embedder else { return Ok(0) };
+        let Some(embedder) = self.embedder() else { return Ok(0) };
         let pending = self.store.pending_embeddings(embedder.model_id(), batch).await?;
         if pending.is_empty() {
             return Ok(0);
@@ -438,23 +473,15 @@ impl MemoryService {
         if self.config.keyword_search == KeywordSearch::InMemory {
             self.indexes.load_text(self.store.keyword_entries().await?);
         }
-        if let Some(embedder) = &self.embedder {
-            let entries = self.store.vectors(embedder.model_id()).await?;
-            let skipped = self.indexes.load_vectors(entries, embedder.dimensions());
-            if skipped > 0 {
-                tracing::warn!(
-                    skipped,
-                    model = embedder.model_id(),
-                    "stored vectors with the wrong dimension were not indexed"
-                );
-            }
+        if let Some(embedder) = self.embedder() {
+            self.attach_embedder(embedder).await?;
         }
         Ok(())
     }
 
     /// The passage vector of `content`, or `None` (logged) if there is no working model.
     async fn embed_passage(&self, content: &str) -> Option<StoredVector> {
-        let embedder = self.embedder.as_ref()?;
+        let embedder = self.embedder()?;
         match embedder.embed(&[content.to_owned()], TextKind::Passage).await {
             Ok(mut v) if v.len() == 1 => Some(StoredVector {
                 model_id: embedder.model_id().to_owned(),
@@ -473,7 +500,7 @@ impl MemoryService {
         query: &str,
         ranking: &RankingConfig,
     ) -> (Option<rearview_core::Embedding>, VectorSearch) {
-        let Some(embedder) = &self.embedder else { return (None, VectorSearch::NoModel) };
+        let Some(embedder) = self.embedder() else { return (None, VectorSearch::NoModel) };
         if ranking.vector_candidates == 0 {
             return (None, VectorSearch::Disabled);
         }

@@ -197,6 +197,33 @@ async fn vectors_of_another_model_are_never_compared() {
 }
 
 #[tokio::test]
+async fn a_model_attached_at_run_time_serves_recall_after_backfill() {
+    // A server starts keyword-only while its model downloads, then attaches it.
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());
+    let first = harness_with(Arc::clone(&store), Some(Arc::new(TestEmbedder::new(64)))).await;
+    let old = remember(&first, "a", "likes green tea").await;
+    let h = harness_with(store, None).await;
+    let id = remember(&h, "a", "数据库从 MySQL 迁移到 PostgreSQL").await;
+    let r = h.service.recall(&ns("a"), RecallRequest::new("PostgreSQL")).await.unwrap();
+    assert!(matches!(r.vector_search, VectorSearch::NoModel));
+
+    h.service.attach_embedder(Arc::new(TestEmbedder::new(64))).await.unwrap();
+    let stats = h.service.stats().await.unwrap();
+    assert_eq!((stats.indexed_vectors, stats.pending_embeddings), (1, 1), "stored vectors loaded");
+    assert_eq!(h.service.backfill_embeddings(10).await.unwrap(), 1);
+    let r = h.service.recall(&ns("a"), RecallRequest::new("PostgreSQL")).await.unwrap();
+    assert!(matches!(r.vector_search, VectorSearch::Used { .. }));
+    assert_eq!(r.hits[0].memory.id, id);
+    assert!(recall_ids(&h, "a", "green tea").await.contains(&old));
+
+    // Swapping to another model drops the first model's vectors from the index.
+    let other: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(32).with_model_id("other-model"));
+    h.service.attach_embedder(other).await.unwrap();
+    let stats = h.service.stats().await.unwrap();
+    assert_eq!((stats.indexed_vectors, stats.pending_embeddings), (0, 2));
+}
+
+#[tokio::test]
 async fn working_memory_expires_after_its_tier_ttl_exactly() {
     let h = harness().await;
     let request = RememberRequest {

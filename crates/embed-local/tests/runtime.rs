@@ -1,0 +1,170 @@
+//! The candle runtime on a tiny generated BERT: shapes, pooling, batching and windowing are
+//! checked here on every run; the real model's quality is checked in `real_model.rs`.
+
+mod common;
+
+use common::{cosine, write_tiny_model};
+use rearview_embed::{Embedder, TextKind};
+use rearview_embed_local::{LoadOptions, LocalEmbedder, ModelError, ModelManifest, Pooling};
+
+fn texts(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| (*s).to_owned()).collect()
+}
+
+fn tiny(max_positions: usize) -> (tempfile::TempDir, LocalEmbedder) {
+    let dir = tempfile::tempdir().unwrap();
+    write_tiny_model(dir.path(), max_positions);
+    let embedder =
+        LocalEmbedder::load(dir.path(), LoadOptions { threads: 2, ..Default::default() }).unwrap();
+    (dir, embedder)
+}
+
+#[tokio::test]
+async fn embeds_unit_vectors_of_the_model_width_in_input_order() {
+    let (_dir, embedder) = tiny(32);
+    assert_eq!(embedder.dimensions(), 32);
+    assert!(embedder.model_id().starts_with("local/"), "{}", embedder.model_id());
+    let batch = texts(&["hello world", "rust memory", "我喜欢爬山"]);
+    let vectors = embedder.embed(&batch, TextKind::Passage).await.unwrap();
+    assert_eq!(vectors.len(), 3);
+    for v in &vectors {
+        assert_eq!(v.as_slice().len(), 32);
+        let norm: f32 = v.as_slice().iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-4, "norm {norm}");
+    }
+    // Order is preserved: each matches its own single-text embedding.
+    for (text, v) in batch.iter().zip(&vectors) {
+        let alone = embedder.embed(std::slice::from_ref(text), TextKind::Passage).await.unwrap();
+        assert!(cosine(alone[0].as_slice(), v.as_slice()) > 0.9999, "{text}");
+    }
+    assert!(
+        cosine(vectors[0].as_slice(), vectors[1].as_slice()) < 0.9999,
+        "different texts, same vector"
+    );
+    assert!(embedder.embed(&[], TextKind::Query).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn padding_does_not_change_a_vector() {
+    // A short text batched with a long one is padded; the attention mask and the masked mean
+    // must make that invisible.
+    let (_dir, embedder) = tiny(64);
+    let short = texts(&["hello"]);
+    let mixed = texts(&["hello", "the rust memory of the world, hello hello the rust memory"]);
+    let alone = embedder.embed_blocking(&short, TextKind::Passage).unwrap();
+    let batched = embedder.embed_blocking(&mixed, TextKind::Passage).unwrap();
+    let c = cosine(&alone[0], &batched[0]);
+    assert!(c > 0.99999, "padding changed the vector: cosine {c}");
+}
+
+#[test]
+fn the_tokenizer_files_own_truncation_is_ignored() {
+    // tokenizer.json truncates at 4 tokens; the runtime manages windows itself, so a longer text
+    // must still differ from its first four tokens.
+    let (_dir, embedder) = tiny(64);
+    let v = embedder
+        .embed_blocking(
+            &texts(&["hello world rust memory", "hello world rust memory the the the"]),
+            TextKind::Passage,
+        )
+        .unwrap();
+    assert!(cosine(&v[0], &v[1]) < 0.9999);
+}
+
+#[test]
+fn texts_longer_than_the_window_are_embedded_in_windows() {
+    let (dir, _) = tiny(8);
+    let mut manifest = ModelManifest {
+        id: "tiny".into(),
+        query_prefix: String::new(),
+        passage_prefix: String::new(),
+        pooling: Pooling::Mean,
+        max_tokens: 8,
+        source: "test".into(),
+        files: Default::default(),
+    };
+    manifest.write(dir.path()).unwrap();
+    let embedder = LocalEmbedder::load(dir.path(), LoadOptions::default()).unwrap();
+    let head = "hello world rust memory the hello";
+    let long = format!("{head} 我喜欢爬山 我喜欢爬山 我喜欢爬山");
+    let v = embedder.embed_blocking(&texts(&[head, &long]), TextKind::Passage).unwrap();
+    assert!(v[1].iter().all(|x| x.is_finite()));
+    assert!(cosine(&v[0], &v[1]) < 0.999, "the tail past the first window was ignored");
+
+    // max_windows bounds the work: with one window the tail is dropped.
+    let one = LocalEmbedder::load(dir.path(), LoadOptions { max_windows: 1, ..Default::default() })
+        .unwrap();
+    let w = one
+        .embed_blocking(&texts(&[&long, &format!("{long} 我喜欢爬山")]), TextKind::Passage)
+        .unwrap();
+    assert!(cosine(&w[0], &w[1]) > 0.99999);
+
+    // Prefixes come from the manifest and apply per kind.
+    manifest.query_prefix = "hello ".into();
+    manifest.write(dir.path()).unwrap();
+    let prefixed = LocalEmbedder::load(dir.path(), LoadOptions::default()).unwrap();
+    let q = prefixed.embed_blocking(&texts(&["rust"]), TextKind::Query).unwrap();
+    let p = prefixed.embed_blocking(&texts(&["rust"]), TextKind::Passage).unwrap();
+    assert!(cosine(&q[0], &p[0]) < 0.9999);
+    assert_eq!(prefixed.model_id(), "tiny");
+}
+
+#[test]
+fn cls_pooling_differs_from_mean_pooling() {
+    let (dir, mean) = tiny(32);
+    std::fs::create_dir_all(dir.path().join("1_Pooling")).unwrap();
+    std::fs::write(dir.path().join("1_Pooling/config.json"), r#"{"pooling_mode_cls_token": true}"#)
+        .unwrap();
+    let cls = LocalEmbedder::load(dir.path(), LoadOptions::default()).unwrap();
+    assert_eq!(cls.manifest().pooling, Pooling::Cls);
+    let t = texts(&["hello world"]);
+    let a = mean.embed_blocking(&t, TextKind::Passage).unwrap();
+    let b = cls.embed_blocking(&t, TextKind::Passage).unwrap();
+    assert!(cosine(&a[0], &b[0]) < 0.9999);
+}
+
+#[test]
+fn broken_model_directories_fail_with_the_file_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = LocalEmbedder::load(dir.path(), LoadOptions::default()).unwrap_err();
+    assert!(matches!(err, ModelError::Missing { .. }), "{err}");
+    assert!(
+        err.to_string().contains("config.json")
+            && err.to_string().contains("rearview models fetch"),
+        "{err}"
+    );
+
+    write_tiny_model(dir.path(), 16);
+    std::fs::write(dir.path().join("config.json"), r#"{"hidden_size": "wide"}"#).unwrap();
+    let err = LocalEmbedder::load(dir.path(), LoadOptions::default()).unwrap_err();
+    assert!(
+        err.to_string().contains("config.json") && err.to_string().contains("BERT-family"),
+        "{err}"
+    );
+
+    write_tiny_model(dir.path(), 16);
+    std::fs::write(dir.path().join("model.safetensors"), b"not weights").unwrap();
+    let err = LocalEmbedder::load(dir.path(), LoadOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("model.safetensors"), "{err}");
+
+    // A manifest's recorded sizes catch a truncated install.
+    write_tiny_model(dir.path(), 16);
+    let mut files = std::collections::BTreeMap::new();
+    let mut digest =
+        rearview_embed_local::digest_file(&dir.path().join("model.safetensors")).unwrap();
+    digest.size += 1;
+    files.insert("model.safetensors".to_owned(), digest);
+    ModelManifest {
+        id: "x".into(),
+        query_prefix: String::new(),
+        passage_prefix: String::new(),
+        pooling: Pooling::Mean,
+        max_tokens: 16,
+        source: String::new(),
+        files,
+    }
+    .write(dir.path())
+    .unwrap();
+    let err = LocalEmbedder::load(dir.path(), LoadOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("fetch the model again"), "{err}");
+}
