@@ -148,10 +148,20 @@ pub fn stats(s: &ServiceStats) -> serde_json::Value {
             "model": s.embedder.as_ref().map(|e| e.model_id.clone()),
             "dimensions": s.embedder.as_ref().map(|e| e.dimensions),
             "degraded": s.embedder.is_none(),
+            "status": embedding_status(s),
             "indexed_vectors": s.indexed_vectors,
             "pending": s.pending_embeddings,
         },
     })
+}
+
+/// One line on the embedding model's state: `ready`, or why recall is keyword-only.
+pub fn embedding_status(s: &ServiceStats) -> String {
+    match (&s.embedder, &s.embedding_status) {
+        (Some(_), _) => "ready".to_owned(),
+        (None, Some(status)) => format!("keyword-only: {status}"),
+        (None, None) => "keyword-only: no embedding model configured".to_owned(),
+    }
 }
 
 /// A human-readable account of whether vector search took part.

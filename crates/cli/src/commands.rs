@@ -40,13 +40,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
     };
     let resolved = crate::models::resolve(&cli, acquire).await?;
-    let (embedder, pending) = (resolved.embedder, resolved.pending);
+    let (embedder, pending, status) = (resolved.embedder, resolved.pending, resolved.status);
     // A long-running server builds the in-memory keyword index; one-shot commands query FTS5.
     let keyword_search = match cli.command {
         Command::Mcp | Command::Serve { .. } => KeywordSearch::InMemory,
         _ => KeywordSearch::Store,
     };
     let service = open_service(cli.db, embedder, keyword_search).await?;
+    service.set_embedding_status(status);
     match cli.command {
         Command::Add(args) => add(&service, &namespace, args, &printer).await?,
         Command::Recall(args) => recall(&service, &namespace, args, &printer).await?,

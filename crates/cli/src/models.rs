@@ -27,6 +27,8 @@ pub enum Acquire {
 pub struct Resolved {
     /// Ready now (or `None`: keyword-only for now).
     pub embedder: Option<Arc<dyn Embedder>>,
+    /// Why there is no embedder, for stats and health.
+    pub status: Option<String>,
     /// A catalog model a server should fetch and attach in the background.
     pub pending: Option<PendingModel>,
 }
@@ -77,12 +79,14 @@ fn load_options(cli: &Cli) -> LoadOptions {
 /// catalog model (fetched per `acquire`), or none. A model that cannot be had is reported on
 /// stderr and the command goes on keyword-only; `rearview backfill` adds vectors later.
 pub async fn resolve(cli: &Cli, acquire: Acquire) -> anyhow::Result<Resolved> {
-    let none = Resolved { embedder: None, pending: None };
+    let none = Resolved { embedder: None, status: None, pending: None };
     if acquire == Acquire::Never {
         return Ok(none);
     }
     if cli.embed_url.is_some() {
-        return Ok(Resolved { embedder: connect_remote(cli).await?, pending: None });
+        let embedder = connect_remote(cli).await?;
+        let status = embedder.is_none().then(|| "the embedding endpoint is unreachable".to_owned());
+        return Ok(Resolved { embedder, status, pending: None });
     }
     if cli.model.eq_ignore_ascii_case("none") {
         return Ok(none);
@@ -93,7 +97,7 @@ pub async fn resolve(cli: &Cli, acquire: Acquire) -> anyhow::Result<Resolved> {
         let embedder = load(as_dir.to_path_buf(), options).await.with_context(|| {
             format!("loading the model directory {} (--model / REARVIEW_MODEL)", as_dir.display())
         })?;
-        return Ok(Resolved { embedder: Some(embedder), pending: None });
+        return Ok(Resolved { embedder: Some(embedder), status: None, pending: None });
     }
     let entry = rearview_embed_local::catalog::find(&cli.model).ok_or_else(|| {
         rearview_core::InputError::new(
@@ -109,13 +113,16 @@ pub async fn resolve(cli: &Cli, acquire: Acquire) -> anyhow::Result<Resolved> {
     if rearview_embed_local::installed(&models, entry.name).is_some() {
         let dir = rearview_embed_local::model_dir(&models, entry.name);
         return match load(dir, options).await {
-            Ok(embedder) => Ok(Resolved { embedder: Some(embedder), pending: None }),
+            Ok(embedder) => Ok(Resolved { embedder: Some(embedder), status: None, pending: None }),
             Err(e) => {
                 crate::output::warning(&format!(
                     "embedding model {} failed to load ({e:#}); continuing keyword-only; `rearview models fetch {} --force` re-installs it",
                     entry.name, entry.name
                 ));
-                Ok(none)
+                Ok(Resolved {
+                    status: Some(format!("model {} failed to load", entry.name)),
+                    ..none
+                })
             }
         };
     }
@@ -128,26 +135,32 @@ pub async fn resolve(cli: &Cli, acquire: Acquire) -> anyhow::Result<Resolved> {
             .await
             .context("model fetch task")?;
             match fetched {
-                Ok(dir) => {
-                    Ok(Resolved { embedder: Some(load(dir, options).await?), pending: None })
-                }
+                Ok(dir) => Ok(Resolved {
+                    embedder: Some(load(dir, options).await?),
+                    status: None,
+                    pending: None,
+                }),
                 Err(e) => {
                     crate::output::warning(&format!(
                         "{e:#}\ncontinuing keyword-only; run `rearview backfill` once the model is installed"
                     ));
-                    Ok(none)
+                    let status = format!("model {} could not be obtained", entry.name);
+                    Ok(Resolved { status: Some(status), ..none })
                 }
             }
         }
         Acquire::InBackground => Ok(Resolved {
             embedder: None,
+            status: None,
             pending: Some(PendingModel {
                 name: entry.name.to_owned(),
                 models_dir: models,
                 load: options,
             }),
         }),
-        Acquire::IfInstalled | Acquire::Never => Ok(none),
+        Acquire::IfInstalled | Acquire::Never => {
+            Ok(Resolved { status: Some(format!("model {} is not installed", entry.name)), ..none })
+        }
     }
 }
 
@@ -155,6 +168,8 @@ impl PendingModel {
     /// Fetches and loads the model, attaches it to `service`, then embeds every memory stored
     /// without a vector. Failures are logged; the server stays keyword-only.
     pub fn spawn(self, service: Arc<MemoryService>) {
+        service
+            .set_embedding_status(Some(format!("fetching model {} in the background", self.name)));
         tokio::spawn(async move {
             crate::output::notice(&format!(
                 "embedding model {} is not installed; fetching it in the background (recall is keyword-only until then)",
@@ -169,6 +184,10 @@ impl PendingModel {
                 Ok(Ok(dir)) => dir,
                 Ok(Err(e)) => {
                     crate::output::warning(&format!("{e:#}\nrecall stays keyword-only"));
+                    service.set_embedding_status(Some(format!(
+                        "model {} could not be obtained",
+                        self.name
+                    )));
                     return;
                 }
                 Err(e) => {
@@ -180,6 +199,8 @@ impl PendingModel {
                 Ok(e) => e,
                 Err(e) => {
                     crate::output::warning(&format!("{e:#}\nrecall stays keyword-only"));
+                    service
+                        .set_embedding_status(Some(format!("model {} failed to load", self.name)));
                     return;
                 }
             };

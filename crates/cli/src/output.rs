@@ -123,7 +123,7 @@ impl Printer {
     pub fn stats(&self, s: &ServiceStats) -> anyhow::Result<()> {
         let embedding = match &s.embedder {
             Some(e) => format!("{} ({} dimensions)", e.model_id, e.dimensions),
-            None => "none: keyword-only recall (no embedding model configured)".to_owned(),
+            None => rearview_api::embedding_status(s),
         };
         if self.json {
             return self.emit_json(&rearview_api::stats(s));

@@ -99,6 +99,9 @@ pub struct ServiceStats {
     pub indexed_vectors: usize,
     /// Memories without a vector of the current model, waiting for backfill.
     pub pending_embeddings: u64,
+    /// Why there is no embedder, or what is happening to it ("fetching …"), when the process
+    /// set one ([`MemoryService::set_embedding_status`]).
+    pub embedding_status: Option<String>,
 }
 
 /// The current embedding model.
@@ -117,6 +120,8 @@ pub struct MemoryService {
     /// Embeds memories and queries; `None` means keyword-only mode. Swappable at run time
     /// ([`MemoryService::attach_embedder`]): a server starts keyword-only while its model loads.
     embedder: std::sync::RwLock<Option<Arc<dyn Embedder>>>,
+    /// A note on the embedder's state for stats and health (e.g. "fetching …").
+    embedding_status: std::sync::RwLock<Option<String>>,
     /// The only source of "now".
     clock: Arc<dyn Clock>,
     /// Validated settings.
@@ -149,7 +154,15 @@ impl MemoryService {
         config.tokenizer.warm_up();
         let access = AccessRecorder::start(Arc::clone(&store));
         let embedder = std::sync::RwLock::new(embedder);
-        let service = Self { store, embedder, clock, config, indexes: Indexes::default(), access };
+        let service = Self {
+            store,
+            embedder,
+            embedding_status: std::sync::RwLock::new(None),
+            clock,
+            config,
+            indexes: Indexes::default(),
+            access,
+        };
         service.check_tokenizer().await?;
         service.load_indexes().await?;
         Ok(service)
@@ -163,6 +176,12 @@ impl MemoryService {
     /// The embedder in use, or `None` in keyword-only mode.
     pub fn embedder(&self) -> Option<Arc<dyn Embedder>> {
         self.embedder.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Records why recall is keyword-only or what is happening to the model ("fetching
+    /// multilingual-e5-small"); shown by stats and health. Attaching an embedder clears it.
+    pub fn set_embedding_status(&self, status: Option<String>) {
+        *self.embedding_status.write().unwrap_or_else(|e| e.into_inner()) = status;
     }
 
     fn is_current_model(&self, model_id: &str) -> bool {
@@ -184,6 +203,7 @@ impl MemoryService {
         }
         tracing::info!(model = embedder.model_id(), "embedding model attached");
         *self.embedder.write().unwrap_or_else(|e| e.into_inner()) = Some(embedder);
+        self.set_embedding_status(None);
         Ok(())
     }
 
@@ -426,6 +446,11 @@ impl MemoryService {
             store,
             embedder,
             indexed_vectors,
+            embedding_status: self
+                .embedding_status
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone(),
         })
     }
 
