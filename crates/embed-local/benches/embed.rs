@@ -48,6 +48,14 @@ fn main() {
     } else {
         names
     };
+    // The exact texts, for timing another engine on the same input (one per line: 320 passages,
+    // then 200 queries).
+    if let Some(path) = std::env::var_os("REARVIEW_BENCH_DUMP") {
+        let mut lines: Vec<String> =
+            (0..320).map(|i| corpus.memory(i).replace('\n', " ")).collect();
+        lines.extend(corpus.queries.iter().take(200).map(|q| q.replace('\n', " ")));
+        std::fs::write(path, lines.join("\n") + "\n").expect("writing the dump");
+    }
     let models = models_dir();
     for name in names {
         if installed(&models, &name).is_none() {

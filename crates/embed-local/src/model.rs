@@ -109,8 +109,7 @@ impl LocalEmbedder {
         })?;
 
         let weights_path = require(dir, "model.safetensors")?;
-        let tensors = candle_core::safetensors::load(&weights_path, &Device::Cpu)
-            .map_err(|e| ModelError::format(&weights_path, e.to_string()))?;
+        let tensors = load_safetensors(&weights_path)?;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
         let model = BertModel::load(vb, &config).map_err(|e| {
             ModelError::format(&weights_path, format!("weights do not match config.json: {e}"))
@@ -273,6 +272,63 @@ impl Embedder for LocalEmbedder {
             .map_err(|e| EmbedError::BadOutput { message: e.to_string() })?;
         validate_batch(raw, texts.len(), self.inner.dims)
     }
+}
+
+/// Reads a safetensors file one tensor at a time, f32 tensors straight into their storage, so
+/// peak memory is the model's size rather than twice it.
+fn load_safetensors(path: &Path) -> Result<std::collections::HashMap<String, Tensor>, ModelError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let bad = |message: String| ModelError::format(path, message);
+    let mut file = std::fs::File::open(path).map_err(ModelError::io("reading", path))?;
+    let file_len = file.metadata().map_err(ModelError::io("reading", path))?.len();
+    let mut len = [0u8; 8];
+    file.read_exact(&mut len).map_err(ModelError::io("reading", path))?;
+    let header_len = u64::from_le_bytes(len);
+    if header_len > 100 << 20 || header_len + 8 > file_len {
+        return Err(bad("not a safetensors file (bad header length)".into()));
+    }
+    let mut header = vec![0u8; header_len as usize];
+    file.read_exact(&mut header).map_err(ModelError::io("reading", path))?;
+    let header: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&header)
+        .map_err(|e| bad(format!("not a safetensors file (header: {e})")))?;
+    let data_start = 8 + header_len;
+    let mut tensors = std::collections::HashMap::with_capacity(header.len());
+    for (name, info) in header {
+        if name == "__metadata__" {
+            continue;
+        }
+        let shape: Vec<usize> = serde_json::from_value(info["shape"].clone())
+            .map_err(|e| bad(format!("tensor {name}: shape: {e}")))?;
+        let offsets: [u64; 2] = serde_json::from_value(info["data_offsets"].clone())
+            .map_err(|e| bad(format!("tensor {name}: data_offsets: {e}")))?;
+        let dtype = match info["dtype"].as_str() {
+            Some("F32") => DType::F32,
+            Some("F16") => DType::F16,
+            Some("BF16") => DType::BF16,
+            Some("F64") => DType::F64,
+            Some("I64") => DType::I64,
+            other => return Err(bad(format!("tensor {name}: unsupported dtype {other:?}"))),
+        };
+        let count: usize = shape.iter().product();
+        let bytes = offsets[1].checked_sub(offsets[0]).unwrap_or(u64::MAX);
+        if bytes != (count * dtype.size_in_bytes()) as u64 || data_start + offsets[1] > file_len {
+            return Err(bad(format!("tensor {name}: its byte range does not match its shape")));
+        }
+        file.seek(SeekFrom::Start(data_start + offsets[0]))
+            .map_err(ModelError::io("reading", path))?;
+        let tensor = if dtype == DType::F32 {
+            let mut values = vec![0f32; count];
+            file.read_exact(bytemuck::cast_slice_mut(&mut values))
+                .map_err(ModelError::io("reading", path))?;
+            Tensor::from_vec(values, shape, &Device::Cpu)?
+        } else {
+            let mut raw = vec![0u8; bytes as usize];
+            file.read_exact(&mut raw).map_err(ModelError::io("reading", path))?;
+            Tensor::from_raw_buffer(&raw, dtype, &shape, &Device::Cpu)?
+        };
+        tensors.insert(name, tensor);
+    }
+    Ok(tensors)
 }
 
 fn require(dir: &Path, name: &str) -> Result<PathBuf, ModelError> {
