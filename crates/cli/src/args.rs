@@ -54,6 +54,11 @@ pub struct Cli {
     #[arg(long, global = true, env = "REARVIEW_EMBED_DIMENSIONS", value_name = "N")]
     pub embed_dimensions: Option<usize>,
 
+    /// Longest memory accepted, in characters (Chinese and English alike); longer content is
+    /// refused with an error naming the limit.
+    #[arg(long, global = true, env = "REARVIEW_MAX_CONTENT_CHARS", default_value_t = 32_768, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub max_content_chars: u64,
+
     /// More logging on stderr (-v info, -vv debug). REARVIEW_LOG overrides.
     #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -91,6 +96,9 @@ pub enum Command {
         /// Address to listen on.
         #[arg(long, env = "REARVIEW_LISTEN", default_value = "127.0.0.1:8765")]
         listen: String,
+        /// Largest accepted HTTP request body in bytes; larger requests get 413.
+        #[arg(long, env = "REARVIEW_MAX_REQUEST_BYTES", default_value_t = 1 << 20, value_parser = clap::value_parser!(u64).range(1024..))]
+        max_request_bytes: u64,
     },
     /// Serve MCP over stdio (for Claude Desktop/Code, Cursor…): stdout carries only protocol
     /// messages; logs go to stderr.

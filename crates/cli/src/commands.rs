@@ -46,7 +46,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Mcp | Command::Serve { .. } => KeywordSearch::InMemory,
         _ => KeywordSearch::Store,
     };
-    let service = open_service(cli.db, embedder, keyword_search).await?;
+    let max_content_chars = cli.max_content_chars as usize;
+    let service = open_service(cli.db, embedder, keyword_search, max_content_chars).await?;
     service.set_embedding_status(status);
     match cli.command {
         Command::Add(args) => add(&service, &namespace, args, &printer).await?,
@@ -78,7 +79,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Stats => printer.stats(&service.stats().await?)?,
         Command::Backfill => printer.backfilled(backfill(&service).await?)?,
         Command::Mcp => serve_stdio(service, namespace, pending).await?,
-        Command::Serve { listen } => serve_http(service, namespace, &listen, pending).await?,
+        Command::Serve { listen, max_request_bytes } => {
+            let limits =
+                rearview_http::HttpConfig { max_request_bytes: max_request_bytes as usize };
+            serve_http(service, namespace, &listen, &limits, pending).await?
+        }
         Command::Models(_) => unreachable!("handled before the database is opened"),
     }
     Ok(ExitCode::SUCCESS)
@@ -108,6 +113,7 @@ async fn serve_http(
     service: MemoryService,
     namespace: Namespace,
     listen: &str,
+    limits: &rearview_http::HttpConfig,
     pending: Option<PendingModel>,
 ) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(listen)
@@ -119,7 +125,7 @@ async fn serve_http(
     if let Some(model) = pending {
         model.spawn(Arc::clone(&service));
     }
-    let app = rearview_http::router(Arc::clone(&service), namespace);
+    let app = rearview_http::router_with(Arc::clone(&service), namespace, limits);
     rearview_http::serve(listener, app, shutdown_signal()).await.context("serving HTTP")?;
     service.flush_access_counts().await;
     Ok(())
@@ -229,6 +235,7 @@ async fn open_service(
     db: Option<PathBuf>,
     embedder: Option<Arc<dyn Embedder>>,
     keyword_search: KeywordSearch,
+    max_content_chars: usize,
 ) -> anyhow::Result<MemoryService> {
     let path = match db {
         Some(path) => path,
@@ -237,7 +244,7 @@ async fn open_service(
     let store = SqliteStore::open(&SqliteConfig::new(&path))
         .with_context(|| format!("opening the database at {}", path.display()))?;
     // Without an embedder, recall is keyword-only and says so.
-    let config = ServiceConfig { keyword_search, ..ServiceConfig::default() };
+    let config = ServiceConfig { keyword_search, max_content_chars, ..ServiceConfig::default() };
     let service =
         MemoryService::open(Arc::new(store), embedder, Arc::new(SystemClock), config).await?;
     Ok(service)

@@ -319,3 +319,15 @@ fn the_default_model_recalls_paraphrases_through_the_cli() {
     let stats = with_model(&["stats"]);
     assert_eq!(stats["embedding"]["pending"], 0, "{stats}");
 }
+
+#[test]
+fn the_content_limit_is_configurable_and_named_when_exceeded() {
+    let cli = Cli::new();
+    let out = cli.run(&["--max-content-chars", "10", "add", "我喜欢在周末去香山爬山，风景很好"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("content") && stderr.contains("limit is 10"), "{stderr}");
+    cli.ok(&["--max-content-chars", "10", "add", "爬山"]);
+    let out = cli.run(&["--max-content-chars", "0", "add", "x"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("max-content-chars"), "zero is refused");
+}

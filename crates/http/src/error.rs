@@ -19,6 +19,17 @@ impl ApiError {
         Self { status: StatusCode::BAD_REQUEST, code: "invalid_input", message: message.into() }
     }
 
+    /// A 413 for a request body over the configured limit.
+    pub fn payload_too_large(max_bytes: usize) -> Self {
+        Self {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            code: "payload_too_large",
+            message: format!(
+                "the request body exceeds {max_bytes} bytes; send less, or raise the limit with --max-request-bytes (REARVIEW_MAX_REQUEST_BYTES)"
+            ),
+        }
+    }
+
     /// A 501 for an operation this version does not implement yet.
     pub fn not_implemented(message: impl Into<String>) -> Self {
         Self {
@@ -60,6 +71,16 @@ impl From<rearview_core::InputError> for ApiError {
 /// names the field and the problem).
 impl From<axum::extract::rejection::JsonRejection> for ApiError {
     fn from(r: axum::extract::rejection::JsonRejection) -> Self {
+        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            return Self {
+                status: StatusCode::PAYLOAD_TOO_LARGE,
+                code: "payload_too_large",
+                message: format!(
+                    "{}; raise the limit with --max-request-bytes (REARVIEW_MAX_REQUEST_BYTES)",
+                    r.body_text()
+                ),
+            };
+        }
         Self::bad_request(format!("invalid request body: {}", r.body_text()))
     }
 }

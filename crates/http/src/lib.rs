@@ -35,9 +35,33 @@ pub struct AppState {
 
 pub use error::ApiError;
 
-/// The application: MCP at `/mcp`, health at `/healthz` (process up) and `/readyz` (store
-/// answers).
+/// Limits of the HTTP server.
+#[derive(Debug, Clone)]
+pub struct HttpConfig {
+    /// Largest accepted request body, in bytes (default 1 MiB). Larger requests get a 413
+    /// `payload_too_large` before any of them is read or applied.
+    pub max_request_bytes: usize,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self { max_request_bytes: 1 << 20 }
+    }
+}
+
+/// [`router_with`] and the default [`HttpConfig`].
 pub fn router(service: Arc<MemoryService>, default_namespace: Namespace) -> Router {
+    router_with(service, default_namespace, &HttpConfig::default())
+}
+
+/// The application: MCP at `/mcp`, health at `/healthz` (process up) and `/readyz` (store
+/// answers), the REST API under `/v1`.
+pub fn router_with(
+    service: Arc<MemoryService>,
+    default_namespace: Namespace,
+    config: &HttpConfig,
+) -> Router {
+    let max = config.max_request_bytes;
     let tools = rearview_mcp::RearviewMcp::new(Arc::clone(&service), default_namespace.clone());
     let mcp = rearview_mcp::streamable_http(Arc::clone(&service), default_namespace.clone());
     Router::new()
@@ -60,6 +84,8 @@ pub fn router(service: Arc<MemoryService>, default_namespace: Namespace) -> Rout
         .route("/mcp/tools/call", post(tools_call))
         .nest_service("/mcp", mcp)
         .with_state(AppState { service, tools, default_namespace })
+        .layer(axum::extract::DefaultBodyLimit::max(max))
+        .layer(axum::middleware::from_fn(move |request, next| limit_body(max, request, next)))
         .layer(axum::middleware::from_fn(log_request))
 }
 
@@ -92,6 +118,25 @@ async fn log_request(
         response.headers_mut().insert("x-request-id", value);
     }
     response
+}
+
+/// Refuses a declared oversized body at once and caps streamed ones (the MCP endpoint reads its
+/// body itself, past axum's extractor limit).
+async fn limit_body(
+    max: usize,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let declared = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max as u64) {
+        return ApiError::payload_too_large(max).into_response();
+    }
+    let (parts, body) = request.into_parts();
+    let body = axum::body::Body::new(http_body_util::Limited::new(body, max));
+    next.run(axum::extract::Request::from_parts(parts, body)).await
 }
 
 /// `POST /v1/summarize` and `/v1/cleanup` until the lifecycle work lands: a clear 501, never a

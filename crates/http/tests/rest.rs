@@ -230,3 +230,64 @@ async fn openapi_document_describes_routes_that_exist_with_resolvable_schemas() 
         }
     }
 }
+
+#[tokio::test]
+async fn oversized_requests_get_413_and_change_nothing() {
+    let store = Arc::new(SqliteStore::in_memory().unwrap());
+    let config = ServiceConfig { max_content_chars: 50, ..ServiceConfig::default() };
+    let service =
+        Arc::new(MemoryService::open(store, None, Arc::new(SystemClock), config).await.unwrap());
+    let limits = rearview_http::HttpConfig { max_request_bytes: 2_000 };
+    let app = rearview_http::router_with(Arc::clone(&service), "default".parse().unwrap(), &limits);
+
+    // Declared too large: refused before the body is read.
+    let big = serde_json::json!({ "content": "x".repeat(5_000) });
+    let (status, body) = send(&app, "POST", "/v1/memories", Some(big.clone()), None).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
+    assert_eq!(body["code"], "payload_too_large");
+    assert!(body["message"].as_str().unwrap().contains("REARVIEW_MAX_REQUEST_BYTES"), "{body}");
+
+    // Streamed without a length (chunked): to a REST route, and to the MCP endpoint, which reads
+    // its body itself.
+    for uri in ["/v1/memories", "/mcp"] {
+        let chunks: Vec<Result<String, std::io::Error>> =
+            (0..10).map(|_| Ok("y".repeat(500))).collect();
+        let request = Request::builder()
+            .method("POST")
+            .uri(uri)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .body(Body::from_stream(futures_stream(chunks)))
+            .unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        assert!(status.is_client_error(), "{uri}: {status} {}", String::from_utf8_lossy(&bytes));
+    }
+
+    // Within the request limit but over the content limit: 400 naming the field and the limit.
+    let long = serde_json::json!({ "content": "记".repeat(60) });
+    let (status, body) = send(&app, "POST", "/v1/memories", Some(long), None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let message = body["message"].as_str().unwrap();
+    assert!(message.contains("content") && message.contains("50"), "{message}");
+
+    assert_eq!(service.stats().await.unwrap().store.tiers.len(), 0, "nothing was stored");
+}
+
+/// A body stream of the given chunks (no content length).
+fn futures_stream(
+    chunks: Vec<Result<String, std::io::Error>>,
+) -> impl futures_core::Stream<Item = Result<String, std::io::Error>> + Send + 'static {
+    struct Chunks(std::vec::IntoIter<Result<String, std::io::Error>>);
+    impl futures_core::Stream for Chunks {
+        type Item = Result<String, std::io::Error>;
+        fn poll_next(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Self::Item>> {
+            std::task::Poll::Ready(self.0.next())
+        }
+    }
+    Chunks(chunks.into_iter())
+}
