@@ -166,6 +166,9 @@ async def checks(session, transport, namespace):
         ("store_memory", {"content": "x", "memory_type": "longterm"}, "memory_type"),
         ("store_memory", {"content": "   "}, "content"),
         ("get_memory", {"id": "not-a-uuid"}, "id"),
+        ("store_memory", {"memory_type": "semantic"}, "content"),
+        ("retrieve_memory", {"query": "x", "top_k": "five"}, "top_k"),
+        ("store_memory", {"content": "x", "colour": "red"}, "colour"),
     ]:
         try:
             result = await session.call_tool(name, args)

@@ -281,9 +281,13 @@ impl ServerHandler for RearviewMcp {
         let mut request = request;
         self.apply_namespace_header(&mut request, &context);
         let tool = request.name.to_string();
-        let input = excerpt(
-            &serde_json::Value::Object(request.arguments.clone().unwrap_or_default()).to_string(),
-        );
+        let arguments = request.arguments.clone().unwrap_or_default();
+        let input = excerpt(&serde_json::Value::Object(arguments.clone()).to_string());
+        if let Err(e) = check_arguments(&tool, arguments) {
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            tracing::info!(tool, input, ms, outcome = "invalid_params", message = %e.message, "tool call");
+            return Err(e);
+        }
         let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let response = self.tool_router.call(tcc).await;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -314,6 +318,47 @@ impl ServerHandler for RearviewMcp {
             )
             .with_instructions(INSTRUCTIONS)
     }
+}
+
+/// Deserialises `arguments` as `tool`'s parameters, so that a malformed argument (missing, wrong
+/// type, unknown field) is a JSON-RPC invalid-params error naming the field. rmcp itself reports
+/// such failures as tool errors, which clients and models read as "the tool ran and failed".
+fn check_arguments(
+    tool: &str,
+    arguments: serde_json::Map<String, serde_json::Value>,
+) -> Result<(), ErrorData> {
+    fn check<T: serde::de::DeserializeOwned>(
+        arguments: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(), ErrorData> {
+        parse_arguments::<T>(arguments).map(drop)
+    }
+    match tool {
+        "store_memory" => check::<StoreMemoryParams>(arguments),
+        "retrieve_memory" => check::<RetrieveMemoryParams>(arguments),
+        "get_memory" | "delete_memory" => check::<MemoryIdParams>(arguments),
+        "update_memory" => check::<UpdateMemoryParams>(arguments),
+        "list_memories" => check::<ListMemoriesParams>(arguments),
+        "summarize_episodes" => check::<SummarizeEpisodesParams>(arguments),
+        _ => Ok(()),
+    }
+}
+
+/// `arguments` as a tool's parameter struct, or invalid-params naming the failing field.
+fn parse_arguments<T: serde::de::DeserializeOwned>(
+    arguments: serde_json::Map<String, serde_json::Value>,
+) -> Result<T, ErrorData> {
+    serde_path_to_error::deserialize(serde_json::Value::Object(arguments)).map_err(|e| {
+        let path = e.path().to_string();
+        let what = if path == "." {
+            format!("invalid arguments: {}", e.inner())
+        } else {
+            format!("invalid argument `{path}`: {}", e.inner())
+        };
+        ErrorData::invalid_params(
+            format!("{what}; the tool's input schema in tools/list says what is allowed"),
+            None,
+        )
+    })
 }
 
 /// The `tools/list` answer as JSON (tools sorted by name): names, descriptions, input schemas and
@@ -384,9 +429,7 @@ impl RearviewMcp {
         fn args<T: serde::de::DeserializeOwned>(
             arguments: serde_json::Map<String, serde_json::Value>,
         ) -> Result<Parameters<T>, ErrorData> {
-            serde_json::from_value(serde_json::Value::Object(arguments))
-                .map(Parameters)
-                .map_err(|e| ErrorData::invalid_params(format!("invalid arguments: {e}"), None))
+            parse_arguments(arguments).map(Parameters)
         }
         match name {
             "store_memory" => self.store_memory(args(arguments)?).await,

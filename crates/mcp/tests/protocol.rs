@@ -1,0 +1,201 @@
+//! Every tool through the real protocol, in process: the SDK's own client talks to
+//! `RearviewMcp` over a duplex pipe. Success and each error class: malformed arguments are
+//! JSON-RPC invalid-params naming the field; a tool that ran and failed is a result with
+//! `isError`; nothing is half-applied.
+
+use std::sync::Arc;
+
+use rearview_core::SystemClock;
+use rearview_mcp::RearviewMcp;
+use rearview_service::{MemoryService, ServiceConfig};
+use rearview_store_sqlite::SqliteStore;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::{ErrorData, ServiceExt};
+use serde_json::{Value, json};
+
+struct Session {
+    client: RunningService<RoleClient, ()>,
+    service: Arc<MemoryService>,
+}
+
+async fn session() -> Session {
+    let store = Arc::new(SqliteStore::in_memory().unwrap());
+    let config = ServiceConfig { max_content_chars: 200, ..ServiceConfig::default() };
+    let service =
+        Arc::new(MemoryService::open(store, None, Arc::new(SystemClock), config).await.unwrap());
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    let server = RearviewMcp::new(Arc::clone(&service), "default".parse().unwrap());
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(tokio::io::split(server_end)).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = ().serve(tokio::io::split(client_end)).await.unwrap();
+    Session { client, service }
+}
+
+impl Session {
+    async fn call(&self, name: &'static str, args: Value) -> Result<CallToolResult, ErrorData> {
+        let params =
+            CallToolRequestParams::new(name).with_arguments(args.as_object().unwrap().clone());
+        match self.client.call_tool(params).await {
+            Ok(result) => Ok(result),
+            Err(rmcp::service::ServiceError::McpError(e)) => Err(e),
+            Err(e) => panic!("transport failure calling {name}: {e}"),
+        }
+    }
+
+    /// A successful call's structured result.
+    async fn ok(&self, name: &'static str, args: Value) -> Value {
+        let result =
+            self.call(name, args.clone()).await.unwrap_or_else(|e| panic!("{name} {args}: {e:?}"));
+        assert_ne!(result.is_error, Some(true), "{name} {args}: {result:?}");
+        result.structured_content.clone().unwrap_or_else(|| panic!("{name}: no structured content"))
+    }
+
+    /// A malformed call: JSON-RPC invalid params whose message names `field`.
+    async fn invalid(&self, name: &'static str, args: Value, field: &str) -> String {
+        let err =
+            self.call(name, args.clone()).await.expect_err(&format!("{name} {args} should fail"));
+        assert_eq!(err.code, rmcp::model::ErrorCode::INVALID_PARAMS, "{name} {args}: {err:?}");
+        assert!(
+            err.message.contains(field),
+            "{name} {args}: {:?} does not name {field}",
+            err.message
+        );
+        err.message.to_string()
+    }
+
+    /// A call that ran and failed: a result with isError and a message.
+    async fn tool_error(&self, name: &'static str, args: Value) -> String {
+        let result =
+            self.call(name, args.clone()).await.unwrap_or_else(|e| panic!("{name} {args}: {e:?}"));
+        assert_eq!(result.is_error, Some(true), "{name} {args}: {result:?}");
+        serde_json::to_string(&result.content).unwrap()
+    }
+}
+
+#[tokio::test]
+async fn every_tool_works_over_the_protocol() {
+    let s = session().await;
+    let tools = s.client.list_all_tools().await.unwrap();
+    let mut names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "cleanup_expired",
+            "delete_memory",
+            "get_memory",
+            "list_memories",
+            "memory_stats",
+            "retrieve_memory",
+            "store_memory",
+            "summarize_episodes",
+            "update_memory",
+        ]
+    );
+
+    let zh = s
+        .ok("store_memory", json!({"content": "用户要求把数据库从 MySQL 迁移到 PostgreSQL", "memory_type": "episodic", "metadata": {"tags": ["db"]}, "session_id": "chat-1"}))
+        .await;
+    let en = s
+        .ok(
+            "store_memory",
+            json!({"content": "The MCP server listens on port 8765", "memory_type": "semantic"}),
+        )
+        .await;
+    let id = |v: &Value| v["memory"]["id"].as_str().unwrap_or_else(|| panic!("{v}")).to_owned();
+    let (zh_id, en_id) = (id(&zh), id(&en));
+
+    let hits = s.ok("retrieve_memory", json!({"query": "数据库迁移", "explain": true})).await;
+    assert_eq!(hits["hits"][0]["memory"]["id"], zh_id.as_str(), "{hits}");
+    assert!(hits["hits"][0]["explanation"].is_object(), "{hits}");
+    let hits = s
+        .ok("retrieve_memory", json!({"query": "port 8765", "memory_type": "semantic", "top_k": 1}))
+        .await;
+    assert_eq!(hits["hits"].as_array().unwrap().len(), 1);
+    assert_eq!(hits["hits"][0]["memory"]["id"], en_id.as_str());
+
+    let got = s.ok("get_memory", json!({"id": zh_id})).await;
+    assert_eq!(got["memory"]["session_id"], "chat-1", "{got}");
+    let updated = s
+        .ok(
+            "update_memory",
+            json!({"id": zh_id, "content": "数据库已迁移到 PostgreSQL 16", "ttl": 0}),
+        )
+        .await;
+    assert_eq!(updated["memory"]["content"], "数据库已迁移到 PostgreSQL 16", "{updated}");
+    let listed = s.ok("list_memories", json!({"tags": ["db"], "limit": 10})).await;
+    assert_eq!(listed["memories"].as_array().unwrap().len(), 1, "{listed}");
+    let stats = s.ok("memory_stats", json!({})).await;
+    assert!(stats["tiers"].as_array().unwrap().len() >= 2, "{stats}");
+
+    s.ok("delete_memory", json!({"id": en_id})).await;
+    let gone = s.tool_error("get_memory", json!({"id": en_id})).await;
+    assert!(gone.contains("not found") || gone.contains("no memory"), "{gone}");
+
+    // Another namespace sees nothing of the default one.
+    let other =
+        s.ok("retrieve_memory", json!({"query": "数据库", "namespace": "someone-else"})).await;
+    assert_eq!(other["hits"].as_array().unwrap().len(), 0, "{other}");
+}
+
+#[tokio::test]
+async fn malformed_arguments_are_invalid_params_naming_the_field() {
+    let s = session().await;
+    s.invalid("store_memory", json!({}), "content").await;
+    s.invalid("store_memory", json!({"content": 42}), "content").await;
+    s.invalid("store_memory", json!({"content": "   "}), "content").await;
+    s.invalid("store_memory", json!({"content": "x".repeat(201)}), "content").await;
+    let m = s
+        .invalid("store_memory", json!({"content": "x", "memory_type": "forever"}), "memory_type")
+        .await;
+    assert!(m.contains("semantic"), "allowed values are listed: {m}");
+    s.invalid("store_memory", json!({"content": "x", "metadata": "not an object"}), "metadata")
+        .await;
+    s.invalid("store_memory", json!({"content": "x", "ttl": "soon"}), "ttl").await;
+    s.invalid("store_memory", json!({"content": "x", "ttl": -5}), "ttl").await;
+    s.invalid("store_memory", json!({"content": "x", "occurred_at": "yesterday"}), "occurred_at")
+        .await;
+    s.invalid("store_memory", json!({"content": "x", "namespace": ""}), "namespace").await;
+    s.invalid("retrieve_memory", json!({"top_k": 3}), "query").await;
+    s.invalid("retrieve_memory", json!({"query": "x", "top_k": 0}), "top_k").await;
+    s.invalid("retrieve_memory", json!({"query": "x", "top_k": "five"}), "top_k").await;
+    s.invalid("retrieve_memory", json!({"query": "x", "as_of": "tomorrow"}), "as_of").await;
+    s.invalid("retrieve_memory", json!({"query": "x", "explain": "yes"}), "explain").await;
+    s.invalid("get_memory", json!({"id": "not-a-uuid"}), "id").await;
+    s.invalid(
+        "update_memory",
+        json!({"id": "01a22910-7243-7e36-b21d-4ba2b60629d1", "memory_type": "x"}),
+        "memory_type",
+    )
+    .await;
+    s.invalid("list_memories", json!({"limit": -1}), "limit").await;
+    s.invalid("summarize_episodes", json!({"episode_ids": "one"}), "episode_ids").await;
+    // Nothing was stored by any of them.
+    let stats = s.service.stats().await.unwrap();
+    assert!(stats.store.tiers.is_empty(), "{:?}", stats.store.tiers);
+}
+
+#[tokio::test]
+async fn tools_that_run_and_fail_return_tool_errors() {
+    let s = session().await;
+    let missing = s
+        .tool_error(
+            "update_memory",
+            json!({"id": "01a22910-7243-7e36-b21d-4ba2b60629d1", "content": "x"}),
+        )
+        .await;
+    assert!(missing.contains("01a22910-7243-7e36-b21d-4ba2b60629d1"), "{missing}");
+    s.tool_error("delete_memory", json!({"id": "01a22910-7243-7e36-b21d-4ba2b60629d1"})).await;
+    for (tool, args) in
+        [("summarize_episodes", json!({"episode_ids": []})), ("cleanup_expired", json!({}))]
+    {
+        let text = s.tool_error(tool, args).await;
+        assert!(text.contains("not available yet"), "{tool}: {text}");
+    }
+    let unknown = s.call("no_such_tool", json!({})).await;
+    assert!(unknown.is_err() || unknown.unwrap().is_error == Some(true));
+}
