@@ -147,6 +147,7 @@ pub fn stats(s: &ServiceStats) -> serde_json::Value {
         "embedding": {
             "model": s.embedder.as_ref().map(|e| e.model_id.clone()),
             "dimensions": s.embedder.as_ref().map(|e| e.dimensions),
+            "models": s.models.iter().map(|m| serde_json::json!({"model": m.model_id, "dimensions": m.dimensions})).collect::<Vec<_>>(),
             "degraded": s.embedder.is_none(),
             "status": embedding_status(s),
             "indexed_vectors": s.indexed_vectors,

@@ -21,11 +21,13 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
-    /// Local embedding model: a catalog name (`rearview models list`), a model directory
-    /// (config.json, tokenizer.json, model.safetensors), or `none` for keyword-only recall.
-    /// Fetched on first use into --models-dir. Ignored when --embed-url is set.
-    #[arg(long, global = true, env = "REARVIEW_MODEL", default_value = rearview_embed_local::DEFAULT_MODEL, value_name = "NAME|DIR|none")]
-    pub model: String,
+    /// Local embedding model(s): a catalog name (`rearview models list`), a model directory
+    /// (config.json, tokenizer.json, model.safetensors), or `none` for keyword-only recall;
+    /// comma-separate several to keep a vector space per model (the first is the primary).
+    /// Fetched on first use into --models-dir. Default: multilingual-e5-small, or none when
+    /// --embed-url is set (set both to use both).
+    #[arg(long, global = true, env = "REARVIEW_MODEL", value_name = "NAME|DIR|none")]
+    pub model: Option<String>,
 
     /// Where fetched models live. Default: $XDG_CACHE_HOME/rearview/models
     /// (~/.cache/rearview/models).
@@ -216,6 +218,10 @@ pub struct RecallArgs {
     /// Do not count this recall in the memories' access counts.
     #[arg(long)]
     pub no_count: bool,
+    /// Query only these models' vector spaces (model ids as `stats` shows them,
+    /// comma-separated). Default: every model in use, cosines averaged.
+    #[arg(long, value_delimiter = ',')]
+    pub models: Vec<String>,
 }
 
 /// `rearview list`.

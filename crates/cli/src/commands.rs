@@ -18,7 +18,7 @@ use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 use crate::args::{
     AddArgs, Cli, Command, FilterArgs, FusionArg, ListArgs, ModelsCommand, RecallArgs,
 };
-use crate::models::{Acquire, PendingModel};
+use crate::models::{Acquire, PendingModels};
 use crate::output::{InstalledModel, ModelRow, Printer};
 
 /// Runs one CLI invocation.
@@ -40,14 +40,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
     };
     let resolved = crate::models::resolve(&cli, acquire).await?;
-    let (embedder, pending, status) = (resolved.embedder, resolved.pending, resolved.status);
+    let (embedders, pending, status) = (resolved.embedders, resolved.pending, resolved.status);
     // A long-running server builds the in-memory keyword index; one-shot commands query FTS5.
     let keyword_search = match cli.command {
         Command::Mcp | Command::Serve { .. } => KeywordSearch::InMemory,
         _ => KeywordSearch::Store,
     };
     let max_content_chars = cli.max_content_chars as usize;
-    let service = open_service(cli.db, embedder, keyword_search, max_content_chars).await?;
+    let service = open_service(cli.db, embedders, keyword_search, max_content_chars).await?;
     service.set_embedding_status(status);
     match cli.command {
         Command::Add(args) => add(&service, &namespace, args, &printer).await?,
@@ -93,7 +93,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 async fn serve_stdio(
     service: MemoryService,
     namespace: Namespace,
-    pending: Option<PendingModel>,
+    pending: Option<PendingModels>,
 ) -> anyhow::Result<()> {
     let service = Arc::new(service);
     if let Some(model) = pending {
@@ -114,7 +114,7 @@ async fn serve_http(
     namespace: Namespace,
     listen: &str,
     limits: &rearview_http::HttpConfig,
-    pending: Option<PendingModel>,
+    pending: Option<PendingModels>,
 ) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
@@ -233,7 +233,7 @@ async fn models_command(
 
 async fn open_service(
     db: Option<PathBuf>,
-    embedder: Option<Arc<dyn Embedder>>,
+    embedders: Vec<Arc<dyn Embedder>>,
     keyword_search: KeywordSearch,
     max_content_chars: usize,
 ) -> anyhow::Result<MemoryService> {
@@ -245,8 +245,10 @@ async fn open_service(
         .with_context(|| format!("opening the database at {}", path.display()))?;
     // Without an embedder, recall is keyword-only and says so.
     let config = ServiceConfig { keyword_search, max_content_chars, ..ServiceConfig::default() };
-    let service =
-        MemoryService::open(Arc::new(store), embedder, Arc::new(SystemClock), config).await?;
+    let service = MemoryService::open(Arc::new(store), None, Arc::new(SystemClock), config).await?;
+    if !embedders.is_empty() {
+        service.attach_embedders(embedders).await?;
+    }
     Ok(service)
 }
 
@@ -326,6 +328,7 @@ async fn recall(
         explain: args.explain,
         record_access: !args.no_count,
         ranking: Some(RankingConfig { fusion, ..service.config().ranking }),
+        models: (!args.models.is_empty()).then_some(args.models),
         ..RecallRequest::new(args.query)
     };
     let response = service.recall(namespace, request).await?;

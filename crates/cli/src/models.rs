@@ -23,21 +23,26 @@ pub enum Acquire {
     Never,
 }
 
-/// The embedder to start with, and a local model still to be fetched for a server.
+/// The embedders to start with, and local models still to be fetched for a server.
 pub struct Resolved {
-    /// Ready now (or `None`: keyword-only for now).
-    pub embedder: Option<Arc<dyn Embedder>>,
-    /// Why there is no embedder, for stats and health.
+    /// Ready now, primary first (empty: keyword-only for now).
+    pub embedders: Vec<Arc<dyn Embedder>>,
+    /// Why a configured model is missing, for stats and health.
     pub status: Option<String>,
-    /// A catalog model a server should fetch and attach in the background.
-    pub pending: Option<PendingModel>,
+    /// Catalog models a server should fetch, then attach with the ready ones.
+    pub pending: Option<PendingModels>,
 }
 
-/// A catalog model to fetch and attach after start-up.
-pub struct PendingModel {
-    name: String,
+/// The configured models in order, some still to be fetched.
+pub struct PendingModels {
+    slots: Vec<Slot>,
     models_dir: PathBuf,
     load: LoadOptions,
+}
+
+enum Slot {
+    Ready(Arc<dyn Embedder>),
+    Fetch(String),
 }
 
 /// `$REARVIEW_MODELS_DIR`, else `$XDG_CACHE_HOME/rearview/models`, else
@@ -75,137 +80,149 @@ fn load_options(cli: &Cli) -> LoadOptions {
     options
 }
 
-/// Picks the embedder the flags ask for: an OpenAI-compatible endpoint, a model directory, a
-/// catalog model (fetched per `acquire`), or none. A model that cannot be had is reported on
-/// stderr and the command goes on keyword-only; `rearview backfill` adds vectors later.
+/// Picks the embedders the flags ask for: local models (catalog names or model directories,
+/// comma-separated, the first being the primary), then an OpenAI-compatible endpoint. A missing
+/// catalog model is fetched per `acquire`. A model that cannot be had is reported on stderr and
+/// the command goes on without it (keyword-only if none is left); `rearview backfill` adds
+/// vectors later.
 pub async fn resolve(cli: &Cli, acquire: Acquire) -> anyhow::Result<Resolved> {
-    let none = Resolved { embedder: None, status: None, pending: None };
+    let mut resolved = Resolved { embedders: Vec::new(), status: None, pending: None };
     if acquire == Acquire::Never {
-        return Ok(none);
+        return Ok(resolved);
     }
-    if cli.embed_url.is_some() {
-        let embedder = connect_remote(cli).await?;
-        let status = embedder.is_none().then(|| "the embedding endpoint is unreachable".to_owned());
-        return Ok(Resolved { embedder, status, pending: None });
-    }
-    if cli.model.eq_ignore_ascii_case("none") {
-        return Ok(none);
-    }
+    // Without --model, an endpoint alone means "use the endpoint" (no local model).
+    let names: Vec<String> = match (&cli.model, &cli.embed_url) {
+        (Some(list), _) => {
+            list.split(',').map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned).collect()
+        }
+        (None, Some(_)) => Vec::new(),
+        (None, None) => vec![rearview_embed_local::DEFAULT_MODEL.to_owned()],
+    };
     let options = load_options(cli);
-    let as_dir = Path::new(&cli.model);
-    if as_dir.is_dir() {
-        let embedder = load(as_dir.to_path_buf(), options).await.with_context(|| {
-            format!("loading the model directory {} (--model / REARVIEW_MODEL)", as_dir.display())
-        })?;
-        return Ok(Resolved { embedder: Some(embedder), status: None, pending: None });
-    }
-    let entry = rearview_embed_local::catalog::find(&cli.model).ok_or_else(|| {
-        rearview_core::InputError::new(
-            "model",
-            format!(
-                "{:?} is neither a model directory nor a catalog model ({}), nor `none`",
-                cli.model,
-                rearview_embed_local::catalog::names()
-            ),
-        )
-    })?;
     let models = models_dir(cli)?;
-    if rearview_embed_local::installed(&models, entry.name).is_some() {
-        let dir = rearview_embed_local::model_dir(&models, entry.name);
-        return match load(dir, options).await {
-            Ok(embedder) => Ok(Resolved { embedder: Some(embedder), status: None, pending: None }),
-            Err(e) => {
-                crate::output::warning(&format!(
-                    "embedding model {} failed to load ({e:#}); continuing keyword-only; `rearview models fetch {} --force` re-installs it",
-                    entry.name, entry.name
-                ));
-                Ok(Resolved {
-                    status: Some(format!("model {} failed to load", entry.name)),
-                    ..none
-                })
-            }
-        };
-    }
-    match acquire {
-        Acquire::Now => {
-            let name = entry.name.to_owned();
-            let fetched = tokio::task::spawn_blocking(move || {
-                fetch_with_progress(&models, &name, &fetch_options())
-            })
-            .await
-            .context("model fetch task")?;
-            match fetched {
-                Ok(dir) => Ok(Resolved {
-                    embedder: Some(load(dir, options).await?),
-                    status: None,
-                    pending: None,
-                }),
+    let mut slots = Vec::new();
+    for name in names.iter().filter(|n| !n.eq_ignore_ascii_case("none")) {
+        let as_dir = Path::new(name);
+        if as_dir.is_dir() {
+            let embedder =
+                load(as_dir.to_path_buf(), options.clone()).await.with_context(|| {
+                    format!(
+                        "loading the model directory {} (--model / REARVIEW_MODEL)",
+                        as_dir.display()
+                    )
+                })?;
+            slots.push(Slot::Ready(embedder));
+            continue;
+        }
+        let entry = rearview_embed_local::catalog::find(name).ok_or_else(|| {
+            rearview_core::InputError::new(
+                "model",
+                format!(
+                    "{name:?} is neither a model directory nor a catalog model ({}), nor `none`",
+                    rearview_embed_local::catalog::names()
+                ),
+            )
+        })?;
+        if rearview_embed_local::installed(&models, entry.name).is_some() {
+            let dir = rearview_embed_local::model_dir(&models, entry.name);
+            match load(dir, options.clone()).await {
+                Ok(embedder) => slots.push(Slot::Ready(embedder)),
                 Err(e) => {
                     crate::output::warning(&format!(
-                        "{e:#}\ncontinuing keyword-only; run `rearview backfill` once the model is installed"
+                        "embedding model {} failed to load ({e:#}); continuing without it; `rearview models fetch {} --force` re-installs it",
+                        entry.name, entry.name
                     ));
-                    let status = format!("model {} could not be obtained", entry.name);
-                    Ok(Resolved { status: Some(status), ..none })
+                    resolved.status = Some(format!("model {} failed to load", entry.name));
                 }
             }
+            continue;
         }
-        Acquire::InBackground => Ok(Resolved {
-            embedder: None,
-            status: None,
-            pending: Some(PendingModel {
-                name: entry.name.to_owned(),
-                models_dir: models,
-                load: options,
-            }),
-        }),
-        Acquire::IfInstalled | Acquire::Never => {
-            Ok(Resolved { status: Some(format!("model {} is not installed", entry.name)), ..none })
+        match acquire {
+            Acquire::Now => {
+                let (dir, name) = (models.clone(), entry.name.to_owned());
+                let fetched = tokio::task::spawn_blocking(move || {
+                    fetch_with_progress(&dir, &name, &fetch_options())
+                })
+                .await
+                .context("model fetch task")?;
+                match fetched {
+                    Ok(dir) => slots.push(Slot::Ready(load(dir, options.clone()).await?)),
+                    Err(e) => {
+                        crate::output::warning(&format!(
+                            "{e:#}\ncontinuing without it; run `rearview backfill` once the model is installed"
+                        ));
+                        resolved.status =
+                            Some(format!("model {} could not be obtained", entry.name));
+                    }
+                }
+            }
+            Acquire::InBackground => slots.push(Slot::Fetch(entry.name.to_owned())),
+            Acquire::IfInstalled | Acquire::Never => {
+                resolved.status = Some(format!("model {} is not installed", entry.name));
+            }
         }
     }
+    if cli.embed_url.is_some() {
+        match connect_remote(cli).await? {
+            Some(embedder) => slots.push(Slot::Ready(embedder)),
+            None => resolved.status = Some("the embedding endpoint is unreachable".to_owned()),
+        }
+    }
+    resolved.embedders = slots
+        .iter()
+        .filter_map(|s| match s {
+            Slot::Ready(e) => Some(Arc::clone(e)),
+            Slot::Fetch(_) => None,
+        })
+        .collect();
+    if slots.iter().any(|s| matches!(s, Slot::Fetch(_))) {
+        resolved.pending = Some(PendingModels { slots, models_dir: models, load: options });
+    }
+    Ok(resolved)
 }
 
-impl PendingModel {
-    /// Fetches and loads the model, attaches it to `service`, then embeds every memory stored
-    /// without a vector. Failures are logged; the server stays keyword-only.
-    pub fn spawn(self, service: Arc<MemoryService>) {
-        service
-            .set_embedding_status(Some(format!("fetching model {} in the background", self.name)));
-        tokio::spawn(async move {
-            crate::output::notice(&format!(
-                "embedding model {} is not installed; fetching it in the background (recall is keyword-only until then)",
-                self.name
-            ));
-            let (models, name) = (self.models_dir.clone(), self.name.clone());
-            let fetched = tokio::task::spawn_blocking(move || {
-                fetch_with_progress(&models, &name, &fetch_options())
+impl PendingModels {
+    /// Fetches and loads the missing models, attaches every configured model to `service` (in
+    /// configuration order), then embeds every memory stored without their vectors. Failures
+    /// are logged; the server keeps the models it has.
+    pub fn spawn(mut self, service: Arc<MemoryService>) {
+        let names: Vec<&str> = self
+            .slots
+            .iter()
+            .filter_map(|s| match s {
+                Slot::Fetch(name) => Some(name.as_str()),
+                Slot::Ready(_) => None,
             })
-            .await;
-            let dir = match fetched {
-                Ok(Ok(dir)) => dir,
-                Ok(Err(e)) => {
-                    crate::output::warning(&format!("{e:#}\nrecall stays keyword-only"));
-                    service.set_embedding_status(Some(format!(
-                        "model {} could not be obtained",
-                        self.name
-                    )));
-                    return;
+            .collect();
+        let names = names.join(", ");
+        service.set_embedding_status(Some(format!("fetching model {names} in the background")));
+        crate::output::notice(&format!(
+            "embedding model {names} is not installed; fetching it in the background (recall uses the other models, or keywords, until then)"
+        ));
+        tokio::spawn(async move {
+            let mut embedders = Vec::new();
+            let slots = std::mem::take(&mut self.slots);
+            for slot in slots {
+                match slot {
+                    Slot::Ready(embedder) => embedders.push(embedder),
+                    Slot::Fetch(name) => match self.fetch_and_load(&name).await {
+                        Ok(embedder) => embedders.push(embedder),
+                        Err(e) => {
+                            crate::output::warning(&format!(
+                                "{e:#}\ncontinuing without model {name}"
+                            ));
+                            service.set_embedding_status(Some(format!(
+                                "model {name} could not be obtained"
+                            )));
+                        }
+                    },
                 }
-                Err(e) => {
-                    tracing::error!(error = %e, "model fetch task failed");
-                    return;
-                }
-            };
-            let embedder = match load(dir, self.load).await {
-                Ok(e) => e,
-                Err(e) => {
-                    crate::output::warning(&format!("{e:#}\nrecall stays keyword-only"));
-                    service
-                        .set_embedding_status(Some(format!("model {} failed to load", self.name)));
-                    return;
-                }
-            };
-            if let Err(e) = service.attach_embedder(embedder).await {
-                tracing::error!(error = %e, "attaching the embedding model failed");
+            }
+            if embedders.is_empty() {
+                return;
+            }
+            if let Err(e) = service.attach_embedders(embedders).await {
+                tracing::error!(error = %e, "attaching the embedding models failed");
                 return;
             }
             let mut total = 0;
@@ -219,8 +236,18 @@ impl PendingModel {
                     }
                 }
             }
-            tracing::info!(embedded = total, "embedding model ready; stored memories backfilled");
+            tracing::info!(embedded = total, "embedding models ready; stored memories backfilled");
         });
+    }
+
+    async fn fetch_and_load(&self, name: &str) -> anyhow::Result<Arc<dyn Embedder>> {
+        let (models, owned) = (self.models_dir.clone(), name.to_owned());
+        let dir = tokio::task::spawn_blocking(move || {
+            fetch_with_progress(&models, &owned, &fetch_options())
+        })
+        .await
+        .context("model fetch task")??;
+        load(dir, self.load.clone()).await
     }
 }
 

@@ -122,7 +122,12 @@ impl Printer {
 
     pub fn stats(&self, s: &ServiceStats) -> anyhow::Result<()> {
         let embedding = match &s.embedder {
-            Some(e) => format!("{} ({} dimensions)", e.model_id, e.dimensions),
+            Some(_) => s
+                .models
+                .iter()
+                .map(|e| format!("{} ({} dimensions)", e.model_id, e.dimensions))
+                .collect::<Vec<_>>()
+                .join(" + "),
             None => rearview_api::embedding_status(s),
         };
         if self.json {

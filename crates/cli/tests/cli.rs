@@ -331,3 +331,84 @@ fn the_content_limit_is_configurable_and_named_when_exceeded() {
     let out = cli.run(&["--max-content-chars", "0", "add", "x"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("max-content-chars"), "zero is refused");
 }
+
+/// Design §3.2: a local model and an API model side by side, each memory embedded by both, a
+/// query served by both (merged) or routed to one. Needs all-MiniLM-L6-v2 installed (`.ci/run`
+/// installs it and requires this test to run).
+#[test]
+#[allow(clippy::print_stderr, reason = "a skipped test says why")]
+fn a_local_and_an_api_model_side_by_side() {
+    use rearview_embed::testing::{Reply, serve};
+    let models = std::env::var_os("REARVIEW_MODELS_DIR").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache/rearview/models")
+    });
+    if !models.join("all-minilm-l6-v2/rearview-model.json").is_file() {
+        assert!(
+            std::env::var("REARVIEW_REQUIRE_MODELS").as_deref() != Ok("1"),
+            "all-minilm-l6-v2 is not installed"
+        );
+        eprintln!("SKIPPED: all-minilm-l6-v2 is not installed in {}", models.display());
+        return;
+    }
+    let cli = Cli::new();
+    let (url, _seen) = serve(vec![Reply::ok()]);
+    let run = |args: &[&str]| {
+        let out = cli
+            .cmd()
+            .arg("--models-dir")
+            .arg(&models)
+            .args([
+                "--model",
+                "all-minilm-l6-v2",
+                "--embed-url",
+                &url,
+                "--embed-model",
+                "api",
+                "--json",
+            ])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let id = run(&["add", "The deployment failed because the disk was full"])["id"].clone();
+    run(&["add", "Lunch with Caroline on Friday"]);
+    let stats = run(&["stats"]);
+    let models_in_use: Vec<&str> = stats["embedding"]["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["model"].as_str().unwrap())
+        .collect();
+    assert_eq!(models_in_use, ["sentence-transformers/all-MiniLM-L6-v2", "api"], "{stats}");
+    assert_eq!(stats["embedding"]["pending"], 0, "both models embedded both memories: {stats}");
+
+    let both = run(&["recall", "storage ran out", "--no-count"]);
+    assert_eq!(
+        both["vector_search"],
+        "vector search: sentence-transformers/all-MiniLM-L6-v2 + api"
+    );
+    assert_eq!(both["hits"][0]["memory"]["id"], id, "{both}");
+    let local = run(&[
+        "recall",
+        "storage ran out",
+        "--models",
+        "sentence-transformers/all-MiniLM-L6-v2",
+        "--no-count",
+    ]);
+    assert_eq!(local["vector_search"], "vector search: sentence-transformers/all-MiniLM-L6-v2");
+    assert_eq!(local["hits"][0]["memory"]["id"], id, "{local}");
+    let out = cli
+        .cmd()
+        .arg("--models-dir")
+        .arg(&models)
+        .args(["--model", "all-minilm-l6-v2", "recall", "x", "--models", "gpt-embed"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("invalid models"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -20,8 +20,8 @@ pub(crate) struct Indexes {
 struct NamespaceIndex {
     /// BM25 over the namespace's terms; `None` when keyword search goes to the store.
     text: Option<TextIndex>,
-    /// Vectors of the current embedding model; `None` without a model.
-    vectors: Option<FlatIndex>,
+    /// Vectors per embedding model id: spaces of different models never share an index.
+    vectors: HashMap<String, FlatIndex>,
 }
 
 impl Indexes {
@@ -37,18 +37,26 @@ impl Indexes {
         }
     }
 
-    /// Fills the vector indexes from stored vectors; returns how many had the wrong dimension.
-    pub(crate) fn load_vectors(&self, entries: Vec<VectorEntry>, dims: usize) -> usize {
+    /// (Re)fills `model`'s vector indexes from its stored vectors; returns how many had the
+    /// wrong dimension.
+    pub(crate) fn load_vectors(
+        &self,
+        model: &str,
+        entries: Vec<VectorEntry>,
+        dims: usize,
+    ) -> usize {
         let mut map = self.write();
-        // Vectors of another model must never share an index with these.
-        map.values_mut().for_each(|ns| ns.vectors = None);
+        map.values_mut().for_each(|ns| {
+            ns.vectors.remove(model);
+        });
         let mut skipped = 0;
         for e in entries {
             let index = map
                 .entry(e.namespace)
                 .or_default()
                 .vectors
-                .get_or_insert_with(|| FlatIndex::new(dims));
+                .entry(model.to_owned())
+                .or_insert_with(|| FlatIndex::new(dims));
             if !index.upsert(e.id, e.facets, &e.embedding) {
                 skipped += 1;
             }
@@ -56,48 +64,49 @@ impl Indexes {
         skipped
     }
 
-    /// Adds a just-committed memory. `terms` is `None` when keywords are served by the store.
+    /// Drops the vector indexes of models not in `models`.
+    pub(crate) fn retain_models(&self, models: &[String]) {
+        self.write().values_mut().for_each(|ns| ns.vectors.retain(|m, _| models.contains(m)));
+    }
+
+    /// Adds a just-committed memory. `terms` is `None` when keywords are served by the store;
+    /// `vectors` are (model id, vector) pairs.
     pub(crate) fn add(
         &self,
         memory: &Memory,
         terms: Option<&[String]>,
-        vector: Option<(&Embedding, usize)>,
+        vectors: &[(&str, &Embedding)],
     ) {
         let mut map = self.write();
         let entry = map.entry(memory.namespace.clone()).or_default();
         if let Some(terms) = terms {
             entry.text.get_or_insert_with(TextIndex::new).upsert(memory.id, memory.facets(), terms);
         }
-        if let Some((embedding, dims)) = vector {
-            entry.vectors.get_or_insert_with(|| FlatIndex::new(dims)).upsert(
-                memory.id,
-                memory.facets(),
-                embedding,
-            );
+        for (model, embedding) in vectors {
+            entry
+                .vectors
+                .entry((*model).to_owned())
+                .or_insert_with(|| FlatIndex::new(embedding.dimensions()))
+                .upsert(memory.id, memory.facets(), embedding);
         }
     }
 
-    /// Adds a vector to a memory already indexed for keywords (backfill).
-    pub(crate) fn add_vector(&self, memory: &Memory, embedding: &Embedding, dims: usize) {
-        self.add(memory, None, Some((embedding, dims)));
+    /// Adds one model's vector to a memory already indexed for keywords (backfill).
+    pub(crate) fn add_vector(&self, memory: &Memory, model: &str, embedding: &Embedding) {
+        self.add(memory, None, &[(model, embedding)]);
     }
 
     /// Brings an updated memory's entries up to date: new terms when its content changed (and
-    /// keywords are indexed here), a new vector or none (`Some(None)`) when its content changed,
-    /// and new facets either way.
+    /// keywords are indexed here); when its content changed (`Some`), its old vectors go and
+    /// the given ones (possibly none) come in; new facets either way.
     pub(crate) fn replace(
         &self,
         memory: &Memory,
         terms: Option<&[String]>,
-        vector: Option<Option<&Embedding>>,
+        vectors: Option<&[(&str, &Embedding)]>,
     ) {
         let mut map = self.write();
-        let Some(entry) = map.get_mut(&memory.namespace) else {
-            drop(map);
-            let dims = vector.flatten().map(Embedding::dimensions);
-            self.add(memory, terms, vector.flatten().zip(dims));
-            return;
-        };
+        let entry = map.entry(memory.namespace.clone()).or_default();
         if let Some(text) = &mut entry.text {
             match terms {
                 Some(terms) => text.upsert(memory.id, memory.facets(), terms),
@@ -105,25 +114,25 @@ impl Indexes {
                     text.set_facets(memory.id, memory.facets());
                 }
             }
+        } else if let Some(terms) = terms {
+            entry.text.get_or_insert_with(TextIndex::new).upsert(memory.id, memory.facets(), terms);
         }
-        match vector {
-            Some(Some(embedding)) => {
-                entry.vectors.get_or_insert_with(|| FlatIndex::new(embedding.dimensions())).upsert(
-                    memory.id,
-                    memory.facets(),
-                    embedding,
-                );
-            }
-            Some(None) => {
-                if let Some(vectors) = &mut entry.vectors {
-                    vectors.remove(memory.id);
+        match vectors {
+            Some(vectors) => {
+                entry.vectors.values_mut().for_each(|index| {
+                    index.remove(memory.id);
+                });
+                for (model, embedding) in vectors {
+                    entry
+                        .vectors
+                        .entry((*model).to_owned())
+                        .or_insert_with(|| FlatIndex::new(embedding.dimensions()))
+                        .upsert(memory.id, memory.facets(), embedding);
                 }
             }
-            None => {
-                if let Some(vectors) = &mut entry.vectors {
-                    vectors.set_facets(memory.id, memory.facets());
-                }
-            }
+            None => entry.vectors.values_mut().for_each(|index| {
+                index.set_facets(memory.id, memory.facets());
+            }),
         }
     }
 
@@ -133,9 +142,9 @@ impl Indexes {
             if let Some(text) = &mut entry.text {
                 text.remove(id);
             }
-            if let Some(vectors) = &mut entry.vectors {
-                vectors.remove(id);
-            }
+            entry.vectors.values_mut().for_each(|index| {
+                index.remove(id);
+            });
         }
     }
 
@@ -155,37 +164,40 @@ impl Indexes {
         text.search(terms, k, &|f: &Facets| filter.matches(f, now))
     }
 
-    /// Best vector matches in the namespace.
+    /// Best vector matches in the namespace, in `model`'s space.
     pub(crate) fn search_vectors(
         &self,
         namespace: &Namespace,
+        model: &str,
         query: &Embedding,
         k: usize,
         filter: &MemoryFilter,
         now: Timestamp,
     ) -> Vec<VectorHit> {
         let map = self.read();
-        let Some(vectors) = map.get(namespace).and_then(|e| e.vectors.as_ref()) else {
+        let Some(vectors) = map.get(namespace).and_then(|e| e.vectors.get(model)) else {
             return Vec::new();
         };
         vectors.search(query, k, &|f: &Facets| filter.matches(f, now))
     }
 
-    /// Cosine similarity of each of `ids` to `query` (`None` where there is no vector).
+    /// Cosine similarity in `model`'s space of each of `ids` to `query` (`None` where there is
+    /// no vector).
     pub(crate) fn similarities(
         &self,
         namespace: &Namespace,
+        model: &str,
         ids: &[MemoryId],
         query: &Embedding,
     ) -> Vec<Option<f32>> {
         let map = self.read();
-        let vectors = map.get(namespace).and_then(|e| e.vectors.as_ref());
+        let vectors = map.get(namespace).and_then(|e| e.vectors.get(model));
         ids.iter().map(|id| vectors.and_then(|v| v.similarity(*id, query))).collect()
     }
 
-    /// Vectors indexed, over all namespaces.
+    /// Vectors indexed, over all namespaces and models.
     pub(crate) fn vector_count(&self) -> usize {
-        self.read().values().filter_map(|e| e.vectors.as_ref()).map(VectorIndex::len).sum()
+        self.read().values().flat_map(|e| e.vectors.values()).map(VectorIndex::len).sum()
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<Namespace, NamespaceIndex>> {

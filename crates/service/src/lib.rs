@@ -30,7 +30,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use rearview_core::{
-    Clock, InputError, Memory, MemoryFilter, MemoryId, Namespace, TierTtls, Timestamp,
+    Clock, Embedding, InputError, Memory, MemoryFilter, MemoryId, Namespace, TierTtls, Timestamp,
     content_hash, truncate_chars,
 };
 use rearview_embed::{Embedder, TextKind};
@@ -93,11 +93,13 @@ impl Default for ServiceConfig {
 pub struct ServiceStats {
     /// Counts, vectors per model, size.
     pub store: StoreStats,
-    /// The embedding model serving recall, or `None` in keyword-only mode.
+    /// The primary embedding model, or `None` in keyword-only mode.
     pub embedder: Option<EmbedderInfo>,
+    /// Every embedding model in use, primary first.
+    pub models: Vec<EmbedderInfo>,
     /// Vectors in the in-memory index (all namespaces).
     pub indexed_vectors: usize,
-    /// Memories without a vector of the current model, waiting for backfill.
+    /// Missing vectors (memories × models in use without one), waiting for backfill.
     pub pending_embeddings: u64,
     /// Why there is no embedder, or what is happening to it ("fetching …"), when the process
     /// set one ([`MemoryService::set_embedding_status`]).
@@ -117,9 +119,11 @@ pub struct EmbedderInfo {
 pub struct MemoryService {
     /// Source of truth for memories, keyword entries and vectors.
     store: Arc<dyn MemoryStore>,
-    /// Embeds memories and queries; `None` means keyword-only mode. Swappable at run time
-    /// ([`MemoryService::attach_embedder`]): a server starts keyword-only while its model loads.
-    embedder: std::sync::RwLock<Option<Arc<dyn Embedder>>>,
+    /// Embed memories and queries, the first being the primary model; none means keyword-only
+    /// mode. Every memory is embedded by each (one vector space per model, design §3.2); a
+    /// recall queries each space and merges. Swappable at run time
+    /// ([`MemoryService::attach_embedders`]): a server starts keyword-only while its model loads.
+    embedders: std::sync::RwLock<Vec<Arc<dyn Embedder>>>,
     /// A note on the embedder's state for stats and health (e.g. "fetching …").
     embedding_status: std::sync::RwLock<Option<String>>,
     /// The only source of "now".
@@ -137,7 +141,10 @@ pub struct MemoryService {
 impl std::fmt::Debug for MemoryService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MemoryService")
-            .field("embedder", &self.embedder().map(|e| e.model_id().to_owned()))
+            .field(
+                "embedders",
+                &self.embedders().iter().map(|e| e.model_id().to_owned()).collect::<Vec<_>>(),
+            )
             .field("config", &self.config)
             .finish_non_exhaustive()
     }
@@ -153,10 +160,10 @@ impl MemoryService {
     ) -> Result<Self, ServiceError> {
         config.tokenizer.warm_up();
         let access = AccessRecorder::start(Arc::clone(&store));
-        let embedder = std::sync::RwLock::new(embedder);
+        let embedders = std::sync::RwLock::new(embedder.into_iter().collect());
         let service = Self {
             store,
-            embedder,
+            embedders,
             embedding_status: std::sync::RwLock::new(None),
             clock,
             config,
@@ -173,9 +180,14 @@ impl MemoryService {
         &self.config
     }
 
-    /// The embedder in use, or `None` in keyword-only mode.
+    /// The primary embedder, or `None` in keyword-only mode.
     pub fn embedder(&self) -> Option<Arc<dyn Embedder>> {
-        self.embedder.read().unwrap_or_else(|e| e.into_inner()).clone()
+        self.embedders().into_iter().next()
+    }
+
+    /// Every embedder, primary first.
+    pub fn embedders(&self) -> Vec<Arc<dyn Embedder>> {
+        self.embedders.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// Records why recall is keyword-only or what is happening to the model ("fetching
@@ -184,26 +196,60 @@ impl MemoryService {
         *self.embedding_status.write().unwrap_or_else(|e| e.into_inner()) = status;
     }
 
-    fn is_current_model(&self, model_id: &str) -> bool {
-        self.embedder().is_some_and(|e| e.model_id() == model_id)
+    /// (model, vector) pairs of `vectors` whose model is still in use: a model swapped out
+    /// meanwhile must not get an index entry (its vectors stay stored for when it returns).
+    fn current_vectors<'v>(&self, vectors: &'v [StoredVector]) -> Vec<(&'v str, &'v Embedding)> {
+        let models = self.embedders();
+        vectors
+            .iter()
+            .filter(|v| models.iter().any(|e| e.model_id() == v.model_id))
+            .map(|v| (v.model_id.as_str(), &v.embedding))
+            .collect()
     }
 
-    /// Switches to `embedder` (e.g. once a model finished downloading): loads its stored
-    /// vectors into the index, then serves queries with it. Memories stored without a vector
-    /// meanwhile are found by [`MemoryService::backfill_embeddings`].
+    /// Switches to `embedder` alone (e.g. once a model finished downloading); see
+    /// [`MemoryService::attach_embedders`].
     pub async fn attach_embedder(&self, embedder: Arc<dyn Embedder>) -> Result<(), ServiceError> {
-        let entries = self.store.vectors(embedder.model_id()).await?;
-        let skipped = self.indexes.load_vectors(entries, embedder.dimensions());
-        if skipped > 0 {
-            tracing::warn!(
-                skipped,
-                model = embedder.model_id(),
-                "stored vectors with the wrong dimension were not indexed"
-            );
+        self.attach_embedders(vec![embedder]).await
+    }
+
+    /// Switches to `embedders` (primary first): loads each one's stored vectors into its own
+    /// index, drops the indexes of models no longer used, then serves queries with them.
+    /// Memories without a vector of some model are found by
+    /// [`MemoryService::backfill_embeddings`].
+    pub async fn attach_embedders(
+        &self,
+        embedders: Vec<Arc<dyn Embedder>>,
+    ) -> Result<(), ServiceError> {
+        let mut ids: Vec<String> = Vec::new();
+        for embedder in &embedders {
+            if ids.iter().any(|id| id == embedder.model_id()) {
+                return Err(InputError::new(
+                    "model",
+                    format!("{} is configured twice; list each model once", embedder.model_id()),
+                )
+                .into());
+            }
+            ids.push(embedder.model_id().to_owned());
         }
-        tracing::info!(model = embedder.model_id(), "embedding model attached");
-        *self.embedder.write().unwrap_or_else(|e| e.into_inner()) = Some(embedder);
-        self.set_embedding_status(None);
+        for embedder in &embedders {
+            let entries = self.store.vectors(embedder.model_id()).await?;
+            let skipped =
+                self.indexes.load_vectors(embedder.model_id(), entries, embedder.dimensions());
+            if skipped > 0 {
+                tracing::warn!(
+                    skipped,
+                    model = embedder.model_id(),
+                    "stored vectors with the wrong dimension were not indexed"
+                );
+            }
+            tracing::info!(model = embedder.model_id(), "embedding model attached");
+        }
+        self.indexes.retain_models(&ids);
+        *self.embedders.write().unwrap_or_else(|e| e.into_inner()) = embedders;
+        if !ids.is_empty() {
+            self.set_embedding_status(None);
+        }
         Ok(())
     }
 
@@ -242,18 +288,14 @@ impl MemoryService {
             source_ids: Vec::new(),
         };
         let terms = self.config.tokenizer.index_terms(&memory.content);
-        let vector = self.embed_passage(&memory.content).await;
-        let record = MemoryRecord { memory, terms, vectors: vector.iter().cloned().collect() };
+        let vectors = self.embed_passage(&memory.content).await;
+        let record = MemoryRecord { memory, terms, vectors };
         self.store.insert(&record).await?;
         let in_memory = self.config.keyword_search == KeywordSearch::InMemory;
         self.indexes.add(
             &record.memory,
             in_memory.then_some(record.terms.as_slice()),
-            // A model swapped in meanwhile must not get this vector; backfill embeds it anew.
-            vector
-                .as_ref()
-                .filter(|v| self.is_current_model(&v.model_id))
-                .map(|v| (&v.embedding, v.embedding.dimensions())),
+            &self.current_vectors(&record.vectors),
         );
         tracing::debug!(namespace = %namespace, id = %record.memory.id, "stored memory");
         Ok(record.memory)
@@ -274,13 +316,26 @@ impl MemoryService {
         }
         let ranking = request.ranking.unwrap_or(self.config.ranking);
 
-        let (query_vector, vector_search) = self.embed_query(&request.query, &ranking).await;
-        let vector_hits = match &query_vector {
-            Some(q) => {
-                self.indexes.search_vectors(namespace, q, ranking.vector_candidates, &filter, now)
+        let spaces = self.query_spaces(request.models.as_deref())?;
+        let (queries, vector_search) = self.embed_query(&request.query, &spaces, &ranking).await;
+        // Each space's best matches, merged (first appearance wins the order for now; the
+        // vector rank below is by the merged cosine).
+        let mut vector_ids: Vec<MemoryId> = Vec::new();
+        let mut in_vector_hits: HashSet<MemoryId> = HashSet::new();
+        for (model, query) in &queries {
+            for hit in self.indexes.search_vectors(
+                namespace,
+                model,
+                query,
+                ranking.vector_candidates,
+                &filter,
+                now,
+            ) {
+                if in_vector_hits.insert(hit.id) {
+                    vector_ids.push(hit.id);
+                }
             }
-            None => Vec::new(),
-        };
+        }
         let terms = self.config.tokenizer.query_terms(&request.query);
         let keyword_hits = match (ranking.keyword_candidates, self.config.keyword_search) {
             (0, _) => Vec::new(),
@@ -295,7 +350,7 @@ impl MemoryService {
             }
         };
 
-        let mut ids: Vec<MemoryId> = vector_hits.iter().map(|h| h.id).collect();
+        let mut ids: Vec<MemoryId> = vector_ids.clone();
         let mut seen: HashSet<MemoryId> = ids.iter().copied().collect();
         ids.extend(keyword_hits.iter().map(|h| h.id).filter(|id| seen.insert(*id)));
         let memories: HashMap<MemoryId, Memory> = self
@@ -307,20 +362,34 @@ impl MemoryService {
             .collect();
 
         let candidate_ids: Vec<MemoryId> = memories.keys().copied().collect();
-        // Every candidate gets its exact cosine, also those found only by keywords.
-        let cosines = match &query_vector {
-            Some(q) => self.indexes.similarities(namespace, &candidate_ids, q),
-            None => vec![None; candidate_ids.len()],
-        };
+        // Every candidate gets its exact cosine, also those found only by keywords: with several
+        // models, the mean over the spaces where it has a vector.
+        let mut sums = vec![(0f32, 0u32); candidate_ids.len()];
+        for (model, query) in &queries {
+            let similarities = self.indexes.similarities(namespace, model, &candidate_ids, query);
+            for (sum, similarity) in sums.iter_mut().zip(similarities) {
+                if let Some(c) = similarity {
+                    *sum = (sum.0 + c, sum.1 + 1);
+                }
+            }
+        }
+        let cosines: HashMap<MemoryId, f32> = candidate_ids
+            .iter()
+            .zip(sums)
+            .filter(|(_, (_, n))| *n > 0)
+            .map(|(id, (sum, n))| (*id, sum / n as f32))
+            .collect();
+        let mut by_cosine: Vec<MemoryId> =
+            vector_ids.iter().copied().filter(|id| cosines.contains_key(id)).collect();
+        by_cosine.sort_by(|a, b| cosines[b].total_cmp(&cosines[a]).then(a.cmp(b)));
         let candidates: Vec<Candidate> = candidate_ids
             .iter()
-            .zip(cosines)
-            .map(|(id, cosine)| (&memories[id], cosine))
-            .map(|(m, cosine)| Candidate {
+            .map(|id| &memories[id])
+            .map(|m| Candidate {
                 id: m.id,
                 memory_type: m.memory_type,
-                cosine,
-                vector_rank: vector_hits.iter().position(|h| h.id == m.id).map(|p| p + 1),
+                cosine: cosines.get(&m.id).copied(),
+                vector_rank: by_cosine.iter().position(|id| *id == m.id).map(|p| p + 1),
                 bm25: keyword_hits.iter().find(|h| h.id == m.id).map(|h| h.bm25),
                 keyword_rank: keyword_hits.iter().position(|h| h.id == m.id).map(|p| p + 1),
                 occurred_at: m.occurred_at,
@@ -391,11 +460,9 @@ impl MemoryService {
         let now = self.clock.now();
         let mut update = MemoryUpdate { at: now, ..MemoryUpdate::default() };
         let mut terms = None;
-        let mut vector = None;
         if let Some(content) = change.content {
             let new_terms = self.config.tokenizer.index_terms(&content);
-            vector = Some(self.embed_passage(&content).await);
-            update.vectors = Some(vector.iter().flatten().cloned().collect());
+            update.vectors = Some(self.embed_passage(&content).await);
             update.content = Some((content.clone(), new_terms.clone(), content_hash(&content)));
             terms = Some(new_terms);
         }
@@ -413,9 +480,7 @@ impl MemoryService {
         self.indexes.replace(
             &memory,
             terms.as_deref().filter(|_| in_memory),
-            vector.as_ref().map(|v| {
-                v.as_ref().filter(|v| self.is_current_model(&v.model_id)).map(|v| &v.embedding)
-            }),
+            update.vectors.as_deref().map(|v| self.current_vectors(v)).as_deref(),
         );
         Ok(memory)
     }
@@ -433,18 +498,29 @@ impl MemoryService {
     pub async fn stats(&self) -> Result<ServiceStats, ServiceError> {
         let store = self.store.stats(self.clock.now()).await?;
         let total: u64 = store.tiers.iter().map(|t| t.live + t.archived + t.expired).sum();
-        let embedder = self.embedder().map(|e| EmbedderInfo {
-            model_id: e.model_id().to_owned(),
-            dimensions: e.dimensions(),
-        });
-        let embedded = embedder.as_ref().map_or(0, |e| {
-            store.vectors_per_model.iter().find(|(m, _)| *m == e.model_id).map_or(0, |(_, n)| *n)
-        });
+        let models: Vec<EmbedderInfo> = self
+            .embedders()
+            .iter()
+            .map(|e| EmbedderInfo { model_id: e.model_id().to_owned(), dimensions: e.dimensions() })
+            .collect();
+        // Missing vectors summed over the models in use.
+        let pending_embeddings = models
+            .iter()
+            .map(|e| {
+                let embedded = store
+                    .vectors_per_model
+                    .iter()
+                    .find(|(m, _)| *m == e.model_id)
+                    .map_or(0, |(_, n)| *n);
+                total.saturating_sub(embedded)
+            })
+            .sum();
         let indexed_vectors = self.indexes.vector_count();
         Ok(ServiceStats {
-            pending_embeddings: total.saturating_sub(embedded),
+            pending_embeddings,
             store,
-            embedder,
+            embedder: models.first().cloned(),
+            models,
             indexed_vectors,
             embedding_status: self
                 .embedding_status
@@ -454,29 +530,32 @@ impl MemoryService {
         })
     }
 
-    /// Embeds up to `batch` memories that have no vector of the current model, oldest first.
-    /// Returns how many got one. Call repeatedly until it returns 0.
+    /// Embeds up to `batch` memories that lack a vector of some model in use (the primary
+    /// first), oldest first. Returns how many got one. Call repeatedly until it returns 0.
     pub async fn backfill_embeddings(&self, batch: usize) -> Result<usize, ServiceError> {
-        let Some(embedder) = self.embedder() else { return Ok(0) };
-        let pending = self.store.pending_embeddings(embedder.model_id(), batch).await?;
-        if pending.is_empty() {
-            return Ok(0);
-        }
-        let texts: Vec<String> = pending.iter().map(|p| p.content.clone()).collect();
-        let vectors = embedder.embed(&texts, TextKind::Passage).await?;
-        let mut done = 0;
-        let now = self.clock.now();
-        for (p, embedding) in pending.iter().zip(vectors) {
-            let vector = StoredVector { model_id: embedder.model_id().to_owned(), embedding };
-            if self.store.put_vector(&p.namespace, p.id, &vector).await? {
-                done += 1;
-                // Expired memories get their vector too (so they leave the queue) but no index entry.
-                if let Some(memory) = self.store.get(&p.namespace, p.id, now).await? {
-                    self.indexes.add_vector(&memory, &vector.embedding, embedder.dimensions());
+        for embedder in self.embedders() {
+            let pending = self.store.pending_embeddings(embedder.model_id(), batch).await?;
+            if pending.is_empty() {
+                continue;
+            }
+            let texts: Vec<String> = pending.iter().map(|p| p.content.clone()).collect();
+            let vectors = embedder.embed(&texts, TextKind::Passage).await?;
+            let mut done = 0;
+            let now = self.clock.now();
+            for (p, embedding) in pending.iter().zip(vectors) {
+                let vector = StoredVector { model_id: embedder.model_id().to_owned(), embedding };
+                if self.store.put_vector(&p.namespace, p.id, &vector).await? {
+                    done += 1;
+                    // Expired memories get their vector too (so they leave the queue) but no
+                    // index entry.
+                    if let Some(memory) = self.store.get(&p.namespace, p.id, now).await? {
+                        self.indexes.add_vector(&memory, embedder.model_id(), &vector.embedding);
+                    }
                 }
             }
+            return Ok(done);
         }
-        Ok(done)
+        Ok(0)
     }
 
     /// Refuses to run with a tokenizer other than the one that built the stored keyword terms
@@ -498,47 +577,93 @@ impl MemoryService {
         if self.config.keyword_search == KeywordSearch::InMemory {
             self.indexes.load_text(self.store.keyword_entries().await?);
         }
-        if let Some(embedder) = self.embedder() {
-            self.attach_embedder(embedder).await?;
+        let embedders = self.embedders();
+        if !embedders.is_empty() {
+            self.attach_embedders(embedders).await?;
         }
         Ok(())
     }
 
-    /// The passage vector of `content`, or `None` (logged) if there is no working model.
-    async fn embed_passage(&self, content: &str) -> Option<StoredVector> {
-        let embedder = self.embedder()?;
-        match embedder.embed(&[content.to_owned()], TextKind::Passage).await {
-            Ok(mut v) if v.len() == 1 => Some(StoredVector {
-                model_id: embedder.model_id().to_owned(),
-                embedding: v.remove(0),
-            }),
-            Ok(_) => None,
-            Err(e) => {
-                tracing::warn!(error = %e, "storing memory without a vector; it will be backfilled");
-                None
+    /// The passage vectors of `content`, one per working model (a failing model is logged and
+    /// skipped: backfill adds its vector later).
+    async fn embed_passage(&self, content: &str) -> Vec<StoredVector> {
+        let mut vectors = Vec::new();
+        for embedder in self.embedders() {
+            match embedder.embed(&[content.to_owned()], TextKind::Passage).await {
+                Ok(mut v) if v.len() == 1 => vectors.push(StoredVector {
+                    model_id: embedder.model_id().to_owned(),
+                    embedding: v.remove(0),
+                }),
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(model = embedder.model_id(), error = %e, "storing memory without this model's vector; it will be backfilled");
+                }
             }
         }
+        vectors
     }
 
+    /// The embedders a recall queries: those named in `models`, or all in use.
+    fn query_spaces(
+        &self,
+        models: Option<&[String]>,
+    ) -> Result<Vec<Arc<dyn Embedder>>, ServiceError> {
+        let all = self.embedders();
+        let Some(names) = models else { return Ok(all) };
+        names
+            .iter()
+            .map(|name| {
+                all.iter().find(|e| e.model_id() == name).cloned().ok_or_else(|| {
+                    let in_use: Vec<&str> = all.iter().map(|e| e.model_id()).collect();
+                    ServiceError::from(InputError::new(
+                        "models",
+                        format!(
+                            "{name:?} is not a model in use; in use: {}",
+                            if in_use.is_empty() {
+                                "none (keyword-only)".to_owned()
+                            } else {
+                                in_use.join(", ")
+                            }
+                        ),
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    /// The query's vector in each of `spaces` that could embed it, and how vector search went.
     async fn embed_query(
         &self,
         query: &str,
+        spaces: &[Arc<dyn Embedder>],
         ranking: &RankingConfig,
-    ) -> (Option<rearview_core::Embedding>, VectorSearch) {
-        let Some(embedder) = self.embedder() else { return (None, VectorSearch::NoModel) };
+    ) -> (Vec<(String, Embedding)>, VectorSearch) {
+        if spaces.is_empty() {
+            return (Vec::new(), VectorSearch::NoModel);
+        }
         if ranking.vector_candidates == 0 {
-            return (None, VectorSearch::Disabled);
+            return (Vec::new(), VectorSearch::Disabled);
         }
-        match embedder.embed(&[query.to_owned()], TextKind::Query).await {
-            Ok(mut v) if v.len() == 1 => {
-                (Some(v.remove(0)), VectorSearch::Used { model_id: embedder.model_id().to_owned() })
-            }
-            Ok(_) => (None, VectorSearch::Failed { reason: "model returned no vector".to_owned() }),
-            Err(e) => {
-                tracing::warn!(error = %e, "query embedding failed; recalling by keywords only");
-                (None, VectorSearch::Failed { reason: truncate_chars(&e.to_string(), 200) })
+        let mut vectors = Vec::new();
+        let mut failure = None;
+        for embedder in spaces {
+            match embedder.embed(&[query.to_owned()], TextKind::Query).await {
+                Ok(mut v) if v.len() == 1 => {
+                    vectors.push((embedder.model_id().to_owned(), v.remove(0)))
+                }
+                Ok(_) => failure = Some("model returned no vector".to_owned()),
+                Err(e) => {
+                    tracing::warn!(model = embedder.model_id(), error = %e, "query embedding failed; this space is skipped");
+                    failure = Some(truncate_chars(&e.to_string(), 200));
+                }
             }
         }
+        if vectors.is_empty() {
+            let reason = failure.unwrap_or_else(|| "no vector".to_owned());
+            return (vectors, VectorSearch::Failed { reason });
+        }
+        let model_id = vectors.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>().join(" + ");
+        (vectors, VectorSearch::Used { model_id })
     }
 }
 

@@ -152,6 +152,9 @@ pub struct RecallRequest {
     pub record_access: bool,
     /// Override the configured ranking for this query (evaluation, experiments).
     pub ranking: Option<RankingConfig>,
+    /// Vector spaces to query, by model id (the design's routing: e.g. only the fast local
+    /// model). `None`: every model in use; their cosines are averaged per memory.
+    pub models: Option<Vec<String>>,
 }
 
 impl RecallRequest {
@@ -166,6 +169,7 @@ impl RecallRequest {
             explain: false,
             record_access: true,
             ranking: None,
+            models: None,
         }
     }
 

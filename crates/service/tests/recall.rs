@@ -10,7 +10,7 @@ use rearview_embed::{Embedder, TestEmbedder};
 use rearview_search::{Fusion, RankingConfig, TierOrder};
 use rearview_service::{
     ErrorKind, KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
-    VectorSearch,
+    UpdateRequest, VectorSearch,
 };
 use rearview_store::MemoryStore;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
@@ -221,6 +221,58 @@ async fn a_model_attached_at_run_time_serves_recall_after_backfill() {
     h.service.attach_embedder(other).await.unwrap();
     let stats = h.service.stats().await.unwrap();
     assert_eq!((stats.indexed_vectors, stats.pending_embeddings), (0, 2));
+}
+
+#[tokio::test]
+async fn several_models_side_by_side_each_in_its_own_space() {
+    // Design §3.2: every memory embedded by each model, vectors kept per model, a query served
+    // by all (merged) or by the ones it names.
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());
+    let fast: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(64).with_model_id("fast"));
+    let precise: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(32).with_model_id("precise"));
+    let h = harness_with(Arc::clone(&store), Some(Arc::clone(&fast))).await;
+    let old = remember(&h, "a", "likes green tea").await;
+    h.service.attach_embedders(vec![Arc::clone(&fast), Arc::clone(&precise)]).await.unwrap();
+    let stats = h.service.stats().await.unwrap();
+    assert_eq!(stats.models.len(), 2);
+    assert_eq!((stats.indexed_vectors, stats.pending_embeddings), (1, 1), "precise lacks one");
+    assert_eq!(h.service.backfill_embeddings(10).await.unwrap(), 1);
+    let id = remember(&h, "a", "数据库从 MySQL 迁移到 PostgreSQL").await;
+    let stats = h.service.stats().await.unwrap();
+    assert_eq!(
+        (stats.indexed_vectors, stats.pending_embeddings),
+        (4, 0),
+        "two memories × two models"
+    );
+
+    let r = h.service.recall(&ns("a"), RecallRequest::new("PostgreSQL")).await.unwrap();
+    assert!(
+        matches!(&r.vector_search, VectorSearch::Used { model_id } if model_id == "fast + precise"),
+        "{:?}",
+        r.vector_search
+    );
+    assert_eq!(r.hits[0].memory.id, id);
+    let only =
+        RecallRequest { models: Some(vec!["precise".into()]), ..RecallRequest::new("green tea") };
+    let r = h.service.recall(&ns("a"), only).await.unwrap();
+    assert!(matches!(&r.vector_search, VectorSearch::Used { model_id } if model_id == "precise"));
+    assert_eq!(r.hits[0].memory.id, old);
+    let unknown = RecallRequest { models: Some(vec!["huge".into()]), ..RecallRequest::new("tea") };
+    let err = h.service.recall(&ns("a"), unknown).await.unwrap_err().to_string();
+    assert!(err.contains("models") && err.contains("fast, precise"), "{err}");
+
+    // Content changes re-embed with every model; a model listed twice is refused.
+    h.service
+        .update(
+            &ns("a"),
+            old,
+            UpdateRequest { content: Some("likes oolong tea".into()), ..Default::default() },
+        )
+        .await
+        .unwrap();
+    assert_eq!(h.service.stats().await.unwrap().pending_embeddings, 0);
+    let twice = h.service.attach_embedders(vec![Arc::clone(&fast), fast]).await.unwrap_err();
+    assert!(twice.to_string().contains("twice"), "{twice}");
 }
 
 #[tokio::test]
