@@ -124,6 +124,7 @@ impl RearviewMcp {
                 TierOrder::ByScore
             },
             explain: p.explain.unwrap_or(false),
+            models: p.models,
             ..RecallRequest::new(p.query)
         };
         let result = self.service.recall(&namespace, request).await;

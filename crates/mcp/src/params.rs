@@ -63,6 +63,9 @@ pub struct RetrieveMemoryParams {
     pub tier_priority: Option<bool>,
     /// Include how each score was computed; default false.
     pub explain: Option<bool>,
+    /// Query only these embedding models' vector spaces (ids as memory_stats lists them), e.g.
+    /// only the fast local one; default all, their similarities averaged.
+    pub models: Option<Vec<String>>,
     /// Tenant; default the connection's.
     pub namespace: Option<String>,
 }

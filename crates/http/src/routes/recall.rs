@@ -36,6 +36,9 @@ pub struct RecallBody {
     tier_priority: Option<bool>,
     /// Include each score's derivation; default false.
     explain: Option<bool>,
+    /// Query only these embedding models' vector spaces (ids as `/v1/stats` lists them);
+    /// default all, their similarities averaged.
+    models: Option<Vec<String>>,
 }
 
 /// `POST /v1/recall` → ranked memories with scores.
@@ -66,6 +69,7 @@ pub async fn recall(
             TierOrder::ByScore
         },
         explain: body.explain.unwrap_or(false),
+        models: body.models,
         ..RecallRequest::new(body.query)
     };
     let response = state.service.recall(&ns, request).await?;
