@@ -108,6 +108,13 @@ pub enum Command {
     /// Embed every memory that has no vector of the configured model yet (e.g. stored while the
     /// endpoint was down, or before a model was configured).
     Backfill,
+    /// Embed this namespace's memories (or every namespace's) for the models in use: run it
+    /// after changing or adding a model. Resumable; vectors of other models are kept.
+    Reindex {
+        /// Every namespace, not only --namespace.
+        #[arg(long)]
+        all_namespaces: bool,
+    },
     /// List or fetch local embedding models.
     #[command(subcommand)]
     Models(ModelsCommand),

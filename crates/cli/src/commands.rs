@@ -31,9 +31,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     let acquire = match cli.command {
         Command::Mcp | Command::Serve { .. } => Acquire::InBackground,
-        Command::Add(_) | Command::Recall(_) | Command::Update(_) | Command::Backfill => {
-            Acquire::Now
-        }
+        Command::Add(_)
+        | Command::Recall(_)
+        | Command::Update(_)
+        | Command::Backfill
+        | Command::Reindex { .. } => Acquire::Now,
         Command::Stats => Acquire::IfInstalled,
         Command::Get { .. } | Command::List(_) | Command::Delete { .. } | Command::Models(_) => {
             Acquire::Never
@@ -77,7 +79,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             printer.deleted(id)?;
         }
         Command::Stats => printer.stats(&service.stats().await?)?,
-        Command::Backfill => printer.backfilled(backfill(&service).await?)?,
+        Command::Backfill => printer.backfilled(backfill(&service, None).await?)?,
+        Command::Reindex { all_namespaces } => {
+            let scope = (!all_namespaces).then_some(&namespace);
+            printer.backfilled(backfill(&service, scope).await?)?
+        }
         Command::Mcp => serve_stdio(service, namespace, pending).await?,
         Command::Serve { listen, max_request_bytes } => {
             let limits =
@@ -154,24 +160,30 @@ async fn shutdown_signal() {
     tracing::info!("shutting down");
 }
 
-/// Embeds every memory still waiting for a vector of the current model, 64 at a time, with a
-/// progress bar on stderr. Resumable: an interrupted run leaves only finished batches behind, and
-/// the next run picks up the rest.
-async fn backfill(service: &MemoryService) -> anyhow::Result<usize> {
+/// Embeds every memory (of `namespace`, or all) still waiting for a vector of a model in use,
+/// 64 at a time, with a progress bar on stderr. Resumable: an interrupted run leaves only
+/// finished batches behind, and the next run picks up the rest.
+async fn backfill(service: &MemoryService, namespace: Option<&Namespace>) -> anyhow::Result<usize> {
     let stats = service.stats().await?;
     if stats.embedder.is_none() {
-        anyhow::bail!("no embedding model is available: set --embed-url and --embed-model");
+        anyhow::bail!(
+            "no embedding model is available: check `rearview models list`, --model, or --embed-url and --embed-model"
+        );
     }
+    // The stats count is over all namespaces: exact for a full run, an upper bound otherwise.
     let bar = indicatif::ProgressBar::new(stats.pending_embeddings);
+    let template = if namespace.is_some() {
+        "embedding {bar:40} {pos} (at most {len}; {per_sec})"
+    } else {
+        "embedding {bar:40} {pos}/{len} ({per_sec}, eta {eta})"
+    };
     bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "embedding {bar:40} {pos}/{len} ({per_sec}, eta {eta})",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let mut total = 0;
     loop {
-        let n = service.backfill_embeddings(64).await?;
+        let n = service.reindex(namespace, 64).await?;
         if n == 0 {
             break;
         }

@@ -412,3 +412,34 @@ fn a_local_and_an_api_model_side_by_side() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn reindex_embeds_one_namespace_or_all() {
+    use rearview_embed::testing::{Reply, serve};
+    let cli = Cli::new();
+    // Stored keyword-only (no model), in two namespaces.
+    cli.ok(&["-n", "alice", "add", "likes green tea"]);
+    cli.ok(&["-n", "bob", "add", "喜欢爬山"]);
+    let (url, _seen) = serve(vec![Reply::ok()]);
+    let run = |args: &[&str]| {
+        let out = cli
+            .cmd()
+            .args(["--embed-url", &url, "--embed-model", "m", "--json"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    assert_eq!(run(&["stats"])["embedding"]["pending"], 2);
+    assert_eq!(run(&["-n", "alice", "reindex"])["backfilled"], 1);
+    assert_eq!(run(&["stats"])["embedding"]["pending"], 1, "bob's memory is untouched");
+    assert_eq!(run(&["-n", "alice", "reindex"])["backfilled"], 0, "nothing left in alice");
+    assert_eq!(run(&["reindex", "--all-namespaces"])["backfilled"], 1);
+    assert_eq!(run(&["stats"])["embedding"]["pending"], 0);
+    let out = cli.run(&["reindex"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no embedding model"),
+        "keyword-only has nothing to reindex"
+    );
+}

@@ -531,10 +531,23 @@ impl MemoryService {
     }
 
     /// Embeds up to `batch` memories that lack a vector of some model in use (the primary
-    /// first), oldest first. Returns how many got one. Call repeatedly until it returns 0.
+    /// first), oldest first, in every namespace. Returns how many got one. Call repeatedly until
+    /// it returns 0.
     pub async fn backfill_embeddings(&self, batch: usize) -> Result<usize, ServiceError> {
+        self.reindex(None, batch).await
+    }
+
+    /// [`MemoryService::backfill_embeddings`] for one namespace (`Some`) or all: after a model
+    /// is added or the default model changes, embeds what lacks its vectors. Resumable: the
+    /// work left is whatever still has no vector, so an interrupted run just continues.
+    pub async fn reindex(
+        &self,
+        namespace: Option<&Namespace>,
+        batch: usize,
+    ) -> Result<usize, ServiceError> {
         for embedder in self.embedders() {
-            let pending = self.store.pending_embeddings(embedder.model_id(), batch).await?;
+            let pending =
+                self.store.pending_embeddings(embedder.model_id(), namespace, batch).await?;
             if pending.is_empty() {
                 continue;
             }

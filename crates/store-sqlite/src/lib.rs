@@ -497,9 +497,11 @@ impl MemoryStore for SqliteStore {
     async fn pending_embeddings(
         &self,
         model_id: &str,
+        namespace: Option<&Namespace>,
         limit: usize,
     ) -> Result<Vec<PendingEmbedding>, StoreError> {
         let model_id = model_id.to_owned();
+        let namespace = namespace.map(|n| n.as_str().to_owned());
         self.read(move |_, conn| {
             let mut stmt = conn
                 .prepare_cached(
@@ -507,13 +509,17 @@ impl MemoryStore for SqliteStore {
                      JOIN namespaces n ON n.id = m.ns \
                      WHERE NOT EXISTS (SELECT 1 FROM vectors v \
                                        WHERE v.memory_rowid = m.rowid AND v.model_id = ?1) \
+                       AND (?3 IS NULL OR n.name = ?3) \
                      ORDER BY m.rowid LIMIT ?2",
                 )
                 .map_err(backend("preparing pending-embeddings query"))?;
             let rows = stmt
-                .query_map(params![model_id, i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
-                    Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
-                })
+                .query_map(
+                    params![model_id, i64::try_from(limit).unwrap_or(i64::MAX), namespace],
+                    |r| {
+                        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+                    },
+                )
                 .map_err(backend("listing pending embeddings"))?;
             let mut out = Vec::new();
             for row in rows {

@@ -261,10 +261,12 @@ pub trait MemoryStore: Send + Sync + 'static {
     /// Every memory's keyword terms (expired ones included), for building an in-memory index.
     async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError>;
 
-    /// Up to `limit` memories with no vector of `model_id`, oldest first (backfill work).
+    /// Up to `limit` memories with no vector of `model_id`, oldest first (backfill work), in
+    /// `namespace` or in all namespaces.
     async fn pending_embeddings(
         &self,
         model_id: &str,
+        namespace: Option<&Namespace>,
         limit: usize,
     ) -> Result<Vec<PendingEmbedding>, StoreError>;
 

@@ -389,14 +389,17 @@ pub async fn pending_embeddings_lists_memories_without_a_vector(store: Arc<dyn M
     let second = memory("b", "也是在模型不可用时保存的", t0() + TimeDelta::seconds(1));
     store.insert(&record(first.clone())).await.unwrap();
     store.insert(&record(second.clone())).await.unwrap();
-    let pending = store.pending_embeddings("model-a", 10).await.unwrap();
+    let pending = store.pending_embeddings("model-a", None, 10).await.unwrap();
     assert_eq!(pending.iter().map(|p| p.id).collect::<Vec<_>>(), vec![first.id, second.id]);
     assert_eq!(pending[1].namespace, ns("b"));
     assert_eq!(pending[1].content, second.content);
+    let only_b = store.pending_embeddings("model-a", Some(&ns("b")), 10).await.unwrap();
+    assert_eq!(only_b.iter().map(|p| p.id).collect::<Vec<_>>(), vec![second.id]);
     store.put_vector(&ns("a"), first.id, &vector("model-a", vec![1.0])).await.unwrap();
-    let pending = store.pending_embeddings("model-a", 10).await.unwrap();
+    let pending = store.pending_embeddings("model-a", None, 10).await.unwrap();
     assert_eq!(pending.iter().map(|p| p.id).collect::<Vec<_>>(), vec![second.id]);
-    assert_eq!(store.pending_embeddings("model-a", 0).await.unwrap().len(), 0);
+    assert!(store.pending_embeddings("model-a", Some(&ns("a")), 10).await.unwrap().is_empty());
+    assert_eq!(store.pending_embeddings("model-a", None, 0).await.unwrap().len(), 0);
 }
 
 /// Stats count live, archived and expired memories per namespace and tier.
