@@ -5,6 +5,10 @@
 //! concerns. Field names follow the design's record (§3.1): `memory_type`, `ttl` (seconds),
 //! `timestamp`, `access_count`, … Times are RFC 3339 in UTC.
 
+mod params;
+
+pub use params::{RecallParams, Tier};
+
 use rearview_core::{Memory, Timestamp};
 use rearview_search::Explanation;
 use rearview_service::{RecallResponse, ServiceStats, VectorSearch};

@@ -8,7 +8,7 @@ use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Value, json};
 
 use crate::routes::memories::{ListQuery, PatchBody, StoreBody};
-use crate::routes::recall::RecallBody;
+use rearview_api::RecallParams;
 
 /// The document.
 pub fn document() -> Value {
@@ -20,7 +20,7 @@ pub fn document() -> Value {
         .into_generator();
     let store = requests.subschema_for::<StoreBody>().to_value();
     let patch = requests.subschema_for::<PatchBody>().to_value();
-    let recall = requests.subschema_for::<RecallBody>().to_value();
+    let recall = requests.subschema_for::<RecallParams>().to_value();
     let list = requests.subschema_for::<ListQuery>().to_value();
     let mut responses = SchemaSettings::draft2020_12()
         .with(|s| {

@@ -205,7 +205,7 @@ async fn openapi_document_describes_routes_that_exist_with_resolvable_schemas() 
     let (status, doc) = send(&app, "GET", "/openapi.json", None, None).await;
     assert_eq!((status, doc["openapi"].as_str()), (StatusCode::OK, Some("3.1.0")));
     let schemas = doc["components"]["schemas"].as_object().unwrap();
-    for name in ["StoreBody", "RecallBody", "Memory", "RecallResult", "Error"] {
+    for name in ["StoreBody", "RecallParams", "Tier", "Memory", "RecallResult", "Error"] {
         assert!(schemas.contains_key(name), "{name} missing from components");
     }
     let text = doc.to_string();
@@ -290,4 +290,41 @@ fn futures_stream(
         }
     }
     Chunks(chunks.into_iter())
+}
+
+#[tokio::test]
+async fn recall_takes_the_same_parameters_as_the_mcp_tool() {
+    let app = app().await;
+    let body = serde_json::json!({"content": "用户偏好深色主题", "memory_type": "semantic"});
+    let (status, _) = send(&app, "POST", "/v1/memories", Some(body), Some("alice")).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let query = |extra: serde_json::Value| {
+        let mut q =
+            serde_json::json!({"query": "主题", "memory_type": "semantic", "tier_priority": true});
+        q.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        q
+    };
+    let (_, r) =
+        send(&app, "POST", "/v1/recall", Some(query(serde_json::json!({}))), Some("alice")).await;
+    assert_eq!(r["hits"].as_array().unwrap().len(), 1, "{r}");
+    // The body's namespace overrides the header, as MCP's argument overrides the connection's.
+    let (_, r) = send(
+        &app,
+        "POST",
+        "/v1/recall",
+        Some(query(serde_json::json!({"namespace": "bob"}))),
+        Some("alice"),
+    )
+    .await;
+    assert_eq!(r["hits"].as_array().unwrap().len(), 0, "{r}");
+    let (status, r) = send(
+        &app,
+        "POST",
+        "/v1/recall",
+        Some(query(serde_json::json!({"models": ["x"]}))),
+        Some("alice"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{r}");
+    assert!(r["message"].as_str().unwrap().contains("models"), "{r}");
 }

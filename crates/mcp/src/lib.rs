@@ -19,10 +19,7 @@ use std::sync::Arc;
 
 use rearview_api::{MemoryView, RecallView};
 use rearview_core::{InputError, MemoryFilter, MemoryId, Namespace};
-use rearview_search::TierOrder;
-use rearview_service::{
-    ErrorKind, MemoryService, RecallRequest, RememberRequest, ServiceError, UpdateRequest,
-};
+use rearview_service::{ErrorKind, MemoryService, RememberRequest, ServiceError, UpdateRequest};
 use rearview_store::Page;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -100,33 +97,10 @@ impl RearviewMcp {
     )]
     async fn retrieve_memory(
         &self,
-        Parameters(p): Parameters<RetrieveMemoryParams>,
+        Parameters(mut p): Parameters<RetrieveMemoryParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        let namespace = self.namespace(p.namespace.as_deref())?;
-        let request = RecallRequest {
-            top_k: p.top_k.unwrap_or(5) as usize,
-            filter: MemoryFilter {
-                memory_types: tier(p.memory_type.as_deref())?.into_iter().collect(),
-                session_id: p.session_id,
-                tags: p.tags.unwrap_or_default(),
-                include_archived: p.include_archived.unwrap_or(false),
-                ..MemoryFilter::default()
-            },
-            as_of: p
-                .as_of
-                .as_deref()
-                .map(|t| rearview_core::parse_timestamp("as_of", t))
-                .transpose()
-                .map_err(invalid)?,
-            tier_order: if p.tier_priority.unwrap_or(false) {
-                TierOrder::SemanticFirst
-            } else {
-                TierOrder::ByScore
-            },
-            explain: p.explain.unwrap_or(false),
-            models: p.models,
-            ..RecallRequest::new(p.query)
-        };
+        let namespace = self.namespace(p.namespace.take().as_deref())?;
+        let request = p.into_request().map_err(invalid)?;
         let result = self.service.recall(&namespace, request).await;
         render(result, |r| serde_json::to_value(RecallView::from(r)).unwrap_or_default())
     }

@@ -1,22 +1,8 @@
 //! Tool parameters, with the JSON Schemas clients see in `tools/list`.
 
+pub use rearview_api::{RecallParams as RetrieveMemoryParams, Tier};
 use schemars::JsonSchema;
 use serde::Deserialize;
-
-// Parameters carry the tier as a string and we parse it ourselves, so that a wrong value is a
-// JSON-RPC invalid-params error naming the field (serde's own failure would surface as a generic
-// tool error); this enum only gives the schema its three allowed values.
-/// A memory tier.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Tier {
-    /// Scratch notes of the current task; expire after 1 hour by default.
-    Working,
-    /// Events with time and context; expire after 30 days by default.
-    Episodic,
-    /// Lasting knowledge; never expires by default.
-    Semantic,
-}
 
 /// Arguments of `store_memory`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -36,37 +22,6 @@ pub struct StoreMemoryParams {
     /// When the event happened (RFC 3339, e.g. 2023-05-08T13:56:00Z); default now.
     pub occurred_at: Option<String>,
     /// Tenant (user, agent or memory bank); default the connection's.
-    pub namespace: Option<String>,
-}
-
-/// Arguments of `retrieve_memory`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RetrieveMemoryParams {
-    /// What you are looking for, in any language.
-    pub query: String,
-    /// How many memories to return, 1 to 100; default 5.
-    #[schemars(range(min = 1, max = 100))]
-    pub top_k: Option<u32>,
-    /// Only this tier.
-    #[schemars(with = "Option<Tier>")]
-    pub memory_type: Option<String>,
-    /// Only memories of this conversation.
-    pub session_id: Option<String>,
-    /// Only memories carrying all of these tags.
-    pub tags: Option<Vec<String>>,
-    /// Include archived (cold) memories; default false.
-    pub include_archived: Option<bool>,
-    /// Rank and expire as of this instant (RFC 3339), hiding later events; default now.
-    pub as_of: Option<String>,
-    /// Semantic memories first, then episodic, then working; default false.
-    pub tier_priority: Option<bool>,
-    /// Include how each score was computed; default false.
-    pub explain: Option<bool>,
-    /// Query only these embedding models' vector spaces (ids as memory_stats lists them), e.g.
-    /// only the fast local one; default all, their similarities averaged.
-    pub models: Option<Vec<String>>,
-    /// Tenant; default the connection's.
     pub namespace: Option<String>,
 }
 

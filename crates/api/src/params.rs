@@ -1,0 +1,81 @@
+//! Request parameters shared by the transports: parsed the same way over MCP and REST.
+
+use rearview_core::{InputError, MemoryFilter, MemoryType, parse_timestamp};
+use rearview_search::TierOrder;
+use rearview_service::RecallRequest;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+// Parameters carry the tier as a string and we parse it ourselves, so that a wrong value is a
+// JSON-RPC invalid-params error naming the field (serde's own failure would surface as a generic
+// tool error); this enum only gives the schema its three allowed values.
+/// A memory tier.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// Scratch notes of the current task; expire after 1 hour by default.
+    Working,
+    /// Events with time and context; expire after 30 days by default.
+    Episodic,
+    /// Lasting knowledge; never expires by default.
+    Semantic,
+}
+
+/// Arguments of a recall: MCP `retrieve_memory` and REST `POST /v1/recall` (one type, so the
+/// two doors cannot drift apart).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecallParams {
+    /// What you are looking for, in any language.
+    pub query: String,
+    /// How many memories to return, 1 to 100; default 5.
+    #[schemars(range(min = 1, max = 100))]
+    pub top_k: Option<u32>,
+    /// Only this tier.
+    #[schemars(with = "Option<Tier>")]
+    pub memory_type: Option<String>,
+    /// Only memories of this conversation.
+    pub session_id: Option<String>,
+    /// Only memories carrying all of these tags.
+    pub tags: Option<Vec<String>>,
+    /// Include archived (cold) memories; default false.
+    pub include_archived: Option<bool>,
+    /// Rank and expire as of this instant (RFC 3339), hiding later events; default now.
+    pub as_of: Option<String>,
+    /// Semantic memories first, then episodic, then working; default false.
+    pub tier_priority: Option<bool>,
+    /// Include how each score was computed; default false.
+    pub explain: Option<bool>,
+    /// Query only these embedding models' vector spaces (ids as memory_stats lists them), e.g.
+    /// only the fast local one; default all, their similarities averaged.
+    pub models: Option<Vec<String>>,
+    /// Tenant; default the connection's.
+    pub namespace: Option<String>,
+}
+
+impl RecallParams {
+    /// The service request. The `namespace` field is the caller's to resolve (it falls back to
+    /// the connection's or the header's); take it before calling this.
+    pub fn into_request(self) -> Result<RecallRequest, InputError> {
+        let memory_type = self.memory_type.as_deref().map(str::parse::<MemoryType>).transpose()?;
+        Ok(RecallRequest {
+            top_k: self.top_k.map_or(5, |k| k as usize),
+            filter: MemoryFilter {
+                memory_types: memory_type.into_iter().collect(),
+                session_id: self.session_id,
+                tags: self.tags.unwrap_or_default(),
+                include_archived: self.include_archived.unwrap_or(false),
+                ..MemoryFilter::default()
+            },
+            as_of: self.as_of.as_deref().map(|t| parse_timestamp("as_of", t)).transpose()?,
+            tier_order: if self.tier_priority.unwrap_or(false) {
+                TierOrder::SemanticFirst
+            } else {
+                TierOrder::ByScore
+            },
+            explain: self.explain.unwrap_or(false),
+            models: self.models,
+            ..RecallRequest::new(self.query)
+        })
+    }
+}
