@@ -56,6 +56,11 @@ pub struct Cli {
     #[arg(long, global = true, env = "REARVIEW_EMBED_DIMENSIONS", value_name = "N")]
     pub embed_dimensions: Option<usize>,
 
+    /// Seconds between the servers' (`serve`, `mcp`) sweeps of expired memories; 0 turns the
+    /// sweep off (expired memories stay invisible either way).
+    #[arg(long, global = true, env = "REARVIEW_SWEEP_INTERVAL", default_value_t = 3600)]
+    pub sweep_interval: u64,
+
     /// Longest memory accepted, in characters (Chinese and English alike); longer content is
     /// refused with an error naming the limit.
     #[arg(long, global = true, env = "REARVIEW_MAX_CONTENT_CHARS", default_value_t = 32_768, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
@@ -108,6 +113,13 @@ pub enum Command {
     /// Embed every memory that has no vector of the configured model yet (e.g. stored while the
     /// endpoint was down, or before a model was configured).
     Backfill,
+    /// Delete expired memories (past their TTL) of this namespace, or of all; prints how many.
+    /// Servers also sweep on their own every --sweep-interval.
+    Cleanup {
+        /// Every namespace, not only --namespace.
+        #[arg(long)]
+        all_namespaces: bool,
+    },
     /// Embed this namespace's memories (or every namespace's) for the models in use: run it
     /// after changing or adding a model. Resumable; vectors of other models are kept.
     Reindex {

@@ -37,9 +37,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Backfill
         | Command::Reindex { .. } => Acquire::Now,
         Command::Stats => Acquire::IfInstalled,
-        Command::Get { .. } | Command::List(_) | Command::Delete { .. } | Command::Models(_) => {
-            Acquire::Never
-        }
+        Command::Get { .. }
+        | Command::List(_)
+        | Command::Delete { .. }
+        | Command::Cleanup { .. }
+        | Command::Models(_) => Acquire::Never,
     };
     let resolved = crate::models::resolve(&cli, acquire).await?;
     let (embedders, pending, status) = (resolved.embedders, resolved.pending, resolved.status);
@@ -49,6 +51,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         _ => KeywordSearch::Store,
     };
     let max_content_chars = cli.max_content_chars as usize;
+    let sweep_every =
+        (cli.sweep_interval > 0).then(|| std::time::Duration::from_secs(cli.sweep_interval));
     let service = open_service(cli.db, embedders, keyword_search, max_content_chars).await?;
     service.set_embedding_status(status);
     match cli.command {
@@ -80,15 +84,19 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Stats => printer.stats(&service.stats().await?)?,
         Command::Backfill => printer.backfilled(backfill(&service, None).await?)?,
+        Command::Cleanup { all_namespaces } => {
+            let scope = (!all_namespaces).then_some(&namespace);
+            printer.cleaned(service.cleanup_expired(scope).await?)?
+        }
         Command::Reindex { all_namespaces } => {
             let scope = (!all_namespaces).then_some(&namespace);
             printer.backfilled(backfill(&service, scope).await?)?
         }
-        Command::Mcp => serve_stdio(service, namespace, pending).await?,
+        Command::Mcp => serve_stdio(service, namespace, pending, sweep_every).await?,
         Command::Serve { listen, max_request_bytes } => {
             let limits =
                 rearview_http::HttpConfig { max_request_bytes: max_request_bytes as usize };
-            serve_http(service, namespace, &listen, &limits, pending).await?
+            serve_http(service, namespace, &listen, &limits, pending, sweep_every).await?
         }
         Command::Models(_) => unreachable!("handled before the database is opened"),
     }
@@ -100,8 +108,10 @@ async fn serve_stdio(
     service: MemoryService,
     namespace: Namespace,
     pending: Option<PendingModels>,
+    sweep_every: Option<std::time::Duration>,
 ) -> anyhow::Result<()> {
     let service = Arc::new(service);
+    spawn_sweeper(&service, sweep_every);
     if let Some(model) = pending {
         model.spawn(Arc::clone(&service));
     }
@@ -121,6 +131,7 @@ async fn serve_http(
     listen: &str,
     limits: &rearview_http::HttpConfig,
     pending: Option<PendingModels>,
+    sweep_every: Option<std::time::Duration>,
 ) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
@@ -128,6 +139,7 @@ async fn serve_http(
     let address = listener.local_addr().context("reading the bound address")?;
     crate::output::notice(&format!("rearview listening on http://{address} (MCP at /mcp)"));
     let service = Arc::new(service);
+    spawn_sweeper(&service, sweep_every);
     if let Some(model) = pending {
         model.spawn(Arc::clone(&service));
     }
@@ -135,6 +147,24 @@ async fn serve_http(
     rearview_http::serve(listener, app, shutdown_signal()).await.context("serving HTTP")?;
     service.flush_access_counts().await;
     Ok(())
+}
+
+/// Deletes expired memories of every namespace every `every` (the design's daily cron, in
+/// process), starting one period after start-up. Failures are logged and retried next period.
+fn spawn_sweeper(service: &Arc<MemoryService>, every: Option<std::time::Duration>) {
+    let Some(every) = every else { return };
+    let service = Arc::downgrade(service);
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            let Some(service) = service.upgrade() else { return };
+            if let Err(e) = service.cleanup_expired(None).await {
+                tracing::warn!(error = %e, "expiry sweep failed; retrying next period");
+            }
+        }
+    });
 }
 
 /// Completes on Ctrl-C or SIGTERM (how Docker and systemd stop a service).

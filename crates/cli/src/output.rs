@@ -113,6 +113,13 @@ impl Printer {
         self.line(&format!("embedded {n} memories"))
     }
 
+    pub fn cleaned(&self, n: usize) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(&serde_json::json!({ "cleaned": n }));
+        }
+        self.line(&format!("deleted {n} expired memories"))
+    }
+
     pub fn deleted(&self, id: MemoryId) -> anyhow::Result<()> {
         if self.json {
             return self.emit_json(&serde_json::json!({ "deleted": id.to_string() }));

@@ -443,3 +443,12 @@ fn reindex_embeds_one_namespace_or_all() {
         "keyword-only has nothing to reindex"
     );
 }
+
+#[test]
+fn cleanup_reports_what_it_deleted() {
+    let cli = Cli::new();
+    cli.ok(&["add", "keeps forever", "--type", "semantic"]);
+    assert_eq!(cli.json(&["cleanup"])["cleaned"], 0);
+    assert_eq!(cli.json(&["cleanup", "--all-namespaces"])["cleaned"], 0);
+    assert!(cli.ok(&["cleanup"]).contains("deleted 0 expired memories"));
+}

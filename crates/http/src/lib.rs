@@ -3,7 +3,7 @@
 //!
 //! This is the only crate that depends on `axum`. Handlers only parse, call the service and
 //! render. REST: `POST/GET /v1/memories`, `GET/PATCH/DELETE /v1/memories/{id}`,
-//! `POST /v1/recall`, `GET /v1/stats` (`/v1/summarize` and `/v1/cleanup` answer 501 until the
+//! `POST /v1/recall`, `GET /v1/stats`, `POST /v1/cleanup` (`/v1/summarize` answers 501 until the
 //! lifecycle work lands). Errors are `{"code", "message"}` (see [`ApiError`]). The OpenAPI 3.1
 //! document is at `/openapi.json` ([`openapi::document`]).
 
@@ -78,7 +78,7 @@ pub fn router_with(
         .route("/v1/recall", post(routes::recall::recall))
         .route("/v1/stats", get(routes::recall::stats))
         .route("/v1/summarize", post(not_yet))
-        .route("/v1/cleanup", post(not_yet))
+        .route("/v1/cleanup", post(routes::recall::cleanup))
         // The design's plain-HTTP tool endpoints (its LangChain example calls these directly).
         .route("/mcp/tools/list", get(tools_list))
         .route("/mcp/tools/call", post(tools_call))
@@ -139,7 +139,7 @@ async fn limit_body(
     next.run(axum::extract::Request::from_parts(parts, body)).await
 }
 
-/// `POST /v1/summarize` and `/v1/cleanup` until the lifecycle work lands: a clear 501, never a
+/// `POST /v1/summarize` until the lifecycle work lands: a clear 501, never a
 /// fake success.
 async fn not_yet() -> ApiError {
     ApiError::not_implemented("not available yet in this rearview version; nothing was changed")

@@ -98,7 +98,7 @@ pub fn document() -> Value {
             },
             "/v1/stats": { "get": { "summary": "Counts, size and embedding state", "responses": { "200": ok("Statistics", json!({ "type": "object" })) } } },
             "/v1/summarize": { "post": { "summary": "Distil episodes (not available yet)", "responses": { "501": error("Not implemented yet") } } },
-            "/v1/cleanup": { "post": { "summary": "Delete expired memories (not available yet)", "responses": { "501": error("Not implemented yet") } } },
+            "/v1/cleanup": { "post": { "summary": "Delete the namespace's expired memories", "parameters": [namespace], "responses": { "200": ok("How many were deleted", json!({ "type": "object", "required": ["cleaned"], "properties": { "cleaned": { "type": "integer", "minimum": 0 }, "namespace": { "type": "string" } } })) } } },
             "/healthz": { "get": { "summary": "Liveness", "responses": { "200": { "description": "Up" } } } },
             "/readyz": { "get": { "summary": "Readiness: the store answers", "responses": { "200": { "description": "Ready" }, "503": error("Not ready") } } }
         },

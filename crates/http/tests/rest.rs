@@ -169,7 +169,7 @@ async fn every_error_is_code_and_message_naming_the_field() {
         ("GET", "/v1/memories?limit=abc", None, StatusCode::BAD_REQUEST, "invalid_input", "limit"),
         (
             "POST",
-            "/v1/cleanup",
+            "/v1/summarize",
             None,
             StatusCode::NOT_IMPLEMENTED,
             "not_implemented",

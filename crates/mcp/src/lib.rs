@@ -228,7 +228,7 @@ impl RearviewMcp {
     }
 
     #[tool(
-        description = "Delete expired memories and report how many (design §5.3). Not available in this version yet: expired memories are already invisible to every read; the call fails with an explanation and changes nothing.",
+        description = "Delete this namespace's expired memories (past their TTL) and report how many. Expired memories are already invisible to every read; this reclaims their space. The server also sweeps on its own schedule.",
         annotations(
             read_only_hint = false,
             destructive_hint = true,
@@ -236,10 +236,13 @@ impl RearviewMcp {
             open_world_hint = false
         )
     )]
-    async fn cleanup_expired(&self) -> Result<CallToolResult, ErrorData> {
-        Ok(tool_error(
-            "cleanup_expired is not available yet in this rearview version; expired memories are already hidden from every read",
-        ))
+    async fn cleanup_expired(
+        &self,
+        Parameters(p): Parameters<NamespaceParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let namespace = self.namespace(p.namespace.as_deref())?;
+        let result = self.service.cleanup_expired(Some(&namespace)).await;
+        render(result, |n| serde_json::json!({ "cleaned": n, "namespace": namespace.as_str() }))
     }
 }
 
@@ -314,6 +317,7 @@ fn check_arguments(
         "update_memory" => check::<UpdateMemoryParams>(arguments),
         "list_memories" => check::<ListMemoriesParams>(arguments),
         "summarize_episodes" => check::<SummarizeEpisodesParams>(arguments),
+        "cleanup_expired" => check::<NamespaceParams>(arguments),
         _ => Ok(()),
     }
 }
@@ -415,7 +419,7 @@ impl RearviewMcp {
             "list_memories" => self.list_memories(args(arguments)?).await,
             "memory_stats" => self.memory_stats().await,
             "summarize_episodes" => self.summarize_episodes(args(arguments)?).await,
-            "cleanup_expired" => self.cleanup_expired().await,
+            "cleanup_expired" => self.cleanup_expired(args(arguments)?).await,
             _ => Err(ErrorData::invalid_params(
                 format!("unknown tool {name:?}; GET /mcp/tools/list names the tools"),
                 None,

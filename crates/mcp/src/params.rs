@@ -83,3 +83,11 @@ pub struct SummarizeEpisodesParams {
     /// How to summarise them.
     pub instruction: Option<String>,
 }
+
+/// Arguments of `cleanup_expired` (and other tools that only take a tenant).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NamespaceParams {
+    /// Tenant; default the connection's.
+    pub namespace: Option<String>,
+}

@@ -494,6 +494,26 @@ impl MemoryService {
         Ok(())
     }
 
+    /// Deletes every expired memory (row, keyword entry, vectors) of `namespace`, or of all
+    /// namespaces, and drops them from the indexes; returns how many. Expired memories are
+    /// already invisible to every read; this reclaims their space (design §5.3).
+    pub async fn cleanup_expired(
+        &self,
+        namespace: Option<&Namespace>,
+    ) -> Result<usize, ServiceError> {
+        let started = std::time::Instant::now();
+        let deleted = self.store.delete_expired(namespace, self.clock.now()).await?;
+        for (ns, id) in &deleted {
+            self.indexes.remove(ns, *id);
+        }
+        tracing::info!(
+            cleaned = deleted.len(),
+            ms = started.elapsed().as_secs_f64() * 1000.0,
+            "expired memories deleted"
+        );
+        Ok(deleted.len())
+    }
+
     /// Counts per namespace and tier, vectors, size, and the embedding model's state.
     pub async fn stats(&self) -> Result<ServiceStats, ServiceError> {
         let store = self.store.stats(self.clock.now()).await?;

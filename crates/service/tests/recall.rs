@@ -294,6 +294,37 @@ async fn working_memory_expires_after_its_tier_ttl_exactly() {
 }
 
 #[tokio::test]
+async fn cleanup_deletes_exactly_the_expired_and_unindexes_them() {
+    let h = harness().await;
+    let working = RememberRequest {
+        memory_type: Some(MemoryType::Working),
+        ..RememberRequest::new("scratch port 8080")
+    };
+    let scratch_a = h.service.remember(&ns("a"), working.clone()).await.unwrap();
+    let scratch_b = h.service.remember(&ns("b"), working).await.unwrap();
+    let keep = remember(&h, "a", "the api listens on port 8080").await;
+    assert_eq!(h.service.stats().await.unwrap().indexed_vectors, 3);
+
+    h.clock.advance(TimeDelta::hours(1) - TimeDelta::microseconds(1));
+    assert_eq!(h.service.cleanup_expired(None).await.unwrap(), 0, "one microsecond early");
+    h.clock.advance(TimeDelta::microseconds(1));
+    assert_eq!(h.service.cleanup_expired(Some(&ns("a"))).await.unwrap(), 1, "only namespace a");
+    assert_eq!(h.service.stats().await.unwrap().indexed_vectors, 2, "its vector left the index");
+    assert_eq!(recall_ids(&h, "a", "port 8080").await, vec![keep]);
+    assert_eq!(h.service.cleanup_expired(None).await.unwrap(), 1, "then b's");
+    assert_eq!(h.service.cleanup_expired(None).await.unwrap(), 0, "idempotent");
+    for (namespace, id) in [("a", scratch_a.id), ("b", scratch_b.id)] {
+        assert_eq!(
+            h.service.get(&ns(namespace), id).await.unwrap_err().kind(),
+            ErrorKind::NotFound
+        );
+    }
+    let stats = h.service.stats().await.unwrap();
+    let total: u64 = stats.store.tiers.iter().map(|t| t.live + t.archived + t.expired).sum();
+    assert_eq!((total, stats.indexed_vectors), (1, 1), "rows and vectors gone, the rest kept");
+}
+
+#[tokio::test]
 async fn tier_ttls_and_explicit_ttl() {
     let h = harness().await;
     let tiers = [(MemoryType::Episodic, Some(TimeDelta::days(30))), (MemoryType::Semantic, None)];

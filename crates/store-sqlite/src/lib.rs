@@ -370,6 +370,49 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
+    async fn delete_expired(
+        &self,
+        namespace: Option<&Namespace>,
+        now: Timestamp,
+    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError> {
+        let namespace = namespace.map(|n| n.as_str().to_owned());
+        let now = codec::micros(now);
+        self.write(move |_, tx| {
+            let expired: Vec<(i64, i64, String, String)> = {
+                let mut stmt = tx
+                    .prepare_cached(
+                        "SELECT m.rowid, m.ns, n.name, m.id FROM memories m \
+                         JOIN namespaces n ON n.id = m.ns \
+                         WHERE m.expires_at IS NOT NULL AND m.expires_at <= ?1 \
+                           AND (?2 IS NULL OR n.name = ?2)",
+                    )
+                    .map_err(backend("preparing the expiry sweep"))?;
+                let rows = stmt
+                    .query_map(params![now, namespace], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                    })
+                    .map_err(backend("finding expired memories"))?;
+                rows.collect::<Result<_, _>>().map_err(backend("reading expired memories"))?
+            };
+            let mut deleted = Vec::with_capacity(expired.len());
+            for (rowid, ns_id, name, id) in expired {
+                tx.execute("DELETE FROM memory_terms WHERE rowid = ?1", [rowid])
+                    .map_err(backend("deleting keyword entry"))?;
+                // Vectors go with the row (ON DELETE CASCADE).
+                tx.execute("DELETE FROM memories WHERE rowid = ?1", [rowid])
+                    .map_err(backend("deleting memory"))?;
+                tx.execute(
+                    "UPDATE namespaces SET doc_count = doc_count - 1 WHERE id = ?1",
+                    [ns_id],
+                )
+                .map_err(backend("uncounting the memory"))?;
+                deleted.push((codec::parse_namespace(&name)?, codec::parse_id(&id)?));
+            }
+            Ok(deleted)
+        })
+        .await
+    }
+
     async fn list(
         &self,
         namespace: &Namespace,

@@ -255,6 +255,14 @@ pub trait MemoryStore: Send + Sync + 'static {
         vector: &StoredVector,
     ) -> Result<bool, StoreError>;
 
+    /// Deletes every memory (row, keyword entry, vectors) whose `expires_at` is at or before
+    /// `now`, in `namespace` or in all namespaces, in one transaction; returns what it deleted.
+    async fn delete_expired(
+        &self,
+        namespace: Option<&Namespace>,
+        now: Timestamp,
+    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError>;
+
     /// Every stored vector of `model_id`, for building the in-memory index.
     async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError>;
 

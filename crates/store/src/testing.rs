@@ -38,6 +38,7 @@ macro_rules! store_contract_tests {
             concurrent_record_access_loses_no_increment,
             vectors_are_kept_per_model,
             pending_embeddings_lists_memories_without_a_vector,
+            delete_expired_sweeps_exactly_the_expired,
             stats_count_tiers_and_expired,
             keyword_entries_return_normalised_terms_in_order,
             settings_persist_and_replace,
@@ -400,6 +401,49 @@ pub async fn pending_embeddings_lists_memories_without_a_vector(store: Arc<dyn M
     assert_eq!(pending.iter().map(|p| p.id).collect::<Vec<_>>(), vec![second.id]);
     assert!(store.pending_embeddings("model-a", Some(&ns("a")), 10).await.unwrap().is_empty());
     assert_eq!(store.pending_embeddings("model-a", None, 0).await.unwrap().len(), 0);
+}
+
+/// The sweep deletes what expired at or before `now` (row, terms, vectors), per namespace or in
+/// all, and nothing else; keyword statistics stay consistent.
+pub async fn delete_expired_sweeps_exactly_the_expired(store: Arc<dyn MemoryStore>) {
+    let expiring = |namespace: &str, content: &str, expires: Timestamp| {
+        let mut m = memory(namespace, content, t0());
+        m.ttl_secs = (expires - t0()).num_seconds() as u64;
+        m.expires_at = Some(expires);
+        m
+    };
+    let a_due = expiring("a", "port 8080 scratch note", t0() + TimeDelta::seconds(10));
+    let a_later = expiring("a", "port 9090 scratch note", t0() + TimeDelta::seconds(20));
+    let b_due = expiring("b", "临时笔记 端口 8080", t0() + TimeDelta::seconds(10));
+    let keep = memory("a", "port 8080 is the api", t0());
+    for m in [&a_due, &a_later, &b_due, &keep] {
+        let mut r = record(m.clone());
+        r.vectors.push(vector("model-a", vec![1.0, 0.0]));
+        store.insert(&r).await.unwrap();
+    }
+    let now = t0() + TimeDelta::seconds(10);
+    assert!(
+        store.delete_expired(Some(&ns("a")), now - TimeDelta::seconds(1)).await.unwrap().is_empty()
+    );
+    let swept = store.delete_expired(Some(&ns("a")), now).await.unwrap();
+    assert_eq!(swept, vec![(ns("a"), a_due.id)], "exactly at the boundary, only namespace a");
+    assert!(store.get(&ns("b"), b_due.id, t0()).await.unwrap().is_some(), "b untouched");
+    let swept = store.delete_expired(None, now + TimeDelta::seconds(10)).await.unwrap();
+    let mut ids: Vec<MemoryId> = swept.iter().map(|(_, id)| *id).collect();
+    ids.sort();
+    let mut expected = vec![a_later.id, b_due.id];
+    expected.sort();
+    assert_eq!(ids, expected);
+    // Only the never-expiring memory is left: its row, its vector, and a keyword index that
+    // finds it alone.
+    assert!(store.get(&ns("a"), keep.id, t0()).await.unwrap().is_some());
+    assert_eq!(store.vectors("model-a").await.unwrap().len(), 1);
+    let hits = store
+        .keyword_search(&ns("a"), &["8080".to_owned()], &MemoryFilter::default(), t0(), 10)
+        .await
+        .unwrap();
+    assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), vec![keep.id]);
+    assert_eq!(store.keyword_entries().await.unwrap().len(), 1);
 }
 
 /// Stats count live, archived and expired memories per namespace and tier.

@@ -1,4 +1,4 @@
-//! `/v1/recall` and `/v1/stats`.
+//! `/v1/recall`, `/v1/cleanup` and `/v1/stats`.
 
 use axum::Json;
 use axum::extract::State;
@@ -24,6 +24,17 @@ pub async fn recall(
     let request = body.into_request()?;
     let response = state.service.recall(&ns, request).await?;
     Ok(Json(serde_json::to_value(RecallView::from(&response)).unwrap_or_default()))
+}
+
+/// `POST /v1/cleanup` → `{"cleaned": n}`: deletes the namespace's expired memories (the
+/// `X-Rearview-Namespace` header's, or the default). Takes no body.
+pub async fn cleanup(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let ns = namespace(&headers, &state)?;
+    let cleaned = state.service.cleanup_expired(Some(&ns)).await?;
+    Ok(Json(serde_json::json!({ "cleaned": cleaned, "namespace": ns.as_str() })))
 }
 
 /// `GET /v1/stats`.
