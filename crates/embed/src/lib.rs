@@ -1,7 +1,8 @@
 //! Text → vectors.
 //!
 //! This crate owns the [`Embedder`] trait and its providers: [`OpenAiEmbedder`] for any
-//! OpenAI-compatible HTTP endpoint (OpenAI, Ollama, vLLM, TEI, …); a local model runtime is next.
+//! OpenAI-compatible HTTP endpoint (OpenAI, Ollama, vLLM, TEI, …); the local model runtime lives in
+//! `rearview-embed-local`.
 //! The service holds an `Arc<dyn Embedder>` and never knows which.
 //!
 //! Feature `testing` adds [`TestEmbedder`], a deterministic, dependency-free embedder for unit

@@ -1,16 +1,18 @@
-//! The use cases of rearview. Every transport (CLI today; MCP and REST next) calls only this.
+//! The use cases of rearview. Every transport (CLI, MCP, REST) calls only this.
 //!
-//! [`MemoryService`] holds a store (`Arc<dyn MemoryStore>`), an optional embedder
-//! (`Arc<dyn Embedder>`), a clock and the in-memory vector index, and implements:
-//! - [`MemoryService::remember`]: validate, tokenise, embed, write row + keyword entry + vector in
-//!   one transaction, index the vector;
+//! [`MemoryService`] holds a store (`Arc<dyn MemoryStore>`), the embedders in use
+//! (`Arc<dyn Embedder>`, none to several, one vector space each), a clock and the in-memory
+//! indexes, and implements:
+//! - [`MemoryService::remember`]: validate, tokenise, embed with each model, write row + keyword
+//!   entry + vectors in one transaction, index the vectors;
 //! - [`MemoryService::recall`]: hybrid retrieval (vector top-N ∪ keyword top-N → fused score ×
 //!   decay × heat → top-k), then count the access in the background
 //!   ([`MemoryService::flush_access_counts`] waits for it);
 //! - [`MemoryService::update`]: correct content (re-tokenised, re-embedded), metadata, tier or
 //!   TTL in one transaction;
 //! - [`MemoryService::get`], [`MemoryService::list`], [`MemoryService::forget`],
-//!   [`MemoryService::stats`], [`MemoryService::backfill_embeddings`].
+//!   [`MemoryService::stats`], [`MemoryService::backfill_embeddings`] / [`MemoryService::reindex`],
+//!   [`MemoryService::cleanup_expired`], [`MemoryService::attach_embedders`].
 //!
 //! **Degraded mode.** With no embedder, or while the embedder fails, memories are still stored and
 //! are keyword-searchable at once; they get their vector later from
