@@ -10,6 +10,14 @@ pub fn truncate_chars(text: &str, max_chars: usize) -> String {
     }
 }
 
+/// Han ideographs (CJK Unified Ideographs and their extensions, compatibility ideographs): the
+/// characters Chinese text is made of.
+pub fn is_han(c: char) -> bool {
+    matches!(c as u32,
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2A6DF | 0x2A700..=0x2EBEF
+        | 0x30000..=0x3134F)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@
 //! - texts are sent in batches of at most `batch_size`;
 //! - 429, 5xx and connection failures are retried with exponential backoff (honouring
 //!   `Retry-After` in seconds), up to `max_retries` times; other 4xx fail at once with the
-//!   server's message;
+//!   server's message (all of this is `rearview_remote::Endpoint`);
 //! - every vector is checked: count, dimension (learned from the first answer or configured),
 //!   finiteness and non-zero norm;
 //! - the API key is sent as a bearer token and never appears in `Debug` output, errors or logs.
@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use rearview_core::Embedding;
+use rearview_remote::{Endpoint, excerpt};
 use serde::Deserialize;
 
 use crate::{EmbedError, Embedder, TextKind, validate_batch};
@@ -95,8 +96,7 @@ pub struct OpenAiEmbedder {
 struct Client {
     config: OpenAiConfig,
     /// `{base_url}/embeddings`.
-    url: String,
-    agent: ureq::Agent,
+    endpoint: Endpoint,
 }
 
 impl OpenAiEmbedder {
@@ -108,17 +108,18 @@ impl OpenAiEmbedder {
                 message: "batch_size must be at least 1".into(),
             });
         }
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(config.timeout))
-            .http_status_as_error(false)
-            .build()
-            .into();
-        let url = format!("{}/embeddings", config.base_url.trim_end_matches('/'));
+        let endpoint = Endpoint::new(
+            &config.base_url,
+            "embeddings",
+            config.api_key.clone(),
+            config.timeout,
+            config.initial_backoff,
+        );
         let dimensions = OnceLock::new();
         if let Some(d) = config.dimensions {
             let _ = dimensions.set(d);
         }
-        let embedder = Self { client: Arc::new(Client { config, url, agent }), dimensions };
+        let embedder = Self { client: Arc::new(Client { config, endpoint }), dimensions };
         // The probe retries once at most: a command started while the endpoint is down should
         // learn it in a moment, not after the full backoff schedule.
         let probe = embedder.embed_with(&["probe".to_owned()], TextKind::Query, 1).await?;
@@ -138,74 +139,12 @@ impl Client {
         max_retries: u32,
     ) -> Result<Vec<Vec<f32>>, EmbedError> {
         let body = serde_json::json!({ "model": self.config.model, "input": inputs });
-        let mut backoff = self.config.initial_backoff;
-        let mut attempt = 0;
-        loop {
-            let mut request = self.agent.post(&self.url).header("Content-Type", "application/json");
-            if let Some(key) = &self.config.api_key {
-                request = request.header("Authorization", &format!("Bearer {key}"));
-            }
-            let outcome = match request.send(body.to_string()) {
-                Ok(mut response) => {
-                    let status = response.status().as_u16();
-                    let retry_after = response
-                        .headers()
-                        .get("retry-after")
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(|v| v.trim().parse::<u64>().ok())
-                        .map(Duration::from_secs);
-                    let text = response.body_mut().read_to_string().unwrap_or_default();
-                    match status {
-                        200..=299 => return parse_answer(&text, inputs.len()),
-                        429 | 500..=599 => Retry {
-                            wait: retry_after,
-                            why: format!("HTTP {status}: {}", excerpt(&text)),
-                        },
-                        401 | 403 => {
-                            return Err(EmbedError::Unavailable {
-                                message: format!(
-                                    "{} refused the API key (HTTP {status}); check the environment variable that holds it",
-                                    self.url
-                                ),
-                            });
-                        }
-                        _ => {
-                            return Err(EmbedError::Unavailable {
-                                message: format!(
-                                    "{} answered HTTP {status}: {}",
-                                    self.url,
-                                    excerpt(&text)
-                                ),
-                            });
-                        }
-                    }
-                }
-                Err(e) => Retry { wait: None, why: format!("cannot reach {}: {e}", self.url) },
-            };
-            let Retry { wait, why } = outcome;
-            if attempt >= max_retries {
-                return Err(EmbedError::Unavailable {
-                    message: format!("{why} (gave up after {} attempts)", attempt + 1),
-                });
-            }
-            attempt += 1;
-            let wait = wait.unwrap_or(backoff).min(Duration::from_secs(30));
-            tracing::warn!(
-                attempt,
-                wait_ms = wait.as_millis() as u64,
-                why,
-                "retrying embedding request"
-            );
-            std::thread::sleep(wait);
-            backoff = backoff.saturating_mul(2);
-        }
+        let text = self
+            .endpoint
+            .post_json(&body, max_retries, "embeddings")
+            .map_err(|e| EmbedError::Unavailable { message: e.message })?;
+        parse_answer(&text, inputs.len())
     }
-}
-
-/// A failure worth another attempt.
-struct Retry {
-    wait: Option<Duration>,
-    why: String,
 }
 
 #[async_trait]
@@ -286,8 +225,4 @@ fn parse_answer(text: &str, expected: usize) -> Result<Vec<Vec<f32>>, EmbedError
         });
     }
     Ok(items.into_iter().map(|(_, v)| v).collect())
-}
-
-fn excerpt(text: &str) -> String {
-    rearview_core::truncate_chars(text.trim(), 200)
 }

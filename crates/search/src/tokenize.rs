@@ -18,6 +18,7 @@
 //!
 //! Indexing and querying use the same function, so both sides always agree.
 
+use rearview_core::is_han;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
@@ -266,13 +267,6 @@ const STOP_WORDS: &[&str] = &[
     "yourself",
     "yourselves",
 ];
-
-/// Han ideographs (CJK Unified Ideographs and their extensions, compatibility ideographs).
-fn is_han(c: char) -> bool {
-    matches!(c as u32,
-        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2A6DF | 0x2A700..=0x2EBEF
-        | 0x30000..=0x3134F)
-}
 
 #[cfg(test)]
 mod tests {
