@@ -123,7 +123,8 @@ async def checks(session, transport, namespace):
     tools = {t.name: t for t in (await session.list_tools()).tools}
     expected = {"store_memory", "retrieve_memory", "get_memory", "update_memory",
                 "delete_memory", "list_memories", "memory_stats",
-                "summarize_episodes", "cleanup_expired"}
+                "summarize_episodes", "cleanup_expired", "end_session", "archive_memory",
+                "restore_memory", "suggest_distillations"}
     check_("tools/list has every tool", expected <= set(tools), sorted(tools))
     store_schema = tools["store_memory"].input_schema
     check_("store_memory requires content", store_schema.get("required") == ["content"], store_schema)
@@ -160,6 +161,29 @@ async def checks(session, transport, namespace):
     cleaned = await session.call_tool("cleanup_expired", {})
     check_("cleanup_expired reports how many it deleted",
           not cleaned.is_error and cleaned.structured_content.get("cleaned") == 0, cleaned)
+
+    # Lifecycle: dedup-merge, a session's working memory → episodes, distillation, archive.
+    first = payload(await session.call_tool("store_memory", {"content": "周五的周会改到下午三点"}))
+    again = payload(await session.call_tool("store_memory", {"content": "周五的周会改到下午三点"}))
+    check_("storing the same text again merges into it",
+          again["merged"] and again["merged"]["into"] == first["memory"]["id"], again)
+    for text, role in [("我对花生过敏，点餐时要注意", "user"), ("好的，我记住了", "assistant")]:
+        await session.call_tool("store_memory", {"content": text, "memory_type": "working",
+                                                 "session_id": "dinner", "metadata": {"role": role}})
+    ended = payload(await session.call_tool("end_session", {"session_id": "dinner"}))
+    check_("end_session turns the user's statement into an episode",
+          ended["working_memories"] == 2 and len(ended["episodes"]) == 1
+          and ended["episodes"][0]["memory"]["memory_type"] == "episodic", ended)
+    episode = ended["episodes"][0]["memory"]["id"]
+    distilled = payload(await session.call_tool("summarize_episodes", {
+        "episode_ids": [episode, first["memory"]["id"]], "instruction": "饮食"}))
+    check_("summarize_episodes writes a semantic memory with its sources and says how",
+          distilled["memory"]["memory_type"] == "semantic"
+          and len(distilled["memory"]["source_ids"]) == 2
+          and distilled["method"].startswith("extractive") and distilled["originals_changed"] == 2, distilled)
+    restored = payload(await session.call_tool("restore_memory", {"ids": [episode]}))
+    check_("restore_memory brings an archived episode back",
+          restored["memories"][0]["archived"] is False, restored)
 
     for name, args, field in [
         ("retrieve_memory", {"query": "x", "top_k": 0}, "top_k"),

@@ -5,8 +5,13 @@
 //! concerns. Field names follow the design's record (§3.1): `memory_type`, `ttl` (seconds),
 //! `timestamp`, `access_count`, … Times are RFC 3339 in UTC.
 
+mod lifecycle;
 mod params;
 
+pub use lifecycle::{
+    EndSessionParams, IdsParams, OriginalsParam, SuggestParams, SummarizeEpisodesParams,
+    distilled_json, session_end_json, stored_json, suggestions_json,
+};
 pub use params::{RecallParams, Tier};
 
 use rearview_core::{Memory, Timestamp};
@@ -25,8 +30,11 @@ pub struct MemoryView<'a> {
     pub namespace: &'a str,
     /// `working`, `episodic` or `semantic`.
     pub memory_type: &'static str,
-    /// The text.
+    /// The text (for a long memory: the full original).
     pub content: &'a str,
+    /// For a long memory: the summary recall shows and embeds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<&'a str>,
     /// Free-form JSON object.
     #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
     pub metadata: &'a rearview_core::Metadata,
@@ -61,6 +69,7 @@ impl<'a> From<&'a Memory> for MemoryView<'a> {
             namespace: m.namespace.as_str(),
             memory_type: m.memory_type.as_str(),
             content: &m.content,
+            summary: m.summary.as_deref(),
             metadata: &m.metadata,
             session_id: m.session_id.as_deref(),
             ttl: m.ttl_secs,

@@ -66,6 +66,57 @@ pub struct Cli {
     #[arg(long, global = true, env = "REARVIEW_MAX_CONTENT_CHARS", default_value_t = 32_768, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub max_content_chars: u64,
 
+    /// Chat endpoint (OpenAI-compatible) for session extraction, distillation and long-memory
+    /// summaries, e.g. `http://localhost:11434/v1` (Ollama) or `https://api.deepseek.com/v1`.
+    /// Without one, rule-based and extractive methods are used.
+    #[arg(long, global = true, env = "REARVIEW_LLM_URL", value_name = "URL")]
+    pub llm_url: Option<String>,
+
+    /// Chat model at --llm-url for every operation without its own, e.g. qwen2.5:7b.
+    #[arg(long, global = true, env = "REARVIEW_LLM_MODEL", value_name = "NAME")]
+    pub llm_model: Option<String>,
+
+    /// Model for extracting a session's key events (a cheap one is fine).
+    #[arg(long, global = true, env = "REARVIEW_LLM_EXTRACT_MODEL", value_name = "NAME")]
+    pub llm_extract_model: Option<String>,
+
+    /// Model for distilling episodes into semantic memories (a stronger one pays off).
+    #[arg(long, global = true, env = "REARVIEW_LLM_DISTILL_MODEL", value_name = "NAME")]
+    pub llm_distill_model: Option<String>,
+
+    /// Model for summaries of long memories.
+    #[arg(long, global = true, env = "REARVIEW_LLM_SUMMARY_MODEL", value_name = "NAME")]
+    pub llm_summary_model: Option<String>,
+
+    /// Name of the environment variable holding the chat endpoint's API key.
+    #[arg(long, global = true, env = "REARVIEW_LLM_API_KEY_ENV", value_name = "VAR")]
+    pub llm_api_key_env: Option<String>,
+
+    /// Seconds one chat request may take (generation included).
+    #[arg(long, global = true, env = "REARVIEW_LLM_TIMEOUT", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub llm_timeout: u64,
+
+    /// Cosine above which a new memory merges into an existing one of the same tier (when no
+    /// fact is lost), or `off`. Exact duplicates merge whenever dedup is on.
+    #[arg(
+        long,
+        global = true,
+        env = "REARVIEW_DEDUP_THRESHOLD",
+        default_value = "0.95",
+        value_name = "COSINE|off"
+    )]
+    pub dedup_threshold: String,
+
+    /// Days an episodic memory may go unwritten and unrecalled before the sweep archives it;
+    /// 0 = never.
+    #[arg(long, global = true, env = "REARVIEW_ARCHIVE_AFTER_DAYS", default_value_t = 90)]
+    pub archive_after_days: u64,
+
+    /// Let the servers' sweep distill groups of similar episodes on its own (off: the design
+    /// warns that unsupervised distillation pollutes memory; use `suggest` + `summarize`).
+    #[arg(long, global = true, env = "REARVIEW_AUTO_DISTILL")]
+    pub auto_distill: bool,
+
     /// More logging on stderr (-v info, -vv debug). REARVIEW_LOG overrides.
     #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -120,6 +171,41 @@ pub enum Command {
         #[arg(long)]
         all_namespaces: bool,
     },
+    /// Move memories to the cold archive (out of recall unless --include-archived).
+    Archive {
+        /// Memory ids (UUIDs).
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+    /// Bring archived memories back into recall.
+    Restore {
+        /// Memory ids (UUIDs).
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+    /// End a session: its working memories become episodic memories (by the LLM when
+    /// --llm-url is set, else by rule), and the working memories expire.
+    EndSession {
+        /// The session id the working memories were stored with.
+        session: String,
+    },
+    /// Distil memories (usually episodes) into one semantic memory.
+    Summarize(SummarizeArgs),
+    /// Propose groups of similar episodes worth distilling; writes nothing.
+    Suggest {
+        /// Cosine to the group's first episode; default 0.88.
+        #[arg(long)]
+        threshold: Option<f32>,
+        /// Smallest group.
+        #[arg(long, default_value_t = 3)]
+        min_size: u32,
+        /// Most groups.
+        #[arg(long, default_value_t = 10)]
+        limit: u32,
+    },
+    /// One lifecycle sweep over every namespace, as the servers run it: delete expired memories,
+    /// archive idle episodes (and distill, with --auto-distill).
+    Sweep,
     /// Embed this namespace's memories (or every namespace's) for the models in use: run it
     /// after changing or adding a model. Resumable; vectors of other models are kept.
     Reindex {
@@ -181,6 +267,23 @@ pub struct AddArgs {
     /// When the event happened (RFC 3339 or YYYY-MM-DD, UTC). Default: now.
     #[arg(long)]
     pub occurred_at: Option<String>,
+    /// Store as a new memory even if an equal or near-identical one exists.
+    #[arg(long)]
+    pub no_dedup: bool,
+}
+
+/// `rearview summarize`.
+#[derive(Debug, Args)]
+pub struct SummarizeArgs {
+    /// Ids of the memories to distil.
+    #[arg(required = true)]
+    pub ids: Vec<String>,
+    /// What to focus on, e.g. "only the user's food preferences".
+    #[arg(long)]
+    pub instruction: Option<String>,
+    /// What becomes of the originals.
+    #[arg(long, value_parser = ["archive", "delete", "keep"], default_value = "archive")]
+    pub originals: String,
 }
 
 /// `rearview update`.

@@ -8,9 +8,11 @@ use std::sync::Arc;
 use anyhow::Context;
 use rearview_core::{MemoryFilter, MemoryId, MemoryType, Namespace, SystemClock, parse_timestamp};
 use rearview_embed::Embedder;
+use rearview_llm::{ChatClient, ChatConfig, LanguageModel, Operation};
 use rearview_search::{Fusion, RankingConfig, TierOrder};
 use rearview_service::{
-    KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig, UpdateRequest,
+    DistillRequest, KeywordSearch, LifecycleConfig, MemoryService, Originals, RecallRequest,
+    RememberRequest, ServiceConfig, UpdateRequest,
 };
 use rearview_store::Page;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
@@ -35,12 +37,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Recall(_)
         | Command::Update(_)
         | Command::Backfill
+        | Command::EndSession { .. }
+        | Command::Summarize(_)
         | Command::Reindex { .. } => Acquire::Now,
-        Command::Stats => Acquire::IfInstalled,
+        Command::Stats | Command::Suggest { .. } | Command::Sweep => Acquire::IfInstalled,
         Command::Get { .. }
         | Command::List(_)
         | Command::Delete { .. }
         | Command::Cleanup { .. }
+        | Command::Archive { .. }
+        | Command::Restore { .. }
         | Command::Models(_) => Acquire::Never,
     };
     let resolved = crate::models::resolve(&cli, acquire).await?;
@@ -53,8 +59,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let max_content_chars = cli.max_content_chars as usize;
     let sweep_every =
         (cli.sweep_interval > 0).then(|| std::time::Duration::from_secs(cli.sweep_interval));
-    let service = open_service(cli.db, embedders, keyword_search, max_content_chars).await?;
+    let config = ServiceConfig {
+        keyword_search,
+        max_content_chars,
+        lifecycle: lifecycle_config(&cli)?,
+        ..ServiceConfig::default()
+    };
+    let llm = chat_client(&cli)?;
+    let service = open_service(cli.db, embedders, config).await?;
     service.set_embedding_status(status);
+    service.set_llm(llm);
     match cli.command {
         Command::Add(args) => add(&service, &namespace, args, &printer).await?,
         Command::Recall(args) => recall(&service, &namespace, args, &printer).await?,
@@ -88,6 +102,43 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let scope = (!all_namespaces).then_some(&namespace);
             printer.cleaned(service.cleanup_expired(scope).await?)?
         }
+        Command::Archive { ids } => {
+            let ids = parse_ids(&ids)?;
+            printer.list(&service.archive(&namespace, &ids).await?)?
+        }
+        Command::Restore { ids } => {
+            let ids = parse_ids(&ids)?;
+            printer.list(&service.restore(&namespace, &ids).await?)?
+        }
+        Command::EndSession { session } => {
+            printer.session_end(&service.end_session(&namespace, &session).await?)?
+        }
+        Command::Summarize(args) => {
+            let originals = match args.originals.as_str() {
+                "delete" => Originals::Delete,
+                "keep" => Originals::Keep,
+                _ => Originals::Archive,
+            };
+            let request = DistillRequest {
+                ids: parse_ids(&args.ids)?,
+                instruction: args.instruction,
+                originals,
+            };
+            printer.distilled(&service.summarize_episodes(&namespace, request).await?)?
+        }
+        Command::Suggest { threshold, min_size, limit } => {
+            let params = rearview_api::SuggestParams {
+                threshold,
+                min_size: Some(min_size),
+                limit: Some(limit),
+                namespace: None,
+            };
+            let (threshold, min_size, limit) = params.resolve()?;
+            let groups =
+                service.suggest_distillations(&namespace, threshold, min_size, limit).await?;
+            printer.suggestions(&groups)?
+        }
+        Command::Sweep => printer.swept(&service.sweep().await?)?,
         Command::Reindex { all_namespaces } => {
             let scope = (!all_namespaces).then_some(&namespace);
             printer.backfilled(backfill(&service, scope).await?)?
@@ -149,8 +200,9 @@ async fn serve_http(
     Ok(())
 }
 
-/// Deletes expired memories of every namespace every `every` (the design's daily cron, in
-/// process), starting one period after start-up. Failures are logged and retried next period.
+/// Runs the lifecycle sweep (expired memories deleted, idle episodes archived) over every
+/// namespace every `every` (the design's daily cron, in process), starting one period after
+/// start-up. Failures are logged and retried next period.
 fn spawn_sweeper(service: &Arc<MemoryService>, every: Option<std::time::Duration>) {
     let Some(every) = every else { return };
     let service = Arc::downgrade(service);
@@ -160,8 +212,11 @@ fn spawn_sweeper(service: &Arc<MemoryService>, every: Option<std::time::Duration
         loop {
             ticks.tick().await;
             let Some(service) = service.upgrade() else { return };
-            if let Err(e) = service.cleanup_expired(None).await {
-                tracing::warn!(error = %e, "expiry sweep failed; retrying next period");
+            match service.sweep().await {
+                Ok(report) => tracing::info!(?report, "lifecycle sweep done"),
+                Err(e) => {
+                    tracing::warn!(error = %e, "lifecycle sweep failed; retrying next period")
+                }
             }
         }
     });
@@ -276,8 +331,7 @@ async fn models_command(
 async fn open_service(
     db: Option<PathBuf>,
     embedders: Vec<Arc<dyn Embedder>>,
-    keyword_search: KeywordSearch,
-    max_content_chars: usize,
+    config: ServiceConfig,
 ) -> anyhow::Result<MemoryService> {
     let path = match db {
         Some(path) => path,
@@ -286,7 +340,6 @@ async fn open_service(
     let store = SqliteStore::open(&SqliteConfig::new(&path))
         .with_context(|| format!("opening the database at {}", path.display()))?;
     // Without an embedder, recall is keyword-only and says so.
-    let config = ServiceConfig { keyword_search, max_content_chars, ..ServiceConfig::default() };
     let service = MemoryService::open(Arc::new(store), None, Arc::new(SystemClock), config).await?;
     if !embedders.is_empty() {
         service.attach_embedders(embedders).await?;
@@ -324,11 +377,12 @@ async fn add(
             .as_deref()
             .map(|t| parse_timestamp("occurred_at", t))
             .transpose()?,
+        dedup: Some(!args.no_dedup),
     };
     if !args.stdin {
         let content = args.content.unwrap_or_default();
-        let memory = service.remember(namespace, RememberRequest { content, ..template }).await?;
-        return printer.stored(&memory);
+        let stored = service.remember(namespace, RememberRequest { content, ..template }).await?;
+        return printer.stored(&stored);
     }
     for (line_no, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.context("reading stdin")?;
@@ -336,11 +390,11 @@ async fn add(
             continue;
         }
         let request = RememberRequest { content: line, ..template.clone() };
-        let memory = service
+        let stored = service
             .remember(namespace, request)
             .await
             .with_context(|| format!("stdin line {}", line_no + 1))?;
-        printer.stored(&memory)?;
+        printer.stored(&stored)?;
     }
     Ok(())
 }
@@ -408,6 +462,76 @@ fn memory_filter(args: FilterArgs) -> anyhow::Result<MemoryFilter> {
 
 fn parse_id(id: &str) -> anyhow::Result<MemoryId> {
     Ok(id.parse::<MemoryId>()?)
+}
+
+fn parse_ids(ids: &[String]) -> anyhow::Result<Vec<MemoryId>> {
+    ids.iter().map(|id| parse_id(id)).collect()
+}
+
+/// Dedup threshold, archive age and auto-distillation from the flags.
+fn lifecycle_config(cli: &Cli) -> anyhow::Result<LifecycleConfig> {
+    let dedup_threshold = match cli.dedup_threshold.trim() {
+        "off" | "none" => None,
+        text => {
+            let value: f32 =
+                text.parse().ok().filter(|v: &f32| *v > 0.0 && *v <= 1.0).ok_or_else(|| {
+                    rearview_core::InputError::new(
+                        "--dedup-threshold",
+                        format!(
+                            "{text:?} is not allowed; give a cosine in (0, 1], e.g. 0.95, or off"
+                        ),
+                    )
+                })?;
+            Some(value)
+        }
+    };
+    let archive_after = (cli.archive_after_days > 0)
+        .then(|| std::time::Duration::from_secs(cli.archive_after_days.saturating_mul(86_400)));
+    Ok(LifecycleConfig {
+        dedup_threshold,
+        archive_after,
+        auto_distill: cli.auto_distill,
+        ..LifecycleConfig::default()
+    })
+}
+
+/// The chat client from `--llm-*`, or `None` without `--llm-url`.
+fn chat_client(cli: &Cli) -> anyhow::Result<Option<Arc<dyn LanguageModel>>> {
+    let Some(url) = &cli.llm_url else {
+        if cli.llm_model.is_some() {
+            anyhow::bail!(
+                "--llm-model is set but --llm-url is not; give the chat endpoint's URL too"
+            );
+        }
+        return Ok(None);
+    };
+    let model = cli.llm_model.clone().ok_or_else(|| {
+        rearview_core::InputError::new(
+            "--llm-model",
+            "is required with --llm-url (the chat model's name at that endpoint, e.g. qwen2.5:7b)",
+        )
+    })?;
+    let mut config = ChatConfig::new(url.clone(), model);
+    for (operation, name) in [
+        (Operation::Extract, &cli.llm_extract_model),
+        (Operation::Distill, &cli.llm_distill_model),
+        (Operation::Summarize, &cli.llm_summary_model),
+    ] {
+        if let Some(name) = name {
+            config.models.insert(operation, name.clone());
+        }
+    }
+    if let Some(var) = &cli.llm_api_key_env {
+        let key = std::env::var(var).map_err(|_| {
+            rearview_core::InputError::new(
+                "--llm-api-key-env",
+                format!("names {var}, which is not set; export it with the API key"),
+            )
+        })?;
+        config.api_key = Some(key);
+    }
+    config.timeout = std::time::Duration::from_secs(cli.llm_timeout);
+    Ok(Some(Arc::new(ChatClient::new(config))))
 }
 
 fn parse_types(names: &[String]) -> anyhow::Result<Vec<MemoryType>> {

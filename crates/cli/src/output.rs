@@ -9,7 +9,10 @@ use std::io::Write;
 use rearview_api::{MemoryView, RecallView, time};
 use rearview_core::{Memory, MemoryId, Timestamp, truncate_chars};
 use rearview_search::Explanation;
-use rearview_service::{RecallResponse, ServiceStats, VectorSearch};
+use rearview_service::{
+    Distilled, RecallResponse, ServiceStats, SessionEnd, Stored, Suggestion, SweepReport,
+    VectorSearch,
+};
 use serde::Serialize;
 
 /// Renders results as text or JSON.
@@ -22,14 +25,100 @@ impl Printer {
         Self { json }
     }
 
-    pub fn stored(&self, m: &Memory) -> anyhow::Result<()> {
+    /// A stored memory; `--json` prints the memory with a `merged` field (null, or how the
+    /// text was merged into this existing memory).
+    pub fn stored(&self, stored: &Stored) -> anyhow::Result<()> {
+        let m = &stored.memory;
         if self.json {
-            return self.emit_json(&MemoryView::from(m));
+            let mut value = serde_json::to_value(MemoryView::from(m))?;
+            value["merged"] = rearview_api::stored_json(stored)["merged"].take();
+            return self.emit_json(&value);
         }
         let expiry = m
             .expires_at
             .map_or_else(|| "never expires".to_owned(), |e| format!("expires {}", time(e)));
-        self.line(&format!("stored {} ({}, {expiry})", m.id, m.memory_type))
+        match &stored.merged {
+            None => self.line(&format!("stored {} ({}, {expiry})", m.id, m.memory_type)),
+            Some(merge) => {
+                let how = match (merge.exact, merge.similarity) {
+                    (true, _) => "exact duplicate".to_owned(),
+                    (false, Some(s)) => format!("cosine {s:.3}"),
+                    (false, None) => "near duplicate".to_owned(),
+                };
+                let replaced = if merge.content_replaced {
+                    ", content replaced by the fuller text"
+                } else {
+                    ""
+                };
+                self.line(&format!(
+                    "merged into {} ({how}{replaced}; {}, {expiry})",
+                    m.id, m.memory_type
+                ))
+            }
+        }
+    }
+
+    pub fn session_end(&self, end: &SessionEnd) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(&rearview_api::session_end_json(end));
+        }
+        let mut out = format!(
+            "session ended: {} working memories → {} episodes (by {}{})\n",
+            end.working_memories,
+            end.episodes.len(),
+            end.method,
+            end.model.as_deref().map_or_else(String::new, |m| format!(", {m}"))
+        );
+        for e in &end.episodes {
+            let mark = if e.merged.is_some() { " (merged)" } else { "" };
+            out += &format!("  {}{mark}  {}\n", e.memory.id, one_line(&e.memory.content, 80));
+        }
+        self.text(&out)
+    }
+
+    pub fn distilled(&self, d: &Distilled) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(&rearview_api::distilled_json(d));
+        }
+        self.text(&format!(
+            "distilled {} sources into {} (by {}{}); {} originals {}\n  {}\n",
+            d.memory.source_ids.len(),
+            d.memory.id,
+            d.method,
+            d.model.as_deref().map_or_else(String::new, |m| format!(", {m}")),
+            d.originals_changed,
+            if d.originals_changed > 0 { "archived or deleted" } else { "changed" },
+            d.memory.content.replace('\n', "\n  "),
+        ))
+    }
+
+    pub fn suggestions(&self, groups: &[Suggestion]) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(&rearview_api::suggestions_json(groups));
+        }
+        if groups.is_empty() {
+            return self.line("no groups of similar episodes found");
+        }
+        let mut out = String::new();
+        for (i, g) in groups.iter().enumerate() {
+            out += &format!("{}. {} episodes, cohesion {:.3}\n", i + 1, g.ids.len(), g.cohesion);
+            for (id, preview) in g.ids.iter().zip(&g.previews) {
+                out += &format!("   {id}  {}\n", one_line(preview, 70));
+            }
+        }
+        self.text(&out)
+    }
+
+    pub fn swept(&self, r: &SweepReport) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(&serde_json::json!({
+                "expired": r.expired, "archived": r.archived, "distilled": r.distilled,
+            }));
+        }
+        self.line(&format!(
+            "deleted {} expired, archived {} idle, distilled {} groups",
+            r.expired, r.archived, r.distilled
+        ))
     }
 
     pub fn memory(&self, m: &Memory) -> anyhow::Result<()> {

@@ -451,3 +451,67 @@ fn cleanup_reports_what_it_deleted() {
     assert_eq!(cli.json(&["cleanup", "--all-namespaces"])["cleaned"], 0);
     assert!(cli.ok(&["cleanup"]).contains("deleted 0 expired memories"));
 }
+
+#[test]
+fn lifecycle_commands_merge_archive_end_sessions_and_distill() {
+    let cli = Cli::new();
+    let first = cli.json(&["add", "部署脚本在 ops/deploy.sh", "--tag", "ops"]);
+    let id = first["id"].as_str().unwrap().to_owned();
+    assert!(first["merged"].is_null(), "{first}");
+    let again = cli.json(&["add", "部署脚本在 ops/deploy.sh", "--tag", "scripts"]);
+    assert_eq!(
+        (again["id"].as_str(), again["merged"]["exact"].as_bool()),
+        (Some(id.as_str()), Some(true))
+    );
+    assert_eq!(again["metadata"]["tags"], serde_json::json!(["ops", "scripts"]));
+    assert!(cli.ok(&["add", "部署脚本在 ops/deploy.sh"]).starts_with(&format!("merged into {id}")));
+    let separate = cli.json(&["add", "部署脚本在 ops/deploy.sh", "--no-dedup"]);
+    assert_ne!(separate["id"], id.as_str());
+
+    let archived = cli.json(&["archive", &id]);
+    assert_eq!(archived[0]["archived"], true, "{archived}");
+    assert!(cli.json(&["list"]).as_array().unwrap().iter().all(|m| m["id"] != id.as_str()));
+    cli.json(&["restore", &id]);
+    assert!(cli.json(&["list"]).as_array().unwrap().iter().any(|m| m["id"] == id.as_str()));
+    let missing = cli.fails(&["archive", "not-a-uuid"]);
+    assert!(missing.contains("id"), "{missing}");
+
+    cli.ok(&[
+        "add",
+        "I moved to Lisbon last spring and work remotely",
+        "--type",
+        "working",
+        "--session",
+        "chat-9",
+        "--metadata",
+        r#"{"role":"user"}"#,
+    ]);
+    cli.ok(&[
+        "add",
+        "Great, Lisbon is lovely!",
+        "--type",
+        "working",
+        "--session",
+        "chat-9",
+        "--metadata",
+        r#"{"role":"assistant"}"#,
+    ]);
+    let ended = cli.json(&["end-session", "chat-9"]);
+    assert_eq!(
+        (ended["working_memories"].as_u64(), ended["method"].as_str()),
+        (Some(2), Some("rules")),
+        "{ended}"
+    );
+    let episode = ended["episodes"][0]["memory"]["id"].as_str().unwrap().to_owned();
+
+    let distilled = cli.json(&["summarize", &episode, &id, "--originals", "keep"]);
+    assert_eq!(distilled["memory"]["memory_type"], "semantic", "{distilled}");
+    assert_eq!(distilled["method"], "extractive-keywords", "{distilled}");
+    assert_eq!(distilled["originals_changed"], 0);
+    let swept = cli.json(&["sweep"]);
+    assert_eq!(swept["archived"], 0, "{swept}");
+    let bad = cli.fails(&["--dedup-threshold", "2", "list"]);
+    assert!(bad.contains("--dedup-threshold"), "{bad}");
+    let no_url = cli.fails(&["--llm-model", "qwen", "list"]);
+    assert!(no_url.contains("--llm-url"), "{no_url}");
+}

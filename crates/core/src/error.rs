@@ -8,14 +8,18 @@
 #[error("invalid {field}: {message}")]
 pub struct InputError {
     /// The field, as named in the tool schema / CLI flag (`memory_type`, `top_k`, …).
-    pub field: &'static str,
+    /// Usually a literal; an element of a list is named with its index (`ids[2]`).
+    pub field: std::borrow::Cow<'static, str>,
     /// What was wrong and what is allowed.
     pub message: String,
 }
 
 impl InputError {
     /// Builds an error for `field`.
-    pub fn new(field: &'static str, message: impl Into<String>) -> Self {
-        Self { field, message: message.into() }
+    pub fn new(
+        field: impl Into<std::borrow::Cow<'static, str>>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self { field: field.into(), message: message.into() }
     }
 }

@@ -263,6 +263,9 @@ pub struct Memory {
     pub source_ids: Vec<MemoryId>,
     /// Hex SHA-256 of the normalised content; equal hashes mean exact duplicates.
     pub content_hash: String,
+    /// For long memories: the short text recall shows and embeds instead of `content` (design
+    /// §6). `content` keeps the full original; both are searchable by keywords.
+    pub summary: Option<String>,
 }
 
 impl Memory {
@@ -281,6 +284,11 @@ impl Memory {
             session_id: self.session_id.clone(),
             tags: self.tags(),
         }
+    }
+
+    /// What recall shows and embeds: the summary of a long memory, else the content.
+    pub fn recall_text(&self) -> &str {
+        self.summary.as_deref().unwrap_or(&self.content)
     }
 
     /// Whether the memory has expired at `now` (it is invisible from `expires_at` on).

@@ -3,8 +3,8 @@
 //!
 //! This is the only crate that depends on `axum`. Handlers only parse, call the service and
 //! render. REST: `POST/GET /v1/memories`, `GET/PATCH/DELETE /v1/memories/{id}`,
-//! `POST /v1/recall`, `GET /v1/stats`, `POST /v1/cleanup` (`/v1/summarize` answers 501 until the
-//! lifecycle work lands). Errors are `{"code", "message"}` (see [`ApiError`]). The OpenAPI 3.1
+//! `POST /v1/recall`, `GET /v1/stats`, `POST /v1/cleanup`, and the lifecycle: `POST /v1/archive`,
+//! `/v1/restore`, `/v1/sessions/end`, `/v1/summarize`, `/v1/suggest-distillations`. Errors are `{"code", "message"}` (see [`ApiError`]). The OpenAPI 3.1
 //! document is at `/openapi.json` ([`openapi::document`]).
 
 mod error;
@@ -77,7 +77,11 @@ pub fn router_with(
         )
         .route("/v1/recall", post(routes::recall::recall))
         .route("/v1/stats", get(routes::recall::stats))
-        .route("/v1/summarize", post(not_yet))
+        .route("/v1/summarize", post(routes::lifecycle::summarize))
+        .route("/v1/suggest-distillations", post(routes::lifecycle::suggest))
+        .route("/v1/sessions/end", post(routes::lifecycle::end_session))
+        .route("/v1/archive", post(routes::lifecycle::archive))
+        .route("/v1/restore", post(routes::lifecycle::restore))
         .route("/v1/cleanup", post(routes::recall::cleanup))
         // The design's plain-HTTP tool endpoints (its LangChain example calls these directly).
         .route("/mcp/tools/list", get(tools_list))
@@ -137,12 +141,6 @@ async fn limit_body(
     let (parts, body) = request.into_parts();
     let body = axum::body::Body::new(http_body_util::Limited::new(body, max));
     next.run(axum::extract::Request::from_parts(parts, body)).await
-}
-
-/// `POST /v1/summarize` until the lifecycle work lands: a clear 501, never a
-/// fake success.
-async fn not_yet() -> ApiError {
-    ApiError::not_implemented("not available yet in this rearview version; nothing was changed")
 }
 
 async fn healthz() -> impl IntoResponse {

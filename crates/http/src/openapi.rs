@@ -8,7 +8,9 @@ use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Value, json};
 
 use crate::routes::memories::{ListQuery, PatchBody, StoreBody};
-use rearview_api::RecallParams;
+use rearview_api::{
+    EndSessionParams, IdsParams, RecallParams, SuggestParams, SummarizeEpisodesParams,
+};
 
 /// The document.
 pub fn document() -> Value {
@@ -22,6 +24,10 @@ pub fn document() -> Value {
     let patch = requests.subschema_for::<PatchBody>().to_value();
     let recall = requests.subschema_for::<RecallParams>().to_value();
     let list = requests.subschema_for::<ListQuery>().to_value();
+    let ids = requests.subschema_for::<IdsParams>().to_value();
+    let end_session = requests.subschema_for::<EndSessionParams>().to_value();
+    let summarize = requests.subschema_for::<SummarizeEpisodesParams>().to_value();
+    let suggest = requests.subschema_for::<SuggestParams>().to_value();
     let mut responses = SchemaSettings::draft2020_12()
         .with(|s| {
             s.definitions_path = "/components/schemas".into();
@@ -97,7 +103,27 @@ pub fn document() -> Value {
                 }
             },
             "/v1/stats": { "get": { "summary": "Counts, size and embedding state", "responses": { "200": ok("Statistics", json!({ "type": "object" })) } } },
-            "/v1/summarize": { "post": { "summary": "Distil episodes (not available yet)", "responses": { "501": error("Not implemented yet") } } },
+            "/v1/summarize": { "post": {
+                "summary": "Distil memories into one semantic memory (LLM, or extractive without one); originals archived by default",
+                "parameters": [namespace], "requestBody": body(summarize),
+                "responses": { "200": ok("The new memory, the method, originals changed", json!({ "type": "object", "properties": { "memory": memory, "method": { "type": "string", "enum": ["llm", "extractive-embeddings", "extractive-keywords"] }, "model": { "type": ["string", "null"] }, "originals_changed": { "type": "integer" } } })), "400": error("Invalid input"), "404": error("No such memory"), "503": error("The LLM failed; nothing changed") }
+            } },
+            "/v1/suggest-distillations": { "post": {
+                "summary": "Groups of similar episodes worth distilling; writes nothing", "parameters": [namespace], "requestBody": body(suggest),
+                "responses": { "200": ok("Groups", json!({ "type": "object" })), "400": error("Invalid input"), "503": error("No embedding model") }
+            } },
+            "/v1/sessions/end": { "post": {
+                "summary": "End a session: its working memories become episodes", "parameters": [namespace], "requestBody": body(end_session),
+                "responses": { "200": ok("The episodes", json!({ "type": "object" })), "400": error("Invalid input"), "503": error("The LLM failed; nothing changed") }
+            } },
+            "/v1/archive": { "post": {
+                "summary": "Move memories to the cold archive", "parameters": [namespace], "requestBody": body(ids.clone()),
+                "responses": { "200": ok("The archived memories", json!({ "type": "object", "properties": { "memories": { "type": "array", "items": memory } } })), "400": error("Invalid input"), "404": error("No such memory") }
+            } },
+            "/v1/restore": { "post": {
+                "summary": "Bring archived memories back into recall", "parameters": [namespace], "requestBody": body(ids),
+                "responses": { "200": ok("The restored memories", json!({ "type": "object", "properties": { "memories": { "type": "array", "items": memory } } })), "400": error("Invalid input"), "404": error("No such memory") }
+            } },
             "/v1/cleanup": { "post": { "summary": "Delete the namespace's expired memories", "parameters": [namespace], "responses": { "200": ok("How many were deleted", json!({ "type": "object", "required": ["cleaned"], "properties": { "cleaned": { "type": "integer", "minimum": 0 }, "namespace": { "type": "string" } } })) } } },
             "/healthz": { "get": { "summary": "Liveness", "responses": { "200": { "description": "Up" } } } },
             "/readyz": { "get": { "summary": "Readiness: the store answers", "responses": { "200": { "description": "Ready" }, "503": error("Not ready") } } }

@@ -1,5 +1,6 @@
 //! REST routes, one file per resource; shared request helpers here.
 
+pub mod lifecycle;
 pub mod memories;
 pub mod recall;
 

@@ -170,10 +170,34 @@ async fn every_error_is_code_and_message_naming_the_field() {
         (
             "POST",
             "/v1/summarize",
-            None,
-            StatusCode::NOT_IMPLEMENTED,
-            "not_implemented",
-            "not available yet",
+            Some(serde_json::json!({"episode_ids": ["nope"]})),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+            "episode_ids[0]",
+        ),
+        (
+            "POST",
+            "/v1/summarize",
+            Some(serde_json::json!({"episode_ids": [], "originals": "burn"})),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+            "originals",
+        ),
+        (
+            "POST",
+            "/v1/archive",
+            Some(serde_json::json!({"ids": ["0190a5d2-7c3e-7b1a-9f00-1c2d3e4f5a6b"]})),
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "not found",
+        ),
+        (
+            "POST",
+            "/v1/sessions/end",
+            Some(serde_json::json!({"session": "x"})),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+            "session",
         ),
     ];
     for (method, uri, body, status, code, mentions) in cases {

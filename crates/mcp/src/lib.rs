@@ -17,7 +17,9 @@ mod params;
 
 use std::sync::Arc;
 
-use rearview_api::{MemoryView, RecallView};
+use rearview_api::{
+    MemoryView, RecallView, distilled_json, session_end_json, stored_json, suggestions_json,
+};
 use rearview_core::{InputError, MemoryFilter, MemoryId, Namespace};
 use rearview_service::{ErrorKind, MemoryService, RememberRequest, ServiceError, UpdateRequest};
 use rearview_store::Page;
@@ -81,9 +83,10 @@ impl RearviewMcp {
                 .map(|t| rearview_core::parse_timestamp("occurred_at", t))
                 .transpose()
                 .map_err(invalid)?,
+            dedup: p.dedup,
         };
         let result = self.service.remember(&namespace, request).await;
-        render(result, memory_json)
+        render(result, stored_json)
     }
 
     #[tool(
@@ -210,21 +213,94 @@ impl RearviewMcp {
     }
 
     #[tool(
-        description = "Distil several episodic memories into one semantic memory (design §3.4). Not available in this version yet: the call fails with an explanation and changes nothing.",
+        description = "Distil several episodic memories into one lasting semantic memory (e.g. repeated mentions of a habit become one preference), following an optional instruction. Written by the server's LLM when one is configured, else extractively (representative sentences); the result's `method` says which. The new memory lists its sources; the originals are archived by default. If the LLM fails, nothing changes.",
         annotations(
             read_only_hint = false,
-            destructive_hint = false,
+            destructive_hint = true,
             idempotent_hint = false,
             open_world_hint = false
         )
     )]
     async fn summarize_episodes(
         &self,
-        Parameters(_p): Parameters<SummarizeEpisodesParams>,
+        Parameters(p): Parameters<SummarizeEpisodesParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(tool_error(
-            "summarize_episodes is not available yet in this rearview version; nothing was changed",
-        ))
+        let namespace = self.namespace(p.namespace.as_deref())?;
+        let request = p.to_request().map_err(invalid)?;
+        render(self.service.summarize_episodes(&namespace, request).await, distilled_json)
+    }
+
+    #[tool(
+        description = "Propose groups of similar episodic memories worth distilling with summarize_episodes. Writes nothing; review the groups, then distil the ones that make sense.",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn suggest_distillations(
+        &self,
+        Parameters(p): Parameters<SuggestParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let namespace = self.namespace(p.namespace.as_deref())?;
+        let (threshold, min_size, limit) = p.resolve().map_err(invalid)?;
+        let result =
+            self.service.suggest_distillations(&namespace, threshold, min_size, limit).await;
+        render(result, |g| suggestions_json(g))
+    }
+
+    #[tool(
+        description = "End a conversation session: its working memories become episodic memories (key events extracted by the server's LLM when one is configured, otherwise each substantive user statement) and the working memories expire. Call once when a conversation is over.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn end_session(
+        &self,
+        Parameters(p): Parameters<EndSessionParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let namespace = self.namespace(p.namespace.as_deref())?;
+        render(self.service.end_session(&namespace, &p.session_id).await, session_end_json)
+    }
+
+    #[tool(
+        description = "Move memories to the cold archive: they stay stored but leave recall and listings unless include_archived is set. Reversible with restore_memory.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn archive_memory(
+        &self,
+        Parameters(p): Parameters<IdsParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let namespace = self.namespace(p.namespace.as_deref())?;
+        let ids = p.ids().map_err(invalid)?;
+        render(self.service.archive(&namespace, &ids).await, |m| memories_json(m))
+    }
+
+    #[tool(
+        description = "Bring archived memories back into recall.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn restore_memory(
+        &self,
+        Parameters(p): Parameters<IdsParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let namespace = self.namespace(p.namespace.as_deref())?;
+        let ids = p.ids().map_err(invalid)?;
+        render(self.service.restore(&namespace, &ids).await, |m| memories_json(m))
     }
 
     #[tool(
@@ -317,6 +393,9 @@ fn check_arguments(
         "update_memory" => check::<UpdateMemoryParams>(arguments),
         "list_memories" => check::<ListMemoriesParams>(arguments),
         "summarize_episodes" => check::<SummarizeEpisodesParams>(arguments),
+        "suggest_distillations" => check::<SuggestParams>(arguments),
+        "end_session" => check::<EndSessionParams>(arguments),
+        "archive_memory" | "restore_memory" => check::<IdsParams>(arguments),
         "cleanup_expired" => check::<NamespaceParams>(arguments),
         _ => Ok(()),
     }
@@ -495,6 +574,10 @@ fn first_text(result: &CallToolResult) -> String {
 /// `{"memory": …}`, the result of every tool that returns one memory.
 fn memory_json(memory: &rearview_core::Memory) -> serde_json::Value {
     serde_json::json!({ "memory": MemoryView::from(memory) })
+}
+
+fn memories_json(memories: &[rearview_core::Memory]) -> serde_json::Value {
+    serde_json::json!({ "memories": memories.iter().map(MemoryView::from).collect::<Vec<_>>() })
 }
 
 /// The first 300 characters of `text`, for logs.

@@ -1,6 +1,9 @@
 //! Tool parameters, with the JSON Schemas clients see in `tools/list`.
 
-pub use rearview_api::{RecallParams as RetrieveMemoryParams, Tier};
+pub use rearview_api::{
+    EndSessionParams, IdsParams, RecallParams as RetrieveMemoryParams, SuggestParams,
+    SummarizeEpisodesParams, Tier,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -21,6 +24,9 @@ pub struct StoreMemoryParams {
     pub session_id: Option<String>,
     /// When the event happened (RFC 3339, e.g. 2023-05-08T13:56:00Z); default now.
     pub occurred_at: Option<String>,
+    /// Merge into an existing memory of the same tier that says the same (exact text, or
+    /// near-identical meaning with no fact lost); default true. The answer's `merged` tells.
+    pub dedup: Option<bool>,
     /// Tenant (user, agent or memory bank); default the connection's.
     pub namespace: Option<String>,
 }
@@ -73,15 +79,6 @@ pub struct ListMemoriesParams {
     pub offset: Option<u64>,
     /// Tenant; default the connection's.
     pub namespace: Option<String>,
-}
-
-/// Arguments of `summarize_episodes`.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct SummarizeEpisodesParams {
-    /// Ids of the episodic memories to distil.
-    pub episode_ids: Vec<String>,
-    /// How to summarise them.
-    pub instruction: Option<String>,
 }
 
 /// Arguments of `cleanup_expired` (and other tools that only take a tenant).

@@ -85,13 +85,17 @@ async fn every_tool_works_over_the_protocol() {
     assert_eq!(
         names,
         [
+            "archive_memory",
             "cleanup_expired",
             "delete_memory",
+            "end_session",
             "get_memory",
             "list_memories",
             "memory_stats",
+            "restore_memory",
             "retrieve_memory",
             "store_memory",
+            "suggest_distillations",
             "summarize_episodes",
             "update_memory",
         ]
@@ -135,6 +139,65 @@ async fn every_tool_works_over_the_protocol() {
     s.ok("delete_memory", json!({"id": en_id})).await;
     let gone = s.tool_error("get_memory", json!({"id": en_id})).await;
     assert!(gone.contains("not found") || gone.contains("no memory"), "{gone}");
+
+    // Storing the same text again merges, and says into which memory.
+    let again = s.ok("store_memory", json!({"content": "数据库已迁移到 PostgreSQL 16"})).await;
+    assert_eq!(again["memory"]["id"], zh_id.as_str(), "{again}");
+    assert_eq!(again["merged"]["exact"], true, "{again}");
+    let separate = s
+        .ok("store_memory", json!({"content": "数据库已迁移到 PostgreSQL 16", "dedup": false}))
+        .await;
+    assert_ne!(separate["memory"]["id"], zh_id.as_str(), "{separate}");
+    assert!(separate["merged"].is_null(), "{separate}");
+
+    // Archive and restore.
+    let archived = s.ok("archive_memory", json!({"ids": [zh_id]})).await;
+    assert_eq!(archived["memories"][0]["archived"], true, "{archived}");
+    let hits = s.ok("retrieve_memory", json!({"query": "PostgreSQL 16"})).await;
+    assert!(!hits["hits"].as_array().unwrap().iter().any(|h| h["memory"]["id"] == zh_id.as_str()));
+    let hits =
+        s.ok("retrieve_memory", json!({"query": "PostgreSQL 16", "include_archived": true})).await;
+    assert!(hits["hits"].as_array().unwrap().iter().any(|h| h["memory"]["id"] == zh_id.as_str()));
+    let restored = s.ok("restore_memory", json!({"ids": [zh_id]})).await;
+    assert_eq!(restored["memories"][0]["archived"], false, "{restored}");
+
+    // A session's working memories become episodes (by rule: no LLM here).
+    for (text, role) in [
+        ("我下周三要去上海出差，住在静安区", "user"),
+        ("好的，祝您出差顺利！", "assistant"),
+        ("你觉得我该带伞吗?", "user"),
+    ] {
+        s.ok("store_memory", json!({"content": text, "memory_type": "working", "session_id": "trip", "metadata": {"role": role}})).await;
+    }
+    let ended = s.ok("end_session", json!({"session_id": "trip"})).await;
+    assert_eq!(
+        (ended["working_memories"].as_u64(), ended["method"].as_str()),
+        (Some(3), Some("rules")),
+        "{ended}"
+    );
+    let episodes = ended["episodes"].as_array().unwrap();
+    assert_eq!(episodes.len(), 1, "only the user's statement: {ended}");
+    assert_eq!(episodes[0]["memory"]["memory_type"], "episodic");
+    let working =
+        s.ok("list_memories", json!({"memory_type": "working", "session_id": "trip"})).await;
+    assert!(
+        working["memories"].as_array().unwrap().is_empty(),
+        "working memories expired: {working}"
+    );
+
+    // Distil two episodes; the originals are archived and listed as sources.
+    let a = s.ok("store_memory", json!({"content": "周六去香山爬山了，风景很好。"})).await;
+    let b = s.ok("store_memory", json!({"content": "周日又和朋友去爬了香山。"})).await;
+    let distilled = s
+        .ok("summarize_episodes", json!({"episode_ids": [id(&a), id(&b)], "instruction": "爱好"}))
+        .await;
+    assert_eq!(distilled["memory"]["memory_type"], "semantic", "{distilled}");
+    assert!(distilled["method"].as_str().unwrap().starts_with("extractive"), "{distilled}");
+    assert_eq!(distilled["originals_changed"], 2, "{distilled}");
+    assert_eq!(distilled["memory"]["source_ids"].as_array().unwrap().len(), 2, "{distilled}");
+    // Grouping compares vectors: without a model it says so (a tool error, not a crash).
+    let no_model = s.tool_error("suggest_distillations", json!({"min_size": 2})).await;
+    assert!(no_model.contains("no embedding model"), "{no_model}");
 
     // Another namespace sees nothing of the default one.
     let other =
@@ -190,8 +253,16 @@ async fn tools_that_run_and_fail_return_tool_errors() {
         .await;
     assert!(missing.contains("01a22910-7243-7e36-b21d-4ba2b60629d1"), "{missing}");
     s.tool_error("delete_memory", json!({"id": "01a22910-7243-7e36-b21d-4ba2b60629d1"})).await;
-    let text = s.tool_error("summarize_episodes", json!({"episode_ids": []})).await;
-    assert!(text.contains("not available yet"), "{text}");
+    let text = s
+        .tool_error(
+            "summarize_episodes",
+            json!({"episode_ids": ["01a22910-7243-7e36-b21d-4ba2b60629d1"]}),
+        )
+        .await;
+    assert!(text.contains("not found"), "{text}");
+    s.invalid("summarize_episodes", json!({"episode_ids": []}), "episode_ids").await;
+    s.invalid("archive_memory", json!({"ids": ["x"]}), "ids[0]").await;
+    s.invalid("end_session", json!({}), "session_id").await;
     let cleaned = s.ok("cleanup_expired", json!({})).await;
     assert_eq!(cleaned["cleaned"], 0, "{cleaned}");
     s.invalid("cleanup_expired", json!({"everything": true}), "everything").await;

@@ -13,6 +13,7 @@
 //! **Invariant:** nothing here does I/O or reads the clock. The query vector and "now" are inputs,
 //! so the same inputs always give the same ranking.
 
+pub mod extract;
 pub mod rank;
 pub mod text;
 pub mod tokenize;

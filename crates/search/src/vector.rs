@@ -39,6 +39,8 @@ pub trait VectorIndex: Send + Sync {
     fn set_facets(&mut self, id: MemoryId, facets: Facets) -> bool;
     /// Removes `id`. Returns whether it existed.
     fn remove(&mut self, id: MemoryId) -> bool;
+    /// A copy of `id`'s vector, if it is indexed.
+    fn vector(&self, id: MemoryId) -> Option<Vec<f32>>;
     /// Cosine similarity of `id`'s vector to `query`, if `id` is indexed.
     fn similarity(&self, id: MemoryId, query: &Embedding) -> Option<f32>;
     /// The `k` most similar vectors among those whose facets `accept`.
@@ -123,6 +125,11 @@ impl VectorIndex for FlatIndex {
         self.facets.pop();
         self.data.truncate(last * self.dims);
         true
+    }
+
+    fn vector(&self, id: MemoryId) -> Option<Vec<f32>> {
+        let row = *self.rows.get(&id)?;
+        Some(self.data[row * self.dims..(row + 1) * self.dims].to_vec())
     }
 
     fn similarity(&self, id: MemoryId, query: &Embedding) -> Option<f32> {

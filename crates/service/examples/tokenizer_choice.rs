@@ -60,8 +60,11 @@ async fn score(haystacks: &[Haystack], tokenizer: Tokenizer) -> (f64, f64, f64) 
         let ns: Namespace = format!("h{i}").parse().expect("namespace");
         let mut ids: HashMap<MemoryId, &str> = HashMap::new();
         for (key, text) in &h.memories {
-            let m =
-                service.remember(&ns, RememberRequest::new(text.as_str())).await.expect("store");
+            let m = service
+                .remember(&ns, RememberRequest::new(text.as_str()))
+                .await
+                .expect("store")
+                .memory;
             ids.insert(m.id, key);
         }
         for (question, gold) in &h.questions {

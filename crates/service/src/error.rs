@@ -2,6 +2,7 @@
 
 use rearview_core::InputError;
 use rearview_embed::EmbedError;
+use rearview_llm::LlmError;
 use rearview_store::StoreError;
 
 /// Why a use case failed. [`ServiceError::kind`] says whose fault it is, which is all a transport
@@ -28,6 +29,9 @@ pub enum ServiceError {
     /// The embedding model failed in a way retrying will not fix.
     #[error(transparent)]
     Embed(#[from] EmbedError),
+    /// The language model failed or answered unusably; nothing was changed.
+    #[error("{0}; nothing was changed")]
+    Llm(#[from] LlmError),
 }
 
 /// Whose fault an error is.
@@ -54,6 +58,7 @@ impl ServiceError {
             ServiceError::Store(_) => ErrorKind::Internal,
             ServiceError::Embed(EmbedError::Unavailable { .. }) => ErrorKind::Unavailable,
             ServiceError::Embed(_) => ErrorKind::Internal,
+            ServiceError::Llm(_) => ErrorKind::Unavailable,
         }
     }
 }

@@ -195,6 +195,18 @@ impl Indexes {
         ids.iter().map(|id| vectors.and_then(|v| v.similarity(*id, query))).collect()
     }
 
+    /// The vectors of `ids` in `model`'s space (`None` where there is none).
+    pub(crate) fn vectors_of(
+        &self,
+        namespace: &Namespace,
+        model: &str,
+        ids: &[MemoryId],
+    ) -> Vec<Option<Vec<f32>>> {
+        let map = self.read();
+        let vectors = map.get(namespace).and_then(|e| e.vectors.get(model));
+        ids.iter().map(|id| vectors.and_then(|v| v.vector(*id))).collect()
+    }
+
     /// Vectors indexed, over all namespaces and models.
     pub(crate) fn vector_count(&self) -> usize {
         self.read().values().flat_map(|e| e.vectors.values()).map(VectorIndex::len).sum()

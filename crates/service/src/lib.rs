@@ -26,6 +26,7 @@
 mod access;
 mod error;
 mod indexes;
+mod lifecycle;
 mod requests;
 
 use std::collections::{HashMap, HashSet};
@@ -37,14 +38,16 @@ use rearview_core::{
 };
 use rearview_embed::{Embedder, TextKind};
 use rearview_search::{Candidate, RankingConfig, Tokenizer, rank};
-use rearview_store::{
-    KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page, StoreStats, StoredVector,
-};
+use rearview_store::{KeywordHit, MemoryStore, MemoryUpdate, Page, StoreStats, StoredVector};
 
 use crate::access::AccessRecorder;
 use crate::indexes::Indexes;
 
 pub use error::{ErrorKind, ServiceError};
+pub use lifecycle::{
+    DistillRequest, Distilled, LifecycleConfig, Merge, Originals, SessionEnd, Stored, Suggestion,
+    SweepReport,
+};
 pub use requests::{
     RecallHit, RecallRequest, RecallResponse, RememberRequest, UpdateRequest, VectorSearch,
 };
@@ -64,6 +67,8 @@ pub struct ServiceConfig {
     pub max_top_k: usize,
     /// Where keyword search runs.
     pub keyword_search: KeywordSearch,
+    /// Dedup-merge, archive, summaries, distillation.
+    pub lifecycle: LifecycleConfig,
 }
 
 /// Where keyword (BM25) search runs. Both score alike (FTS5's BM25 formula); they differ in cost.
@@ -86,6 +91,7 @@ impl Default for ServiceConfig {
             max_content_chars: 32_768,
             max_top_k: 100,
             keyword_search: KeywordSearch::default(),
+            lifecycle: LifecycleConfig::default(),
         }
     }
 }
@@ -138,6 +144,8 @@ pub struct MemoryService {
     indexes: Indexes,
     /// Applies recalls' access-count increments in the background (see `access.rs`).
     access: AccessRecorder,
+    /// Extracts, distills and summarises when set; rule-based and extractive methods otherwise.
+    llm: std::sync::RwLock<Option<Arc<dyn rearview_llm::LanguageModel>>>,
 }
 
 impl std::fmt::Debug for MemoryService {
@@ -171,6 +179,7 @@ impl MemoryService {
             config,
             indexes: Indexes::default(),
             access,
+            llm: std::sync::RwLock::new(None),
         };
         service.check_tokenizer().await?;
         service.load_indexes().await?;
@@ -255,7 +264,9 @@ impl MemoryService {
         Ok(())
     }
 
-    /// Stores a new memory and returns it as stored.
+    /// Stores a new memory, or merges it into an existing near-duplicate (see `lifecycle.rs`:
+    /// same tier, exact same text or a vector at least `dedup_threshold` similar, and no fact
+    /// lost), and returns what was stored.
     ///
     /// If the embedder fails, the memory is stored without a vector (keyword-searchable at once,
     /// vector added by [`MemoryService::backfill_embeddings`]) and a warning is logged.
@@ -263,44 +274,10 @@ impl MemoryService {
         &self,
         namespace: &Namespace,
         request: RememberRequest,
-    ) -> Result<Memory, ServiceError> {
+    ) -> Result<Stored, ServiceError> {
+        let dedup = request.dedup.unwrap_or(true);
         let new = request.validate(self.config.max_content_chars)?;
-        let now = self.clock.now();
-        let ttl_secs = match new.ttl_secs {
-            Some(secs) => secs,
-            None => self.config.ttls.for_tier(new.memory_type).map_or(0, |d| d.as_secs()),
-        };
-        let expires_at = expiry(now, ttl_secs)?;
-        let memory = Memory {
-            id: MemoryId::new_v7(now),
-            namespace: namespace.clone(),
-            memory_type: new.memory_type,
-            content_hash: content_hash(&new.content),
-            content: new.content,
-            metadata: new.metadata,
-            session_id: new.session_id,
-            ttl_secs,
-            timestamp: now,
-            occurred_at: new.occurred_at.unwrap_or(now),
-            updated_at: now,
-            last_accessed_at: None,
-            expires_at,
-            access_count: 0,
-            archived: false,
-            source_ids: Vec::new(),
-        };
-        let terms = self.config.tokenizer.index_terms(&memory.content);
-        let vectors = self.embed_passage(&memory.content).await;
-        let record = MemoryRecord { memory, terms, vectors };
-        self.store.insert(&record).await?;
-        let in_memory = self.config.keyword_search == KeywordSearch::InMemory;
-        self.indexes.add(
-            &record.memory,
-            in_memory.then_some(record.terms.as_slice()),
-            &self.current_vectors(&record.vectors),
-        );
-        tracing::debug!(namespace = %namespace, id = %record.memory.id, "stored memory");
-        Ok(record.memory)
+        self.store_new(namespace, new, Vec::new(), dedup).await
     }
 
     /// Hybrid recall. See the crate docs and `rearview_search::rank` for the formula.
@@ -463,9 +440,11 @@ impl MemoryService {
         let mut update = MemoryUpdate { at: now, ..MemoryUpdate::default() };
         let mut terms = None;
         if let Some(content) = change.content {
-            let new_terms = self.config.tokenizer.index_terms(&content);
-            update.vectors = Some(self.embed_passage(&content).await);
+            let summary = self.recall_summary(&content).await;
+            let new_terms = self.terms_of(&content, summary.as_deref());
+            update.vectors = Some(self.embed_passage(summary.as_deref().unwrap_or(&content)).await);
             update.content = Some((content.clone(), new_terms.clone(), content_hash(&content)));
+            update.summary = Some(summary);
             terms = Some(new_terms);
         }
         update.metadata = change.metadata;

@@ -18,6 +18,9 @@ pub struct RememberRequest {
     pub session_id: Option<String>,
     /// Event time; defaults to now.
     pub occurred_at: Option<Timestamp>,
+    /// Merge into an existing near-duplicate (design §5.3); `None` follows the configuration
+    /// (on by default). Imports that must keep every record separate turn it off.
+    pub dedup: Option<bool>,
 }
 
 impl RememberRequest {
@@ -122,6 +125,7 @@ impl UpdateRequest {
             ttl_secs: self.ttl_secs,
             session_id: None,
             occurred_at: None,
+            dedup: None,
         }
         .validate(max_content_chars)?;
         Ok(ValidUpdate {

@@ -48,7 +48,7 @@ async fn harness() -> Harness {
 }
 
 async fn remember(h: &Harness, namespace: &str, content: &str) -> rearview_core::MemoryId {
-    h.service.remember(&ns(namespace), RememberRequest::new(content)).await.unwrap().id
+    h.service.remember(&ns(namespace), RememberRequest::new(content)).await.unwrap().memory.id
 }
 
 async fn recall_ids(h: &Harness, namespace: &str, query: &str) -> Vec<rearview_core::MemoryId> {
@@ -282,7 +282,7 @@ async fn working_memory_expires_after_its_tier_ttl_exactly() {
         memory_type: Some(MemoryType::Working),
         ..RememberRequest::new("scratch note 42")
     };
-    let m = h.service.remember(&ns("a"), request).await.unwrap();
+    let m = h.service.remember(&ns("a"), request).await.unwrap().memory;
     assert_eq!(m.expires_at, Some(start() + TimeDelta::hours(1)));
     h.clock.advance(TimeDelta::hours(1) - TimeDelta::microseconds(1));
     assert_eq!(recall_ids(&h, "a", "scratch note").await, vec![m.id]);
@@ -300,8 +300,8 @@ async fn cleanup_deletes_exactly_the_expired_and_unindexes_them() {
         memory_type: Some(MemoryType::Working),
         ..RememberRequest::new("scratch port 8080")
     };
-    let scratch_a = h.service.remember(&ns("a"), working.clone()).await.unwrap();
-    let scratch_b = h.service.remember(&ns("b"), working).await.unwrap();
+    let scratch_a = h.service.remember(&ns("a"), working.clone()).await.unwrap().memory;
+    let scratch_b = h.service.remember(&ns("b"), working).await.unwrap().memory;
     let keep = remember(&h, "a", "the api listens on port 8080").await;
     assert_eq!(h.service.stats().await.unwrap().indexed_vectors, 3);
 
@@ -330,7 +330,7 @@ async fn tier_ttls_and_explicit_ttl() {
     let tiers = [(MemoryType::Episodic, Some(TimeDelta::days(30))), (MemoryType::Semantic, None)];
     for (tier, ttl) in tiers {
         let req = RememberRequest { memory_type: Some(tier), ..RememberRequest::new("x") };
-        let m = h.service.remember(&ns("a"), req).await.unwrap();
+        let m = h.service.remember(&ns("a"), req).await.unwrap().memory;
         assert_eq!(m.expires_at, ttl.map(|d| start() + d), "{tier}");
     }
     let forever = RememberRequest {
@@ -338,7 +338,7 @@ async fn tier_ttls_and_explicit_ttl() {
         ttl_secs: Some(0),
         ..RememberRequest::new("x")
     };
-    assert_eq!(h.service.remember(&ns("a"), forever).await.unwrap().expires_at, None);
+    assert_eq!(h.service.remember(&ns("a"), forever).await.unwrap().memory.expires_at, None);
 }
 
 #[tokio::test]
@@ -349,12 +349,12 @@ async fn as_of_replays_the_past() {
         occurred_at: Some(old_time),
         ..RememberRequest::new("moved to Lisbon in 2023")
     };
-    let old = h.service.remember(&ns("a"), old).await.unwrap();
+    let old = h.service.remember(&ns("a"), old).await.unwrap().memory;
     let later = RememberRequest {
         occurred_at: Some(start() - TimeDelta::days(10)),
         ..RememberRequest::new("moved to Porto from Lisbon")
     };
-    let later = h.service.remember(&ns("a"), later).await.unwrap();
+    let later = h.service.remember(&ns("a"), later).await.unwrap().memory;
 
     let at_the_time = RecallRequest {
         as_of: Some(old_time + TimeDelta::days(1)),
@@ -391,12 +391,14 @@ async fn filters_and_tier_priority() {
             mk("tea tea tea in working memory", MemoryType::Working, Some("s1"), &["drink"]),
         )
         .await
-        .unwrap();
+        .unwrap()
+        .memory;
     let s = h
         .service
         .remember(&ns("a"), mk("prefers tea", MemoryType::Semantic, None, &["pref"]))
         .await
-        .unwrap();
+        .unwrap()
+        .memory;
     let e = h
         .service
         .remember(
@@ -404,7 +406,8 @@ async fn filters_and_tier_priority() {
             mk("drank tea yesterday", MemoryType::Episodic, Some("s2"), &["drink", "pref"]),
         )
         .await
-        .unwrap();
+        .unwrap()
+        .memory;
 
     let with =
         |filter: MemoryFilter| RecallRequest { filter, top_k: 10, ..RecallRequest::new("tea") };

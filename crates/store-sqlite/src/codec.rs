@@ -10,7 +10,7 @@ use rusqlite::{Connection, Row};
 /// Columns of `memories m`, in the order [`decode_memory`] reads them.
 pub(crate) const MEMORY_COLUMNS: &str = "m.id, m.memory_type, m.content, m.metadata, m.session_id, \
     m.ttl_secs, m.created_at, m.occurred_at, m.updated_at, m.last_accessed_at, m.expires_at, \
-    m.access_count, m.archived, m.source_ids, m.content_hash";
+    m.access_count, m.archived, m.source_ids, m.content_hash, m.summary";
 
 pub(crate) fn micros(ts: Timestamp) -> i64 {
     ts.timestamp_micros()
@@ -43,6 +43,7 @@ pub(crate) fn decode_memory(row: &Row<'_>, namespace: &Namespace) -> Result<Memo
         archived: row.get(12).map_err(get_err)?,
         source_ids: decode_ids(&source_ids)?,
         content_hash: row.get(14).map_err(get_err)?,
+        summary: row.get(15).map_err(get_err)?,
     })
 }
 

@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use rearview_core::{Memory, MemoryFilter, MemoryId, Namespace, Timestamp};
+use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
 use rearview_store::{
     KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page, PendingEmbedding,
     StoreError, StoreStats, StoredVector, TierCount, VectorEntry,
@@ -413,6 +413,68 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
+    async fn find_by_hash(
+        &self,
+        namespace: &Namespace,
+        hash: &str,
+        now: Timestamp,
+    ) -> Result<Vec<Memory>, StoreError> {
+        let (namespace, hash) = (namespace.clone(), hash.to_owned());
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
+            let sql = format!(
+                "SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.ns = ? AND m.content_hash = ? \
+                 AND (m.expires_at IS NULL OR m.expires_at > ?) ORDER BY m.rowid"
+            );
+            query_memories(
+                conn,
+                &sql,
+                &namespace,
+                vec![ns_id.into(), hash.into(), micros(now).into()],
+            )
+        })
+        .await
+    }
+
+    async fn archive_idle(
+        &self,
+        namespace: Option<&Namespace>,
+        memory_type: MemoryType,
+        idle_since: Timestamp,
+        now: Timestamp,
+    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError> {
+        let namespace = namespace.map(|n| n.as_str().to_owned());
+        let (idle_since, now) = (micros(idle_since), micros(now));
+        self.write(move |_, tx| {
+            let idle: Vec<(i64, String, String)> = {
+                let mut stmt = tx
+                    .prepare_cached(
+                        "SELECT m.rowid, n.name, m.id FROM memories m \
+                         JOIN namespaces n ON n.id = m.ns \
+                         WHERE m.memory_type = ?1 AND m.archived = 0 \
+                           AND max(m.updated_at, coalesce(m.last_accessed_at, 0)) < ?2 \
+                           AND (m.expires_at IS NULL OR m.expires_at > ?3) \
+                           AND (?4 IS NULL OR n.name = ?4)",
+                    )
+                    .map_err(backend("preparing the archive sweep"))?;
+                let rows = stmt
+                    .query_map(params![memory_type.as_str(), idle_since, now, namespace], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                    })
+                    .map_err(backend("finding idle memories"))?;
+                rows.collect::<Result<_, _>>().map_err(backend("reading idle memories"))?
+            };
+            let mut archived = Vec::with_capacity(idle.len());
+            for (rowid, name, id) in idle {
+                tx.execute("UPDATE memories SET archived = 1 WHERE rowid = ?1", [rowid])
+                    .map_err(backend("archiving memory"))?;
+                archived.push((codec::parse_namespace(&name)?, codec::parse_id(&id)?));
+            }
+            Ok(archived)
+        })
+        .await
+    }
+
     async fn list(
         &self,
         namespace: &Namespace,
@@ -701,8 +763,8 @@ fn insert_row(tx: &Transaction<'_>, ns_id: i64, m: &Memory) -> Result<i64, Store
     let res = tx.execute(
         "INSERT INTO memories (id, ns, memory_type, content, metadata, session_id, ttl_secs, \
            created_at, occurred_at, updated_at, last_accessed_at, expires_at, access_count, \
-           archived, source_ids, content_hash) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+           archived, source_ids, content_hash, summary) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             m.id.to_string(),
             ns_id,
@@ -720,6 +782,7 @@ fn insert_row(tx: &Transaction<'_>, ns_id: i64, m: &Memory) -> Result<i64, Store
             m.archived,
             codec::encode_ids(&m.source_ids),
             m.content_hash,
+            m.summary,
         ],
     );
     match res {
@@ -755,6 +818,18 @@ fn apply_update(
         tx.execute("DELETE FROM memory_terms WHERE rowid = ?1", [rowid])
             .map_err(backend("replacing keyword entry"))?;
         keyword::write_terms(tx, rowid, ns_id, terms)?;
+    }
+    if let Some(summary) = &u.summary {
+        set(
+            "UPDATE memories SET summary = ?1, updated_at = ?2 WHERE rowid = ?3",
+            summary.clone().into(),
+        )?;
+    }
+    if let Some(occurred_at) = u.occurred_at {
+        set(
+            "UPDATE memories SET occurred_at = ?1, updated_at = ?2 WHERE rowid = ?3",
+            micros(occurred_at).into(),
+        )?;
     }
     if let Some(metadata) = &u.metadata {
         let json = serde_json::Value::Object(metadata.clone()).to_string();

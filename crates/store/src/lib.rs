@@ -122,6 +122,10 @@ impl Default for Page {
 pub struct MemoryUpdate {
     /// New content with its new keyword tokens and content hash.
     pub content: Option<(String, Vec<String>, String)>,
+    /// New recall summary (`Some(None)` removes it).
+    pub summary: Option<Option<String>>,
+    /// New event time (a merge keeps the newest).
+    pub occurred_at: Option<Timestamp>,
     /// Replacement metadata.
     pub metadata: Option<rearview_core::Metadata>,
     /// New tier.
@@ -260,6 +264,26 @@ pub trait MemoryStore: Send + Sync + 'static {
     async fn delete_expired(
         &self,
         namespace: Option<&Namespace>,
+        now: Timestamp,
+    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError>;
+
+    /// The visible memories (archived ones included) of `namespace` whose `content_hash` is
+    /// `hash`: exact duplicates of a text.
+    async fn find_by_hash(
+        &self,
+        namespace: &Namespace,
+        hash: &str,
+        now: Timestamp,
+    ) -> Result<Vec<Memory>, StoreError>;
+
+    /// Moves to the archive every visible, unarchived memory of `memory_type` (in `namespace`,
+    /// or in all) that has not been written or recalled since `idle_since`, i.e. whose
+    /// `max(updated_at, last_accessed_at)` is before it, in one transaction; returns them.
+    async fn archive_idle(
+        &self,
+        namespace: Option<&Namespace>,
+        memory_type: MemoryType,
+        idle_since: Timestamp,
         now: Timestamp,
     ) -> Result<Vec<(Namespace, MemoryId)>, StoreError>;
 

@@ -39,6 +39,9 @@ macro_rules! store_contract_tests {
             vectors_are_kept_per_model,
             pending_embeddings_lists_memories_without_a_vector,
             delete_expired_sweeps_exactly_the_expired,
+            find_by_hash_finds_exact_duplicates_only,
+            archive_idle_moves_exactly_the_idle,
+            update_sets_event_time_and_summary,
             stats_count_tiers_and_expired,
             keyword_entries_return_normalised_terms_in_order,
             settings_persist_and_replace,
@@ -84,6 +87,7 @@ pub fn memory(namespace: &str, content: &str, at: Timestamp) -> Memory {
         archived: false,
         source_ids: Vec::new(),
         content_hash: content_hash(content),
+        summary: None,
     }
 }
 
@@ -115,6 +119,7 @@ pub async fn insert_then_get_round_trips_every_field(store: Arc<dyn MemoryStore>
     m.expires_at = Some(t0() + TimeDelta::hours(1));
     m.occurred_at = t0() - TimeDelta::days(400);
     m.source_ids = vec![MemoryId::new_v7(t0()), MemoryId::new_v7(t0())];
+    m.summary = Some("Lisbon since 2023".into());
     let mut rec = record(m.clone());
     rec.vectors.push(vector("model-a", vec![1.0, 0.0, 0.0]));
     store.insert(&rec).await.unwrap();
@@ -444,6 +449,82 @@ pub async fn delete_expired_sweeps_exactly_the_expired(store: Arc<dyn MemoryStor
         .unwrap();
     assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), vec![keep.id]);
     assert_eq!(store.keyword_entries().await.unwrap().len(), 1);
+}
+
+/// `find_by_hash` returns the visible memories of one namespace with that hash, archived included.
+pub async fn find_by_hash_finds_exact_duplicates_only(store: Arc<dyn MemoryStore>) {
+    let first = memory("a", "端口 8765", t0());
+    let mut archived = memory("a", "端口   8765\n", t0() + TimeDelta::seconds(1));
+    archived.archived = true;
+    let other_ns = memory("b", "端口 8765", t0());
+    let different = memory("a", "端口 8766", t0());
+    let mut expired = memory("a", "端口 8765", t0());
+    expired.ttl_secs = 1;
+    expired.expires_at = Some(t0() + TimeDelta::seconds(1));
+    for m in [&first, &archived, &other_ns, &different, &expired] {
+        store.insert(&record(m.clone())).await.unwrap();
+    }
+    let found = store
+        .find_by_hash(&ns("a"), &first.content_hash, t0() + TimeDelta::seconds(1))
+        .await
+        .unwrap();
+    assert_eq!(found.iter().map(|m| m.id).collect::<Vec<_>>(), vec![first.id, archived.id]);
+    assert!(store.find_by_hash(&ns("c"), &first.content_hash, t0()).await.unwrap().is_empty());
+}
+
+/// `archive_idle` archives the unarchived, unexpired memories of one tier not written or
+/// recalled since the cut-off, in one namespace or all, and nothing else.
+pub async fn archive_idle_moves_exactly_the_idle(store: Arc<dyn MemoryStore>) {
+    let day = TimeDelta::days(1);
+    let old = memory("a", "old trip to Kyoto", t0() - day * 100);
+    let recalled = memory("a", "old but recalled", t0() - day * 100);
+    let fresh = memory("a", "fresh news", t0() - day * 10);
+    let mut semantic = memory("a", "likes tea", t0() - day * 100);
+    semantic.memory_type = MemoryType::Semantic;
+    let other_ns = memory("b", "old in b", t0() - day * 100);
+    for m in [&old, &recalled, &fresh, &semantic, &other_ns] {
+        store.insert(&record(m.clone())).await.unwrap();
+    }
+    store.record_access(&ns("a"), &[recalled.id], t0() - day * 5).await.unwrap();
+    let cut = t0() - day * 90;
+    let moved = store.archive_idle(Some(&ns("a")), MemoryType::Episodic, cut, t0()).await.unwrap();
+    assert_eq!(moved, vec![(ns("a"), old.id)]);
+    let got = store.get(&ns("a"), old.id, t0()).await.unwrap().expect("archived stays readable");
+    assert!(got.archived);
+    let listed =
+        store.list(&ns("a"), &MemoryFilter::default(), t0(), Page::default()).await.unwrap();
+    assert!(!listed.iter().any(|m| m.id == old.id), "archived memories leave default listings");
+    assert!(
+        store
+            .archive_idle(Some(&ns("a")), MemoryType::Episodic, cut, t0())
+            .await
+            .unwrap()
+            .is_empty(),
+        "already archived"
+    );
+    let moved = store.archive_idle(None, MemoryType::Episodic, cut, t0()).await.unwrap();
+    assert_eq!(moved, vec![(ns("b"), other_ns.id)]);
+}
+
+/// An update can move the event time and set or clear the recall summary.
+pub async fn update_sets_event_time_and_summary(store: Arc<dyn MemoryStore>) {
+    let m = memory("a", "a long text", t0());
+    store.insert(&record(m.clone())).await.unwrap();
+    let later = t0() + TimeDelta::hours(2);
+    let update = MemoryUpdate {
+        occurred_at: Some(later),
+        summary: Some(Some("short".into())),
+        at: later,
+        ..MemoryUpdate::default()
+    };
+    let got = store.update(&ns("a"), m.id, &update).await.unwrap().unwrap();
+    assert_eq!(
+        (got.occurred_at, got.summary.as_deref(), got.updated_at),
+        (later, Some("short"), later)
+    );
+    let clear = MemoryUpdate { summary: Some(None), at: later, ..MemoryUpdate::default() };
+    let got = store.update(&ns("a"), m.id, &clear).await.unwrap().unwrap();
+    assert_eq!(got.summary, None);
 }
 
 /// Stats count live, archived and expired memories per namespace and tier.

@@ -31,6 +31,9 @@ pub struct StoreBody {
     session_id: Option<String>,
     /// When the event happened, RFC 3339; default now.
     occurred_at: Option<String>,
+    /// Merge into an existing memory that says the same (exact text, or near-identical meaning
+    /// with no fact lost); default true. The answer's `merged` tells.
+    dedup: Option<bool>,
 }
 
 /// `POST /v1/memories` → 201 with the stored memory.
@@ -52,9 +55,12 @@ pub async fn store(
             .as_deref()
             .map(|t| rearview_core::parse_timestamp("occurred_at", t))
             .transpose()?,
+        dedup: body.dedup,
     };
-    let memory = state.service.remember(&ns, request).await?;
-    Ok((StatusCode::CREATED, Json(serde_json::json!({ "memory": MemoryView::from(&memory) }))))
+    let stored = state.service.remember(&ns, request).await?;
+    // 201 for a new memory, 200 when the text was merged into an existing one.
+    let status = if stored.merged.is_some() { StatusCode::OK } else { StatusCode::CREATED };
+    Ok((status, Json(rearview_api::stored_json(&stored))))
 }
 
 /// Query of `GET /v1/memories`.

@@ -1,0 +1,177 @@
+//! Parameters and results of the lifecycle operations (archive, restore, end a session,
+//! distill, suggest), shared by MCP tools and REST endpoints.
+
+use rearview_core::{InputError, MemoryId};
+use rearview_service::{DistillRequest, Distilled, Originals, SessionEnd, Stored, Suggestion};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::MemoryView;
+
+/// Arguments of `archive_memory` / `restore_memory` (`POST /v1/archive`, `/v1/restore`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IdsParams {
+    /// Ids of the memories (UUIDs), 1 to 200.
+    pub ids: Vec<String>,
+    /// Tenant; default the connection's.
+    pub namespace: Option<String>,
+}
+
+impl IdsParams {
+    /// The ids, parsed; an error names the bad entry (`ids[2]`).
+    pub fn ids(&self) -> Result<Vec<MemoryId>, InputError> {
+        parse_ids("ids", &self.ids)
+    }
+}
+
+/// Arguments of `end_session` (`POST /v1/sessions/end`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EndSessionParams {
+    /// The session whose working memories become episodes.
+    pub session_id: String,
+    /// Tenant; default the connection's.
+    pub namespace: Option<String>,
+}
+
+/// What becomes of distilled episodes.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OriginalsParam {
+    /// Move them to the archive (restorable); the default.
+    Archive,
+    /// Delete them.
+    Delete,
+    /// Leave them.
+    Keep,
+}
+
+/// Arguments of `summarize_episodes` (`POST /v1/summarize`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SummarizeEpisodesParams {
+    /// Ids of the memories to distil into one semantic memory (usually episodes), 1 to 200.
+    pub episode_ids: Vec<String>,
+    /// What to keep or focus on, e.g. "only the user's food preferences".
+    pub instruction: Option<String>,
+    /// What becomes of the originals once the semantic memory is stored: `archive` (default),
+    /// `delete` or `keep`.
+    #[schemars(with = "Option<OriginalsParam>")]
+    pub originals: Option<String>,
+    /// Tenant; default the connection's.
+    pub namespace: Option<String>,
+}
+
+impl SummarizeEpisodesParams {
+    /// The service request (the namespace is the caller's to resolve).
+    pub fn to_request(&self) -> Result<DistillRequest, InputError> {
+        let originals = match self.originals.as_deref().map(str::trim) {
+            None | Some("archive") => Originals::Archive,
+            Some("delete") => Originals::Delete,
+            Some("keep") => Originals::Keep,
+            Some(other) => {
+                return Err(InputError::new(
+                    "originals",
+                    format!("{other:?} is not allowed; use archive, delete or keep"),
+                ));
+            }
+        };
+        Ok(DistillRequest {
+            ids: parse_ids("episode_ids", &self.episode_ids)?,
+            instruction: self.instruction.clone(),
+            originals,
+        })
+    }
+}
+
+/// Arguments of `suggest_distillations` (`POST /v1/suggest-distillations`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SuggestParams {
+    /// Cosine a member must have to the group's first episode; default the server's (0.88).
+    pub threshold: Option<f32>,
+    /// Smallest group worth distilling; default 3.
+    #[schemars(range(min = 2, max = 200))]
+    pub min_size: Option<u32>,
+    /// Most groups to return; default 10.
+    #[schemars(range(min = 1, max = 100))]
+    pub limit: Option<u32>,
+    /// Tenant; default the connection's.
+    pub namespace: Option<String>,
+}
+
+impl SuggestParams {
+    /// `(threshold, min_size, limit)` with defaults applied and ranges checked.
+    pub fn resolve(&self) -> Result<(Option<f32>, usize, usize), InputError> {
+        let min_size = self.min_size.unwrap_or(3);
+        if !(2..=200).contains(&min_size) {
+            return Err(InputError::new("min_size", "must be between 2 and 200"));
+        }
+        let limit = self.limit.unwrap_or(10);
+        if !(1..=100).contains(&limit) {
+            return Err(InputError::new("limit", "must be between 1 and 100"));
+        }
+        Ok((self.threshold, min_size as usize, limit as usize))
+    }
+}
+
+fn parse_ids(field: &'static str, ids: &[String]) -> Result<Vec<MemoryId>, InputError> {
+    ids.iter()
+        .enumerate()
+        .map(|(i, s)| {
+            s.parse::<MemoryId>().map_err(|e| InputError::new(format!("{field}[{i}]"), e.message))
+        })
+        .collect()
+}
+
+/// A stored memory on the wire: `{"memory": …, "merged": …}`, where `merged` says whether the
+/// new text was merged into an existing memory (then `memory` is that one):
+/// `{"into", "exact", "similarity", "content_replaced"}`, or null.
+pub fn stored_json(stored: &Stored) -> serde_json::Value {
+    let merged = match &stored.merged {
+        None => serde_json::Value::Null,
+        Some(m) => serde_json::json!({
+            "into": stored.memory.id.to_string(),
+            "exact": m.exact,
+            "similarity": m.similarity,
+            "content_replaced": m.content_replaced,
+        }),
+    };
+    serde_json::json!({ "memory": MemoryView::from(&stored.memory), "merged": merged })
+}
+
+/// The result of ending a session.
+pub fn session_end_json(end: &SessionEnd) -> serde_json::Value {
+    serde_json::json!({
+        "working_memories": end.working_memories,
+        "method": end.method,
+        "model": end.model,
+        "episodes": end.episodes.iter().map(stored_json).collect::<Vec<_>>(),
+    })
+}
+
+/// The result of a distillation.
+pub fn distilled_json(d: &Distilled) -> serde_json::Value {
+    serde_json::json!({
+        "memory": MemoryView::from(&d.memory),
+        "method": d.method,
+        "model": d.model,
+        "originals_changed": d.originals_changed,
+    })
+}
+
+/// Suggested distillations.
+pub fn suggestions_json(groups: &[Suggestion]) -> serde_json::Value {
+    let groups: Vec<_> = groups
+        .iter()
+        .map(|g| {
+            serde_json::json!({
+                "episode_ids": g.ids.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "cohesion": g.cohesion,
+                "previews": g.previews,
+            })
+        })
+        .collect();
+    serde_json::json!({ "suggestions": groups })
+}

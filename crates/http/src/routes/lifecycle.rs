@@ -1,0 +1,92 @@
+//! The lifecycle endpoints: `/v1/archive`, `/v1/restore`, `/v1/sessions/end`, `/v1/summarize`,
+//! `/v1/suggest-distillations`. Bodies are the same `rearview-api` types the MCP tools take; a
+//! body's `namespace` overrides the `X-Rearview-Namespace` header.
+
+use axum::Json;
+use axum::extract::State;
+use axum::extract::rejection::JsonRejection;
+use axum::http::HeaderMap;
+use rearview_api::{
+    EndSessionParams, IdsParams, MemoryView, SuggestParams, SummarizeEpisodesParams,
+    distilled_json, session_end_json, suggestions_json,
+};
+use rearview_core::Namespace;
+
+use crate::routes::namespace;
+use crate::{ApiError, AppState};
+
+fn resolve(
+    name: Option<&str>,
+    headers: &HeaderMap,
+    state: &AppState,
+) -> Result<Namespace, ApiError> {
+    match name {
+        Some(name) => Ok(name.parse()?),
+        None => namespace(headers, state),
+    }
+}
+
+fn memories(list: &[rearview_core::Memory]) -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "memories": list.iter().map(MemoryView::from).collect::<Vec<_>>() }))
+}
+
+/// `POST /v1/archive` `{"ids": [...]}` → `{"memories": [...]}`, now archived.
+pub async fn archive(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<IdsParams>, JsonRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Json(body) = body.map_err(ApiError::from)?;
+    let ns = resolve(body.namespace.as_deref(), &headers, &state)?;
+    Ok(memories(&state.service.archive(&ns, &body.ids()?).await?))
+}
+
+/// `POST /v1/restore` `{"ids": [...]}` → `{"memories": [...]}`, back in recall.
+pub async fn restore(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<IdsParams>, JsonRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Json(body) = body.map_err(ApiError::from)?;
+    let ns = resolve(body.namespace.as_deref(), &headers, &state)?;
+    Ok(memories(&state.service.restore(&ns, &body.ids()?).await?))
+}
+
+/// `POST /v1/sessions/end` `{"session_id"}` → the episodes made from the session's working
+/// memories.
+pub async fn end_session(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<EndSessionParams>, JsonRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Json(body) = body.map_err(ApiError::from)?;
+    let ns = resolve(body.namespace.as_deref(), &headers, &state)?;
+    Ok(Json(session_end_json(&state.service.end_session(&ns, &body.session_id).await?)))
+}
+
+/// `POST /v1/summarize` `{"episode_ids", "instruction"?, "originals"?}` → the new semantic
+/// memory, the method that wrote it, and how many originals were archived or deleted.
+pub async fn summarize(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<SummarizeEpisodesParams>, JsonRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Json(body) = body.map_err(ApiError::from)?;
+    let ns = resolve(body.namespace.as_deref(), &headers, &state)?;
+    let request = body.to_request()?;
+    Ok(Json(distilled_json(&state.service.summarize_episodes(&ns, request).await?)))
+}
+
+/// `POST /v1/suggest-distillations` `{"threshold"?, "min_size"?, "limit"?}` → groups of
+/// similar episodes; writes nothing.
+pub async fn suggest(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<SuggestParams>, JsonRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Json(body) = body.map_err(ApiError::from)?;
+    let ns = resolve(body.namespace.as_deref(), &headers, &state)?;
+    let (threshold, min_size, limit) = body.resolve()?;
+    let groups = state.service.suggest_distillations(&ns, threshold, min_size, limit).await?;
+    Ok(Json(suggestions_json(&groups)))
+}

@@ -1,0 +1,183 @@
+//! Extractive text selection: sentence splitting, representative-sentence choice (MMR) and the
+//! "adds nothing new" test behind lossless merging. Pure: vectors, when used, come in as inputs.
+//!
+//! Used for summaries when no LLM is configured (long memories, `summarize_episodes` in
+//! extractive mode) and by dedup-merge on store.
+
+use std::collections::{BTreeSet, HashMap};
+
+use rearview_core::is_han;
+
+/// Sentences of `text`: cut after `.`, `!`, `?`, `;` followed by a space, after `。！？；` and at
+/// line breaks; trimmed, empty ones dropped. Never cuts inside a character.
+pub fn split_sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        let cut = match c {
+            '。' | '！' | '？' | '；' | '\n' => true,
+            '.' | '!' | '?' | ';' => next.is_none_or(char::is_whitespace),
+            _ => false,
+        };
+        if cut {
+            let end = i + c.len_utf8();
+            push_trimmed(&mut out, &text[start..end]);
+            start = end;
+        }
+    }
+    push_trimmed(&mut out, &text[start..]);
+    out
+}
+
+fn push_trimmed<'a>(out: &mut Vec<&'a str>, piece: &'a str) {
+    let piece = piece.trim();
+    if !piece.is_empty() {
+        out.push(piece);
+    }
+}
+
+/// The smallest units of fact in a text: each Han character, and each run of other letters and
+/// digits, lower-cased (`Port 8765` → `port`, `8765`). Punctuation and spacing carry none.
+pub fn fact_atoms(text: &str) -> BTreeSet<String> {
+    let mut atoms = BTreeSet::new();
+    let mut word = String::new();
+    for c in text.chars() {
+        if is_han(c) {
+            flush(&mut word, &mut atoms);
+            atoms.insert(c.to_string());
+        } else if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+        } else {
+            flush(&mut word, &mut atoms);
+        }
+    }
+    flush(&mut word, &mut atoms);
+    atoms
+}
+
+fn flush(word: &mut String, atoms: &mut BTreeSet<String>) {
+    if !word.is_empty() {
+        atoms.insert(std::mem::take(word));
+    }
+}
+
+/// Whether `candidate` states nothing that `reference` lacks: every fact atom of it occurs in
+/// `reference`. `服务端口是 8765` adds nothing to `我们的服务端口是 8765。`; `端口 8766` adds
+/// `8766` to `端口 8765`, so merging those two would lose a fact.
+pub fn adds_nothing(candidate: &str, reference: &str) -> bool {
+    fact_atoms(candidate).is_subset(&fact_atoms(reference))
+}
+
+/// How central each item is among `items` (each a list of terms): the mean, over its distinct
+/// terms, of the share of other items that contain the term. An item about what the others are
+/// about scores high; an aside scores low.
+pub fn keyword_centrality(items: &[Vec<String>]) -> Vec<f32> {
+    let mut df: HashMap<&str, usize> = HashMap::new();
+    let distinct: Vec<BTreeSet<&str>> =
+        items.iter().map(|terms| terms.iter().map(String::as_str).collect()).collect();
+    for set in &distinct {
+        for term in set {
+            *df.entry(term).or_default() += 1;
+        }
+    }
+    let others = items.len().saturating_sub(1).max(1) as f32;
+    distinct
+        .iter()
+        .map(|set| {
+            if set.is_empty() {
+                return 0.0;
+            }
+            let shared: f32 = set.iter().map(|t| (df[t] - 1) as f32 / others).sum();
+            // Longer items share more terms by chance; the square root damps that.
+            shared / (set.len() as f32).sqrt()
+        })
+        .collect()
+}
+
+/// Jaccard overlap of two term lists, in `[0, 1]`.
+pub fn term_overlap(a: &[String], b: &[String]) -> f32 {
+    let a: BTreeSet<&str> = a.iter().map(String::as_str).collect();
+    let b: BTreeSet<&str> = b.iter().map(String::as_str).collect();
+    let union = a.union(&b).count();
+    if union == 0 { 0.0 } else { a.intersection(&b).count() as f32 / union as f32 }
+}
+
+/// Maximal marginal relevance: picks items by `lambda × relevance − (1 − lambda) × (highest
+/// similarity to an item already picked)` while their lengths fit in `budget`; returns the picked
+/// indexes in their original order. The first pick is the most relevant item even when it alone
+/// exceeds the budget (the caller cuts it). Ties go to the earlier item.
+pub fn select_mmr(
+    relevance: &[f32],
+    similarity: impl Fn(usize, usize) -> f32,
+    lengths: &[usize],
+    budget: usize,
+    lambda: f32,
+) -> Vec<usize> {
+    let mut picked: Vec<usize> = Vec::new();
+    let mut used = 0usize;
+    loop {
+        let best = (0..relevance.len())
+            .filter(|i| !picked.contains(i))
+            .filter(|&i| picked.is_empty() || used + lengths[i] <= budget)
+            .map(|i| {
+                let redundancy = picked.iter().map(|&j| similarity(i, j)).fold(0f32, f32::max);
+                (i, lambda * relevance[i] - (1.0 - lambda) * redundancy)
+            })
+            .fold(None::<(usize, f32)>, |best, (i, score)| match best {
+                Some((_, s)) if s >= score => best,
+                _ => Some((i, score)),
+            });
+        let Some((i, _)) = best else { break };
+        used += lengths[i];
+        picked.push(i);
+    }
+    picked.sort_unstable();
+    picked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_split_in_both_languages_but_not_inside_numbers() {
+        assert_eq!(
+            split_sentences("我喜欢爬山。周末常去香山！Version 2.5 is out. Next?\nok"),
+            ["我喜欢爬山。", "周末常去香山！", "Version 2.5 is out.", "Next?", "ok"]
+        );
+        assert!(split_sentences("  \n ").is_empty());
+    }
+
+    #[test]
+    fn atoms_and_the_lossless_test() {
+        let atoms: Vec<String> = fact_atoms("Port 8765, 端口!").into_iter().collect();
+        assert_eq!(atoms, ["8765", "port", "口", "端"]);
+        assert!(adds_nothing("服务端口是 8765", "我们的服务端口是 8765。"));
+        assert!(!adds_nothing("服务端口是 8766", "服务端口是 8765"));
+        assert!(!adds_nothing("I live in Beijing", "I live in Shanghai"));
+        assert!(adds_nothing("likes TEA", "The user likes tea."));
+    }
+
+    #[test]
+    fn mmr_prefers_relevant_then_diverse_within_budget() {
+        let relevance = [0.9, 0.89, 0.5, 0.1];
+        // 0 and 1 are near-copies; 2 is different.
+        let sim = |a: usize, b: usize| if a.min(b) == 0 && a.max(b) == 1 { 0.99 } else { 0.1 };
+        assert_eq!(select_mmr(&relevance, sim, &[10, 10, 10, 10], 20, 0.5), [0, 2]);
+        assert_eq!(select_mmr(&relevance, sim, &[50, 10, 10, 10], 20, 0.5), [0]);
+        assert!(select_mmr(&[], sim, &[], 20, 0.5).is_empty());
+    }
+
+    #[test]
+    fn centrality_favours_the_common_topic() {
+        let items: Vec<Vec<String>> = [["hike", "hill"], ["hike", "weekend"], ["tax", "form"]]
+            .iter()
+            .map(|t| t.iter().map(|s| s.to_string()).collect())
+            .collect();
+        let c = keyword_centrality(&items);
+        assert!(c[0] > c[2] && c[1] > c[2], "{c:?}");
+        assert!((term_overlap(&items[0], &items[1]) - 1.0 / 3.0).abs() < 1e-6);
+    }
+}

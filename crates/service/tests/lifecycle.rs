@@ -1,0 +1,551 @@
+//! The memory lifecycle over real SQLite, the test embedder and a manual clock: dedup-merge
+//! thresholds and its lossless rule, the archive (sweep, manual, restore), sessions → episodes,
+//! distillation (extractive and by a scripted OpenAI-compatible LLM, including malformed answers),
+//! suggestions, long-content summaries and the sweep.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, TimeDelta};
+use rearview_core::{Clock, ManualClock, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
+use rearview_embed::{Embedder, TestEmbedder};
+use rearview_llm::{ChatClient, ChatConfig};
+use rearview_remote::testing::{Reply, serve_with};
+use rearview_service::{
+    DistillRequest, ErrorKind, LifecycleConfig, MemoryService, Originals, RecallRequest,
+    RememberRequest, ServiceConfig,
+};
+use rearview_store::{MemoryStore, Page};
+use rearview_store_sqlite::SqliteStore;
+
+fn start() -> Timestamp {
+    DateTime::from_timestamp(1_760_000_000, 0).unwrap()
+}
+
+fn ns() -> Namespace {
+    "life".parse().unwrap()
+}
+
+struct Harness {
+    service: Arc<MemoryService>,
+    clock: Arc<ManualClock>,
+    store: Arc<dyn MemoryStore>,
+}
+
+async fn harness_with(lifecycle: LifecycleConfig, embed: bool) -> Harness {
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());
+    let clock = Arc::new(ManualClock::new(start()));
+    let embedder: Option<Arc<dyn Embedder>> =
+        embed.then(|| Arc::new(TestEmbedder::new(256)) as Arc<dyn Embedder>);
+    let config = ServiceConfig { lifecycle, ..ServiceConfig::default() };
+    let service = MemoryService::open(
+        Arc::clone(&store),
+        embedder,
+        Arc::clone(&clock) as Arc<dyn Clock>,
+        config,
+    )
+    .await
+    .unwrap();
+    Harness { service: Arc::new(service), clock, store }
+}
+
+async fn harness() -> Harness {
+    harness_with(LifecycleConfig::default(), true).await
+}
+
+/// The test embedder's cosine between two texts (what the dedup threshold is compared with).
+async fn cosine(a: &str, b: &str) -> f32 {
+    let e = TestEmbedder::new(256);
+    let v =
+        e.embed(&[a.to_owned(), b.to_owned()], rearview_embed::TextKind::Passage).await.unwrap();
+    rearview_core::dot(v[0].as_slice(), v[1].as_slice())
+}
+
+fn chat(content: &str) -> Reply {
+    let body = serde_json::json!({
+        "model": "scripted-llm",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5}
+    });
+    Reply { status: 200, headers: vec![], body: Some(body.to_string()) }
+}
+
+fn llm(script: Vec<Reply>) -> Arc<ChatClient> {
+    let (url, _) = serve_with(script, |_| "{}".to_owned());
+    let mut config = ChatConfig::new(url, "scripted-llm");
+    config.initial_backoff = Duration::from_millis(1);
+    config.max_retries = 0;
+    Arc::new(ChatClient::new(config))
+}
+
+async fn store(h: &Harness, request: RememberRequest) -> rearview_service::Stored {
+    h.service.remember(&ns(), request).await.unwrap()
+}
+
+fn working(content: &str, session: &str, role: &str) -> RememberRequest {
+    RememberRequest {
+        memory_type: Some(MemoryType::Working),
+        session_id: Some(session.to_owned()),
+        metadata: Some(serde_json::json!({ "role": role })),
+        ..RememberRequest::new(content)
+    }
+}
+
+async fn count(h: &Harness, filter: MemoryFilter) -> usize {
+    h.service.list(&ns(), &filter, Page { offset: 0, limit: 1000 }).await.unwrap().len()
+}
+
+// ---- dedup-merge -------------------------------------------------------------------------
+
+#[tokio::test]
+async fn exact_duplicates_merge_uniting_tags_time_and_expiry() {
+    let h = harness().await;
+    let first = store(
+        &h,
+        RememberRequest {
+            metadata: Some(serde_json::json!({"tags": ["ops"], "source": "chat"})),
+            ..RememberRequest::new("MCP 服务监听在端口 8765")
+        },
+    )
+    .await;
+    assert!(first.merged.is_none());
+    h.clock.advance(TimeDelta::days(3));
+    let again = store(
+        &h,
+        RememberRequest {
+            metadata: Some(serde_json::json!({"tags": ["mcp", "ops"], "source": "doc"})),
+            ..RememberRequest::new("  MCP 服务监听在端口   8765\n")
+        },
+    )
+    .await;
+    let merge = again.merged.clone().expect("an exact duplicate merges");
+    assert!(merge.exact && merge.similarity.is_none() && !merge.content_replaced);
+    let m = &again.memory;
+    assert_eq!(m.id, first.memory.id, "the caller is told which memory it merged into");
+    assert_eq!(m.tags(), ["ops", "mcp"]);
+    assert_eq!(m.metadata["source"], "doc", "the newer value wins a clash");
+    assert_eq!(m.occurred_at, start() + TimeDelta::days(3), "newest event time");
+    assert_eq!(m.expires_at, Some(start() + TimeDelta::days(33)), "the later expiry");
+    assert_eq!(m.metadata["merges"].as_array().unwrap().len(), 1, "the merge is recorded");
+    assert_eq!(count(&h, MemoryFilter::default()).await, 1);
+
+    // Turning dedup off per request keeps both.
+    let separate = store(
+        &h,
+        RememberRequest {
+            dedup: Some(false), ..RememberRequest::new("MCP 服务监听在端口 8765")
+        },
+    )
+    .await;
+    assert!(separate.merged.is_none());
+    assert_eq!(count(&h, MemoryFilter::default()).await, 2);
+}
+
+#[tokio::test]
+async fn near_duplicates_merge_above_the_threshold_only_and_never_lose_a_fact() {
+    let (short, long) = ("服务端口是 8765", "我们的服务端口是 8765。");
+    let similarity = cosine(short, long).await;
+    assert!(similarity > 0.5 && similarity < 0.999, "test premise: {similarity}");
+
+    // Below the threshold: two memories.
+    let strict = LifecycleConfig { dedup_threshold: Some(0.999), ..LifecycleConfig::default() };
+    let h = harness_with(strict, true).await;
+    store(&h, RememberRequest::new(long)).await;
+    assert!(store(&h, RememberRequest::new(short)).await.merged.is_none());
+
+    // At or above it: the shorter restatement merges into the fuller memory, which keeps its
+    // text; the fuller restatement replaces a shorter memory's text, recording the old one.
+    let loose =
+        LifecycleConfig { dedup_threshold: Some(similarity - 0.01), ..LifecycleConfig::default() };
+    let h = harness_with(loose.clone(), true).await;
+    let kept = store(&h, RememberRequest::new(long)).await.memory;
+    let merged = store(&h, RememberRequest::new(short)).await;
+    let merge = merged.merged.expect("merged");
+    assert!(!merge.exact && !merge.content_replaced);
+    assert!(merge.similarity.unwrap() >= similarity - 0.01);
+    assert_eq!((merged.memory.id, merged.memory.content.as_str()), (kept.id, long));
+
+    let h = harness_with(loose, true).await;
+    let short_first = store(&h, RememberRequest::new(short)).await.memory;
+    let fuller = store(&h, RememberRequest::new(long)).await;
+    assert!(fuller.merged.as_ref().unwrap().content_replaced);
+    assert_eq!((fuller.memory.id, fuller.memory.content.as_str()), (short_first.id, long));
+    assert_eq!(fuller.memory.metadata["merges"][0]["replaced_content"], short);
+    // The index follows the new text.
+    let hits = h.service.recall(&ns(), RecallRequest::new("我们的服务")).await.unwrap();
+    assert_eq!(hits.hits[0].memory.id, short_first.id);
+}
+
+#[tokio::test]
+async fn different_facts_never_merge_however_similar() {
+    let everything = LifecycleConfig { dedup_threshold: Some(0.01), ..LifecycleConfig::default() };
+    let h = harness_with(everything, true).await;
+    let a = store(&h, RememberRequest::new("The API server listens on port 8765")).await;
+    let b = store(&h, RememberRequest::new("The API server listens on port 8766")).await;
+    assert!(b.merged.is_none(), "8766 is a fact 8765 lacks");
+    assert_ne!(a.memory.id, b.memory.id);
+    let c = store(&h, RememberRequest::new("我住在上海")).await;
+    assert!(store(&h, RememberRequest::new("我住在北京")).await.merged.is_none());
+    // Other tiers and other sessions' working memory are never merge targets.
+    let semantic = RememberRequest {
+        memory_type: Some(MemoryType::Semantic),
+        ..RememberRequest::new("我住在上海")
+    };
+    assert!(store(&h, semantic).await.merged.is_none());
+    assert!(store(&h, working("scratch: deploy at 5", "s1", "user")).await.merged.is_none());
+    assert!(store(&h, working("scratch: deploy at 5", "s2", "user")).await.merged.is_none());
+    assert!(store(&h, working("scratch: deploy at 5", "s2", "user")).await.merged.is_some());
+    assert!(c.merged.is_none());
+}
+
+#[tokio::test]
+async fn dedup_off_in_the_configuration_keeps_everything() {
+    let off = LifecycleConfig { dedup_threshold: None, ..LifecycleConfig::default() };
+    let h = harness_with(off, true).await;
+    store(&h, RememberRequest::new("same text")).await;
+    assert!(store(&h, RememberRequest::new("same text")).await.merged.is_none());
+}
+
+// ---- archive ------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn idle_episodes_are_archived_by_the_sweep_and_can_be_restored() {
+    let h = harness().await;
+    let idle = store(&h, RememberRequest::new("trip to Kyoto in spring")).await.memory;
+    let used = store(
+        &h,
+        RememberRequest {
+            ttl_secs: Some(0),
+            ..RememberRequest::new("favourite ramen shop in Kyoto")
+        },
+    )
+    .await
+    .memory;
+    let fact = store(
+        &h,
+        RememberRequest {
+            memory_type: Some(MemoryType::Semantic),
+            ..RememberRequest::new("allergic to peanuts")
+        },
+    )
+    .await
+    .memory;
+    // Episodic memories expire after 30 days by default; `idle` lives forever for this test.
+    h.service
+        .update(
+            &ns(),
+            idle.id,
+            rearview_service::UpdateRequest { ttl_secs: Some(0), ..Default::default() },
+        )
+        .await
+        .unwrap();
+    h.clock.advance(TimeDelta::days(60));
+    let only_one = RecallRequest { top_k: 1, ..RecallRequest::new("ramen") };
+    let recalled = h.service.recall(&ns(), only_one).await.unwrap();
+    assert_eq!(recalled.hits[0].memory.id, used.id);
+    h.service.flush_access_counts().await;
+
+    h.clock.advance(TimeDelta::days(30) - TimeDelta::seconds(1));
+    assert_eq!(h.service.archive_idle(None).await.unwrap(), 0, "89 days 23:59:59 idle: not yet");
+    h.clock.advance(TimeDelta::seconds(2));
+    let report = h.service.sweep().await.unwrap();
+    assert_eq!((report.archived, report.expired), (1, 0));
+    let got = h.service.get(&ns(), idle.id).await.unwrap();
+    assert!(got.archived, "the one idle for 90 days");
+    assert!(!h.service.get(&ns(), used.id).await.unwrap().archived, "recalled 30 days ago");
+    assert!(!h.service.get(&ns(), fact.id).await.unwrap().archived, "semantic memory stays");
+
+    let ids = |r: rearview_service::RecallResponse| {
+        r.hits.iter().map(|x| x.memory.id).collect::<Vec<_>>()
+    };
+    let plain = h.service.recall(&ns(), RecallRequest::new("Kyoto trip")).await.unwrap();
+    assert!(!ids(plain).contains(&idle.id), "archived memories leave recall");
+    let mut with_archive = RecallRequest::new("Kyoto trip");
+    with_archive.filter.include_archived = true;
+    assert!(ids(h.service.recall(&ns(), with_archive).await.unwrap()).contains(&idle.id));
+
+    let restored = h.service.restore(&ns(), &[idle.id]).await.unwrap();
+    assert!(!restored[0].archived);
+    let plain = h.service.recall(&ns(), RecallRequest::new("Kyoto trip")).await.unwrap();
+    assert!(ids(plain).contains(&idle.id));
+    // Manual archive; an unknown id changes nothing.
+    let unknown = MemoryId::new_v7(start());
+    let err = h.service.archive(&ns(), &[used.id, unknown]).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NotFound);
+    assert!(!h.service.get(&ns(), used.id).await.unwrap().archived);
+    assert!(h.service.archive(&ns(), &[used.id]).await.unwrap()[0].archived);
+}
+
+// ---- sessions → episodes -----------------------------------------------------------------
+
+#[tokio::test]
+async fn ending_a_session_promotes_user_statements_by_rule_and_expires_the_working_memory() {
+    let h = harness().await;
+    store(&h, working("我下周三要去上海出差，住在静安区", "s1", "user")).await;
+    store(&h, working("好的，已经为您记下了出差安排", "s1", "assistant")).await;
+    store(&h, working("上海明天会下雨吗？", "s1", "user")).await;
+    store(&h, working("ok", "s1", "user")).await;
+    store(&h, working("another session's note about Paris trips", "s2", "user")).await;
+    h.clock.advance(TimeDelta::minutes(5));
+    let end = h.service.end_session(&ns(), "s1").await.unwrap();
+    assert_eq!((end.working_memories, end.method), (4, "rules"));
+    assert_eq!(end.episodes.len(), 1, "only the user's substantive statement");
+    let episode = &end.episodes[0].memory;
+    assert_eq!(episode.memory_type, MemoryType::Episodic);
+    assert_eq!(episode.content, "我下周三要去上海出差，住在静安区");
+    assert_eq!(episode.session_id.as_deref(), Some("s1"));
+    assert_eq!(episode.source_ids.len(), 1, "provenance");
+    assert_eq!(episode.metadata["promoted_by"]["method"], "rules");
+
+    let working_s1 = MemoryFilter {
+        memory_types: vec![MemoryType::Working],
+        session_id: Some("s1".into()),
+        ..Default::default()
+    };
+    assert_eq!(count(&h, working_s1).await, 0, "the session's working memories expired");
+    let working_all =
+        MemoryFilter { memory_types: vec![MemoryType::Working], ..Default::default() };
+    assert_eq!(count(&h, working_all).await, 1, "other sessions untouched");
+    let again = h.service.end_session(&ns(), "s1").await.unwrap();
+    assert_eq!((again.working_memories, again.episodes.len()), (0, 0), "idempotent");
+    assert_eq!(h.service.cleanup_expired(None).await.unwrap(), 4, "the sweep reclaims them");
+}
+
+#[tokio::test]
+async fn an_llm_extracts_session_events_and_a_bad_llm_changes_nothing() {
+    let h = harness().await;
+    store(&h, working("hi there", "s1", "user")).await;
+    store(&h, working("my new laptop's hostname is kestrel and it runs Fedora 41", "s1", "user"))
+        .await;
+    h.service.set_llm(Some(llm(vec![chat(
+        "{\"events\": [\"The user's new laptop is called kestrel.\", \"The user's laptop runs Fedora 41.\"]}",
+    )])));
+    let end = h.service.end_session(&ns(), "s1").await.unwrap();
+    assert_eq!((end.method, end.model.as_deref()), ("llm", Some("scripted-llm")));
+    let texts: Vec<&str> = end.episodes.iter().map(|e| e.memory.content.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["The user's new laptop is called kestrel.", "The user's laptop runs Fedora 41."]
+    );
+    assert!(end.episodes.iter().all(|e| e.memory.source_ids.len() == 2));
+
+    // Malformed three times: an error, the working memories untouched, no episode written.
+    store(&h, working("remember that the staging DB is on port 5433", "s2", "user")).await;
+    h.service.set_llm(Some(llm(vec![chat("sure!"), chat("{\"events\": \"x\"}"), chat("[]")])));
+    let before = count(&h, MemoryFilter::default()).await;
+    let err = h.service.end_session(&ns(), "s2").await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Unavailable);
+    assert!(err.to_string().contains("nothing was changed"), "{err}");
+    assert_eq!(count(&h, MemoryFilter::default()).await, before);
+    let s2 = MemoryFilter { session_id: Some("s2".into()), ..Default::default() };
+    assert_eq!(count(&h, s2).await, 1);
+}
+
+// ---- distillation ------------------------------------------------------------------------
+
+async fn episodes(h: &Harness, texts: &[&str]) -> Vec<MemoryId> {
+    let mut ids = Vec::new();
+    for t in texts {
+        ids.push(
+            store(
+                h,
+                RememberRequest {
+                    metadata: Some(serde_json::json!({"tags": ["hobby"]})),
+                    ..RememberRequest::new(*t)
+                },
+            )
+            .await
+            .memory
+            .id,
+        );
+        h.clock.advance(TimeDelta::days(1));
+    }
+    ids
+}
+
+#[tokio::test]
+async fn extractive_distillation_keeps_provenance_and_archives_the_originals() {
+    let h = harness().await;
+    let ids = episodes(
+        &h,
+        &["周六去香山爬山了，风景很好。", "周日又和朋友去爬了香山。", "下周想去爬泰山。"],
+    )
+    .await;
+    let d = h
+        .service
+        .summarize_episodes(&ns(), DistillRequest { ids: ids.clone(), ..Default::default() })
+        .await
+        .unwrap();
+    assert_eq!(d.method, "extractive-embeddings");
+    assert_eq!(d.memory.memory_type, MemoryType::Semantic);
+    assert_eq!(d.memory.source_ids, ids);
+    assert_eq!(d.memory.tags(), ["hobby"]);
+    assert_eq!(d.memory.metadata["distillation"]["method"], "extractive-embeddings");
+    assert!(d.memory.content.contains("香山"), "{}", d.memory.content);
+    assert!(d.memory.content.chars().count() <= 600);
+    assert_eq!(d.originals_changed, 3);
+    for id in &ids {
+        assert!(h.service.get(&ns(), *id).await.unwrap().archived);
+    }
+
+    // Keyword mode without a model; `Delete` and `Keep`.
+    let h = harness_with(LifecycleConfig::default(), false).await;
+    let ids =
+        episodes(&h, &["likes green tea in the morning", "drinks green tea after lunch"]).await;
+    let d = h
+        .service
+        .summarize_episodes(
+            &ns(),
+            DistillRequest { ids: ids.clone(), originals: Originals::Delete, ..Default::default() },
+        )
+        .await
+        .unwrap();
+    assert_eq!(d.method, "extractive-keywords");
+    assert!(h.service.get(&ns(), ids[0]).await.is_err(), "deleted");
+    let kept = episodes(&h, &["walks the dog at 7"]).await;
+    let d = h
+        .service
+        .summarize_episodes(
+            &ns(),
+            DistillRequest { ids: kept.clone(), originals: Originals::Keep, ..Default::default() },
+        )
+        .await
+        .unwrap();
+    assert_eq!(d.originals_changed, 0);
+    assert!(!h.service.get(&ns(), kept[0]).await.unwrap().archived);
+}
+
+#[tokio::test]
+async fn llm_distillation_follows_the_instruction_and_a_failure_changes_nothing() {
+    let h = harness().await;
+    let ids = episodes(&h, &["周六去香山爬山了", "周日又去爬了香山"]).await;
+    h.service
+        .set_llm(Some(llm(vec![chat("```json\n{\"summary\": \"用户喜欢周末爬香山。\"}\n```")])));
+    let d = h
+        .service
+        .summarize_episodes(
+            &ns(),
+            DistillRequest {
+                ids: ids.clone(),
+                instruction: Some("只保留爱好".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!((d.method, d.model.as_deref()), ("llm", Some("scripted-llm")));
+    assert_eq!(d.memory.content, "用户喜欢周末爬香山。");
+    assert_eq!(d.memory.metadata["distillation"]["instruction"], "只保留爱好");
+    assert_eq!(d.memory.source_ids, ids);
+
+    let more = episodes(&h, &["likes jazz", "went to a jazz bar"]).await;
+    h.service.set_llm(Some(llm(vec![
+        chat("{\"summary\": \"\"}"),
+        chat("no"),
+        chat("{\"summary\": 3}"),
+    ])));
+    let before = count(&h, MemoryFilter::default()).await;
+    let err = h
+        .service
+        .summarize_episodes(&ns(), DistillRequest { ids: more.clone(), ..Default::default() })
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Unavailable);
+    assert_eq!(count(&h, MemoryFilter::default()).await, before, "no semantic memory written");
+    for id in &more {
+        assert!(!h.service.get(&ns(), *id).await.unwrap().archived, "originals untouched");
+    }
+    // An unreachable LLM is the same.
+    h.service.set_llm(Some(llm(vec![Reply::status(500, "down")])));
+    assert!(
+        h.service
+            .summarize_episodes(&ns(), DistillRequest { ids: more.clone(), ..Default::default() })
+            .await
+            .is_err()
+    );
+    assert!(!h.service.get(&ns(), more[0]).await.unwrap().archived);
+}
+
+#[tokio::test]
+async fn distillation_input_errors_name_the_field() {
+    let h = harness().await;
+    let err = h.service.summarize_episodes(&ns(), DistillRequest::default()).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    assert!(err.to_string().contains("episode_ids"), "{err}");
+    let ids = episodes(&h, &["one"]).await;
+    let twice = DistillRequest { ids: vec![ids[0], ids[0]], ..Default::default() };
+    assert!(
+        h.service.summarize_episodes(&ns(), twice).await.unwrap_err().to_string().contains("twice")
+    );
+}
+
+#[tokio::test]
+async fn suggestions_group_similar_episodes_without_writing() {
+    let h = harness().await;
+    episodes(
+        &h,
+        &["爬香山 周末 爬山", "周末 爬山 香山 好玩", "香山 爬山 周末 又去", "报税 表格 截止"],
+    )
+    .await;
+    let before = count(&h, MemoryFilter::default()).await;
+    let groups = h.service.suggest_distillations(&ns(), Some(0.3), 3, 10).await.unwrap();
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    assert_eq!(groups[0].ids.len(), 3);
+    assert!(groups[0].previews.iter().all(|p| p.contains("爬山")));
+    assert_eq!(count(&h, MemoryFilter::default()).await, before);
+    assert!(h.service.suggest_distillations(&ns(), Some(2.0), 3, 10).await.is_err());
+}
+
+#[tokio::test]
+async fn the_sweep_distills_only_when_automatic_mode_is_on() {
+    let texts = ["爬香山 周末 爬山", "周末 爬山 香山 好玩", "香山 爬山 周末 又去"];
+    let manual = LifecycleConfig { suggest_threshold: 0.3, ..LifecycleConfig::default() };
+    let h = harness_with(manual, true).await;
+    episodes(&h, &texts).await;
+    assert_eq!(h.service.sweep().await.unwrap().distilled, 0, "off by default");
+    let auto = LifecycleConfig {
+        suggest_threshold: 0.3,
+        auto_distill: true,
+        ..LifecycleConfig::default()
+    };
+    let h = harness_with(auto, true).await;
+    episodes(&h, &texts).await;
+    assert_eq!(h.service.sweep().await.unwrap().distilled, 1);
+    let semantic = MemoryFilter { memory_types: vec![MemoryType::Semantic], ..Default::default() };
+    assert_eq!(count(&h, semantic).await, 1);
+}
+
+// ---- long content ------------------------------------------------------------------------
+
+#[tokio::test]
+async fn long_content_is_recalled_by_its_summary_and_kept_whole() {
+    let h = harness().await;
+    let mut text = String::from("项目代号青鸟，目标是在三月前完成数据库迁移。");
+    for i in 0..40 {
+        text += &format!("第{i}周的例会记录了一些琐碎的事项。");
+    }
+    text += "最后决定使用 PostgreSQL 16 并开启 pgvector 扩展。";
+    assert!(text.chars().count() > 500);
+    let m = store(&h, RememberRequest::new(text.clone())).await.memory;
+    let summary = m.summary.clone().expect("long content gets a summary");
+    assert!(summary.chars().count() <= 200, "{summary}");
+    assert!(summary.contains("青鸟"), "the opening sentence says what it is about: {summary}");
+    let got = h.service.get(&ns(), m.id).await.unwrap();
+    assert_eq!(got.content, text, "the full original is kept");
+    assert_eq!(got.recall_text(), summary);
+    // Words only in the full text are still found by keywords.
+    let hits = h.service.recall(&ns(), RecallRequest::new("pgvector")).await.unwrap();
+    assert_eq!(hits.hits[0].memory.id, m.id);
+    // Short content has none.
+    assert!(store(&h, RememberRequest::new("short")).await.memory.summary.is_none());
+    // A persisted summary survives a restart of the service.
+    let reopened = MemoryService::open(
+        Arc::clone(&h.store),
+        None,
+        Arc::clone(&h.clock) as Arc<dyn Clock>,
+        ServiceConfig::default(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(reopened.get(&ns(), m.id).await.unwrap().summary.as_deref(), Some(summary.as_str()));
+}
