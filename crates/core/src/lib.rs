@@ -30,4 +30,4 @@ pub use filter::{Facets, MemoryFilter};
 pub use memory::{
     Memory, MemoryId, MemoryType, Metadata, Namespace, NewMemory, TierTtls, content_hash, tags_of,
 };
-pub use text::{is_han, truncate_chars};
+pub use text::{fact_atoms, is_han, truncate_chars};

@@ -18,6 +18,31 @@ pub fn is_han(c: char) -> bool {
         | 0x30000..=0x3134F)
 }
 
+/// The smallest units of fact in a text: each Han character, and each run of other letters and
+/// digits, lower-cased (`Port 8765` → `port`, `8765`). Punctuation and spacing carry none.
+pub fn fact_atoms(text: &str) -> std::collections::BTreeSet<String> {
+    let mut atoms = std::collections::BTreeSet::new();
+    let mut word = String::new();
+    for c in text.chars() {
+        if is_han(c) {
+            flush(&mut word, &mut atoms);
+            atoms.insert(c.to_string());
+        } else if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+        } else {
+            flush(&mut word, &mut atoms);
+        }
+    }
+    flush(&mut word, &mut atoms);
+    atoms
+}
+
+fn flush(word: &mut String, atoms: &mut std::collections::BTreeSet<String>) {
+    if !word.is_empty() {
+        atoms.insert(std::mem::take(word));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

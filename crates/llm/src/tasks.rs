@@ -1,5 +1,8 @@
 //! The lifecycle tasks: prompt in, validated JSON out.
 
+use std::collections::BTreeSet;
+
+use rearview_core::fact_atoms;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -100,9 +103,11 @@ pub async fn distill(
     let system = fill(include_str!("../prompts/distill.md"), language, max_chars)
         .replace("{instruction}", &instruction);
     let user = numbered(episodes);
+    let sources = atoms_of(episodes.iter().map(|e| e.text.as_str()));
     let (answer, completion, attempts) =
         complete_json(llm, Operation::Distill, &system, &user, |a: &Answer| {
-            check_text("summary", &a.summary, max_chars)
+            check_text("summary", &a.summary, max_chars)?;
+            check_grounded("summary", &a.summary, &sources)
         })
         .await?;
     Ok(Distillation {
@@ -125,6 +130,7 @@ pub async fn extract_events(
     }
     let language = dominant_language(turns.iter().map(|e| e.text.as_str()));
     let system = fill(include_str!("../prompts/extract_episodes.md"), language, max_chars);
+    let sources = atoms_of(turns.iter().map(|e| e.text.as_str()));
     let (answer, completion, _) =
         complete_json(llm, Operation::Extract, &system, &numbered(turns), |a: &Answer| {
             if a.events.len() > turns.len().max(1) * 3 {
@@ -134,7 +140,10 @@ pub async fn extract_events(
                     turns.len()
                 ));
             }
-            a.events.iter().try_for_each(|e| check_text("events[]", e, max_chars))
+            a.events.iter().try_for_each(|e| {
+                check_text("events[]", e, max_chars)?;
+                check_grounded("events[]", e, &sources)
+            })
         })
         .await?;
     let events = answer.events.into_iter().map(|e| e.trim().to_owned()).collect();
@@ -153,9 +162,11 @@ pub async fn summarize(
     }
     let language = dominant_language([text]);
     let system = fill(include_str!("../prompts/summarize.md"), language, max_chars);
+    let sources = atoms_of([text]);
     let (answer, completion, _) =
         complete_json(llm, Operation::Summarize, &system, text, |a: &Answer| {
-            check_text("summary", &a.summary, max_chars)
+            check_text("summary", &a.summary, max_chars)?;
+            check_grounded("summary", &a.summary, &sources)
         })
         .await?;
     Ok((answer.summary.trim().to_owned(), completion))
@@ -192,6 +203,28 @@ fn check_text(field: &str, text: &str, max_chars: usize) -> Result<(), String> {
     let chars = text.chars().count();
     if chars > max_chars * 2 {
         return Err(format!("\"{field}\" has {chars} characters; at most {max_chars} were asked"));
+    }
+    Ok(())
+}
+
+/// Fact atoms (Han characters, other words lower-cased) of all `texts`.
+fn atoms_of<'a>(texts: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
+    texts.into_iter().flat_map(fact_atoms).collect()
+}
+
+/// A model's text must be about its input: at least one of its fact atoms, and at least a fifth
+/// of them, occur in the input texts (not in the prompt around them: dates in the episode list do
+/// not count). Catches echoes of the prompt and invented content, which tiny local models
+/// produce ("1.20", a bare timestamp); paraphrase still passes.
+fn check_grounded(field: &str, text: &str, sources: &BTreeSet<String>) -> Result<(), String> {
+    let atoms = fact_atoms(text);
+    let grounded = atoms.iter().filter(|a| sources.contains(*a)).count();
+    if grounded == 0 || grounded * 5 < atoms.len() {
+        return Err(format!(
+            "\"{field}\" ({}) is not about the given text: {grounded} of its {} words occur in it",
+            rearview_core::truncate_chars(text.trim(), 60),
+            atoms.len()
+        ));
     }
     Ok(())
 }
@@ -263,6 +296,18 @@ mod tests {
         );
         assert_eq!(json_object("no json"), None);
         assert_eq!(json_object("} backwards {"), None);
+    }
+
+    #[test]
+    fn answers_must_be_about_the_input() {
+        let sources = atoms_of(["I went hiking at Fragrant Hills on Saturday", "周日又去爬了香山"]);
+        assert!(
+            check_grounded("summary", "The user likes hiking at Fragrant Hills.", &sources).is_ok()
+        );
+        assert!(check_grounded("summary", "用户周末爱爬香山", &sources).is_ok());
+        assert!(check_grounded("summary", "2026-11-30 01:52", &sources).is_err());
+        assert!(check_grounded("summary", "1.20", &sources).is_err());
+        assert!(check_grounded("summary", "a story about dragons and castles", &sources).is_err());
     }
 
     #[test]

@@ -106,12 +106,12 @@ async fn persistent_garbage_is_an_error_not_a_result() {
 #[tokio::test]
 async fn server_errors_are_retried_and_refused_keys_are_not() {
     let (url, seen) = serve_with(
-        vec![Reply::status(503, "busy"), chat("{\"summary\": \"ok summary\"}")],
+        vec![Reply::status(503, "busy"), chat("{\"summary\": \"a text about hiking\"}")],
         no_default,
     );
     let (summary, completion) =
         summarize(&client(&url), "a long text about hiking", 100).await.unwrap();
-    assert_eq!(summary, "ok summary");
+    assert_eq!(summary, "a text about hiking");
     assert_eq!(completion.prompt_tokens, Some(42));
     assert_eq!(seen.lock().unwrap().len(), 2);
     assert_eq!(seen.lock().unwrap()[1].body["model"], "base-model");
@@ -151,4 +151,24 @@ async fn a_server_that_is_not_openai_compatible_is_named() {
     assert_eq!(llm.model_for(Operation::Extract), "base-model");
     let err = llm.check().await.unwrap_err();
     assert!(err.to_string().contains("base URL"), "{err}");
+}
+
+#[tokio::test]
+async fn an_answer_about_something_else_is_rejected_like_malformed_json() {
+    let (url, _) = serve_with(
+        vec![
+            chat("{\"summary\": \"2026-11-30 01:52\"}"),
+            chat("{\"summary\": \"The user hikes on weekends.\"}"),
+        ],
+        no_default,
+    );
+    let out = distill(
+        &client(&url),
+        &episodes(&["went hiking on Saturday", "hiking again on Sunday"]),
+        None,
+        200,
+    )
+    .await
+    .unwrap();
+    assert_eq!((out.content.as_str(), out.attempts), ("The user hikes on weekends.", 2));
 }

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use rearview_core::is_han;
+use rearview_core::fact_atoms;
 
 /// Sentences of `text`: cut after `.`, `!`, `?`, `;` followed by a space, after `。！？；` and at
 /// line breaks; trimmed, empty ones dropped. Never cuts inside a character.
@@ -35,31 +35,6 @@ fn push_trimmed<'a>(out: &mut Vec<&'a str>, piece: &'a str) {
     let piece = piece.trim();
     if !piece.is_empty() {
         out.push(piece);
-    }
-}
-
-/// The smallest units of fact in a text: each Han character, and each run of other letters and
-/// digits, lower-cased (`Port 8765` → `port`, `8765`). Punctuation and spacing carry none.
-pub fn fact_atoms(text: &str) -> BTreeSet<String> {
-    let mut atoms = BTreeSet::new();
-    let mut word = String::new();
-    for c in text.chars() {
-        if is_han(c) {
-            flush(&mut word, &mut atoms);
-            atoms.insert(c.to_string());
-        } else if c.is_alphanumeric() {
-            word.extend(c.to_lowercase());
-        } else {
-            flush(&mut word, &mut atoms);
-        }
-    }
-    flush(&mut word, &mut atoms);
-    atoms
-}
-
-fn flush(word: &mut String, atoms: &mut BTreeSet<String>) {
-    if !word.is_empty() {
-        atoms.insert(std::mem::take(word));
     }
 }
 

@@ -31,7 +31,15 @@ pub enum ServiceError {
     Embed(#[from] EmbedError),
     /// The language model failed or answered unusably; nothing was changed.
     #[error("{0}; nothing was changed")]
-    Llm(#[from] LlmError),
+    Llm(LlmError),
+}
+
+// Not `#[from]`: that would also make the LLM error the `source`, and reports that print the
+// chain would say it twice.
+impl From<LlmError> for ServiceError {
+    fn from(e: LlmError) -> Self {
+        ServiceError::Llm(e)
+    }
 }
 
 /// Whose fault an error is.
