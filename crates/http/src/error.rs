@@ -29,15 +29,6 @@ impl ApiError {
             ),
         }
     }
-
-    /// A 501 for an operation this version does not implement yet.
-    pub fn not_implemented(message: impl Into<String>) -> Self {
-        Self {
-            status: StatusCode::NOT_IMPLEMENTED,
-            code: "not_implemented",
-            message: message.into(),
-        }
-    }
 }
 
 /// | kind | HTTP | code |

@@ -45,7 +45,7 @@ pub fn document() -> Value {
             "type": "object",
             "required": ["code", "message"],
             "properties": {
-                "code": { "type": "string", "enum": ["invalid_input", "not_found", "unavailable", "internal", "not_implemented"] },
+                "code": { "type": "string", "enum": ["invalid_input", "not_found", "unavailable", "internal", "payload_too_large"] },
                 "message": { "type": "string", "description": "What went wrong; for invalid_input, the field and what is allowed." }
             }
         }),

@@ -10,7 +10,7 @@
 //!
 //! The client is blocking (`ureq`); async callers run it on tokio's blocking pool.
 //!
-//! Feature `testing` adds [`testing::serve`], a scripted loopback server.
+//! Feature `testing` adds [`testing::serve_with`], a scripted loopback server.
 
 #[cfg(feature = "testing")]
 pub mod testing;
