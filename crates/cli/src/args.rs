@@ -213,6 +213,10 @@ pub enum Command {
         #[arg(long)]
         all_namespaces: bool,
     },
+    /// Retrieval quality on a benchmark (LoCoMo, MADial-Bench, MemDaily, or your own JSONL):
+    /// ingest through the normal write path, ask every question under each ranking
+    /// configuration, score the top 50 (frac, recall_any/all, NDCG @1…50, MRR).
+    Eval(EvalArgs),
     /// List or fetch local embedding models.
     #[command(subcommand)]
     Models(ModelsCommand),
@@ -270,6 +274,28 @@ pub struct AddArgs {
     /// Store as a new memory even if an equal or near-identical one exists.
     #[arg(long)]
     pub no_dedup: bool,
+}
+
+/// `rearview eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Which adapter reads the data.
+    #[arg(value_parser = ["locomo", "madial-zh", "madial-en", "memdaily", "jsonl"])]
+    pub dataset: String,
+    /// The data: a file (locomo, jsonl) or directory (madial, memdaily). Default: the shared
+    /// benchmark folder under $REARVIEW_DATA (default ../shared/data).
+    #[arg(long)]
+    pub path: Option<PathBuf>,
+    /// Ranking configurations, comma-separated: bm25, vector, hybrid, hybrid-nodecay, rrf,
+    /// rrf-decay.
+    #[arg(long, value_delimiter = ',', default_value = "bm25,vector,hybrid,hybrid-nodecay,rrf")]
+    pub configs: Vec<String>,
+    /// Only the first N namespaces (conversations, users, histories).
+    #[arg(long)]
+    pub namespaces: Option<usize>,
+    /// Only every N-th question.
+    #[arg(long)]
+    pub sample: Option<usize>,
 }
 
 /// `rearview summarize`.

@@ -39,6 +39,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Backfill
         | Command::EndSession { .. }
         | Command::Summarize(_)
+        | Command::Eval(_)
         | Command::Reindex { .. } => Acquire::Now,
         Command::Stats | Command::Suggest { .. } | Command::Sweep => Acquire::IfInstalled,
         Command::Get { .. }
@@ -66,6 +67,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         ..ServiceConfig::default()
     };
     let llm = chat_client(&cli)?;
+    if let Command::Eval(args) = &cli.command {
+        return crate::eval::run(args, embedders.first().cloned(), &printer).await;
+    }
     let service = open_service(cli.db, embedders, config).await?;
     service.set_embedding_status(status);
     service.set_llm(llm);
@@ -149,7 +153,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 rearview_http::HttpConfig { max_request_bytes: max_request_bytes as usize };
             serve_http(service, namespace, &listen, &limits, pending, sweep_every).await?
         }
-        Command::Models(_) => unreachable!("handled before the database is opened"),
+        Command::Models(_) | Command::Eval(_) => {
+            unreachable!("handled before the database is opened")
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

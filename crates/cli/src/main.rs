@@ -7,6 +7,7 @@
 
 mod args;
 mod commands;
+mod eval;
 mod models;
 mod output;
 

@@ -109,6 +109,13 @@ impl Printer {
         self.text(&out)
     }
 
+    pub fn eval(&self, report: &rearview_eval::Report) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(&report.to_json());
+        }
+        self.text(&report.to_text())
+    }
+
     pub fn swept(&self, r: &SweepReport) -> anyhow::Result<()> {
         if self.json {
             return self.emit_json(&serde_json::json!({

@@ -1,0 +1,92 @@
+//! `rearview eval`: load a benchmark, run it through `rearview-eval` with progress bars, print
+//! the report.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use anyhow::Context;
+use rearview_embed::Embedder;
+use rearview_eval::{Dataset, Progress};
+
+use crate::args::EvalArgs;
+use crate::output::Printer;
+
+/// Runs the evaluation and prints its report (text, or JSON with `--json`).
+pub async fn run(
+    args: &EvalArgs,
+    embedder: Option<Arc<dyn Embedder>>,
+    printer: &Printer,
+) -> anyhow::Result<ExitCode> {
+    let configs = args
+        .configs
+        .iter()
+        .map(|name| rearview_eval::config(name.trim()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut data = load(args)?;
+    if let Some(n) = args.namespaces {
+        data.take_namespaces(n);
+    }
+    if let Some(step) = args.sample {
+        data.sample_questions(step);
+    }
+    if data.questions.is_empty() {
+        anyhow::bail!("the dataset has no questions to ask (check --path, --namespaces, --sample)");
+    }
+    let bars = Bars::default();
+    let report = rearview_eval::run(&data, embedder, &configs, &bars).await?;
+    printer.eval(&report)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn load(args: &EvalArgs) -> anyhow::Result<Dataset> {
+    let root = std::env::var_os("REARVIEW_DATA")
+        .map_or_else(|| PathBuf::from("..").join("shared").join("data"), PathBuf::from);
+    let path = |default: PathBuf| args.path.clone().unwrap_or(default);
+    let data = match args.dataset.as_str() {
+        "locomo" => {
+            rearview_eval::adapters::locomo(&path(root.join("locomo-dev").join("locomo-dev.json")))?
+        }
+        "madial-zh" => rearview_eval::adapters::madial(&path(root.join("madial-bench")), "zh")?,
+        "madial-en" => rearview_eval::adapters::madial(&path(root.join("madial-bench")), "en")?,
+        "memdaily" => rearview_eval::adapters::memdaily(&path(root.join("memdaily")))?,
+        "jsonl" => {
+            let file = args.path.clone().context("jsonl needs --path FILE")?;
+            rearview_eval::load_jsonl(&file)?
+        }
+        other => anyhow::bail!("unknown dataset {other:?}"),
+    };
+    Ok(data)
+}
+
+/// One progress bar per phase, on stderr (hidden when stderr is not a terminal).
+#[derive(Default)]
+struct Bars {
+    bar: Mutex<Option<indicatif::ProgressBar>>,
+}
+
+impl Progress for Bars {
+    fn start(&self, phase: &str, total: u64) {
+        let bar = indicatif::ProgressBar::new(total);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{msg:>22} {bar:40} {pos}/{len} ({per_sec}, eta {eta})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_message(phase.to_owned());
+        *self.bar.lock().unwrap_or_else(|p| p.into_inner()) = Some(bar);
+    }
+
+    fn advance(&self, n: u64) {
+        if let Some(bar) = &*self.bar.lock().unwrap_or_else(|p| p.into_inner()) {
+            bar.inc(n);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.bar.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,539 @@
+//! `rearview eval`: retrieval quality on real benchmarks, through the service path MCP's
+//! `store_memory` and `retrieve_memory` use.
+//!
+//! The protocol (`../shared/docs/BENCHMARKS.md`): every record of a dataset is stored with
+//! [`MemoryService::remember`] (one namespace per haystack, its real time as `occurred_at`,
+//! never expiring, dedup-merge on as in production: a merged record's ids all map to the memory
+//! it merged into); every question is asked with its text only, `as_of` its date, access counting
+//! off, once per ranking [`EvalConfig`]; the top 50 are mapped back to dataset ids and scored
+//! ([`metrics`]). Adapters ([`adapters`], [`load_jsonl`]) only reshape the files.
+//!
+//! Embeddings are computed once per distinct text ([`CachingEmbedder`], batched) so that several
+//! configurations cost one embedding pass; ingest throughput is reported with and without it.
+
+pub mod adapters;
+mod dataset;
+pub mod metrics;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use async_trait::async_trait;
+use rearview_core::{Clock, Embedding, ManualClock, MemoryId, Namespace};
+use rearview_embed::{EmbedError, Embedder, TextKind};
+use rearview_search::{Fusion, RankingConfig};
+use rearview_service::{
+    KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
+};
+use rearview_store_sqlite::SqliteStore;
+
+pub use dataset::{Dataset, EvalMemory, EvalQuestion, load_jsonl};
+pub use metrics::{KS, METRICS, Scores};
+
+/// Why an evaluation could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// A file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file is not in the expected format.
+    #[error("{path}: {message}")]
+    Format {
+        /// The file.
+        path: String,
+        /// What is wrong, with the line or record.
+        message: String,
+    },
+    /// The request was wrong (an unknown configuration name, …).
+    #[error("{0}")]
+    Input(String),
+    /// The service failed.
+    #[error(transparent)]
+    Service(#[from] rearview_service::ServiceError),
+    /// The embedding model failed.
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
+}
+
+impl EvalError {
+    pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
+        EvalError::Io { path: path.display().to_string(), source }
+    }
+
+    pub(crate) fn format(path: &Path, message: impl Into<String>) -> Self {
+        EvalError::Format { path: path.display().to_string(), message: message.into() }
+    }
+}
+
+/// A ranking configuration to evaluate.
+#[derive(Debug, Clone)]
+pub struct EvalConfig {
+    /// Name in reports (`bm25`, `vector`, `hybrid`, …).
+    pub name: String,
+    /// The ranking used for every question.
+    pub ranking: RankingConfig,
+}
+
+/// Candidates per side in every configuration: enough to fill the top 50.
+const CANDIDATES: usize = 50;
+
+/// The named configurations:
+/// - `bm25`: keywords only, raw BM25 order;
+/// - `vector`: cosine only;
+/// - `hybrid`: the design's formula (0.7·cos + 0.3·min(bm25/10, 1)) × decay × heat;
+/// - `hybrid-nodecay`: the same without decay and heat;
+/// - `rrf`: reciprocal-rank fusion (k = 60), no decay;
+/// - `rrf-decay`: the same with the design's decay.
+pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
+    let base = RankingConfig {
+        vector_candidates: CANDIDATES,
+        keyword_candidates: CANDIDATES,
+        heat_weight: 0.0,
+        ..RankingConfig::default()
+    };
+    let ranking = match name {
+        "bm25" => RankingConfig {
+            fusion: Fusion::Weighted { vector: 0.0, keyword: 1.0, bm25_saturation: f32::MAX },
+            vector_candidates: 0,
+            decay_per_day: 0.0,
+            ..base
+        },
+        "vector" => RankingConfig {
+            fusion: Fusion::Weighted { vector: 1.0, keyword: 0.0, bm25_saturation: 10.0 },
+            keyword_candidates: 0,
+            decay_per_day: 0.0,
+            ..base
+        },
+        "hybrid" => RankingConfig { heat_weight: 0.1, ..base },
+        "hybrid-nodecay" => RankingConfig { decay_per_day: 0.0, ..base },
+        "rrf" => RankingConfig { fusion: Fusion::RRF, decay_per_day: 0.0, ..base },
+        "rrf-decay" => RankingConfig { fusion: Fusion::RRF, ..base },
+        other => {
+            return Err(EvalError::Input(format!(
+                "unknown configuration {other:?}; allowed: bm25, vector, hybrid, hybrid-nodecay, rrf, rrf-decay"
+            )));
+        }
+    };
+    Ok(EvalConfig { name: name.to_owned(), ranking })
+}
+
+/// Where a long run reports progress (the CLI draws bars; tests pass [`NoProgress`]).
+pub trait Progress: Send + Sync {
+    /// A phase starts with `total` steps.
+    fn start(&self, phase: &str, total: u64);
+    /// `n` more steps done.
+    fn advance(&self, n: u64);
+    /// The phase is over.
+    fn finish(&self);
+}
+
+/// Reports nothing.
+#[derive(Debug, Default)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn start(&self, _: &str, _: u64) {}
+    fn advance(&self, _: u64) {}
+    fn finish(&self) {}
+}
+
+/// Results of one configuration.
+#[derive(Debug, Clone)]
+pub struct ConfigReport {
+    /// Configuration name.
+    pub name: String,
+    /// Mean over all questions.
+    pub overall: Scores,
+    /// Mean per category, with the number of questions.
+    pub categories: BTreeMap<String, (usize, Scores)>,
+    /// Recall latency (query embedding included), milliseconds: p50, p95.
+    pub latency_ms: (f64, f64),
+}
+
+/// What a run measured.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// Dataset name.
+    pub dataset: String,
+    /// The embedding model, or `None` (keyword-only).
+    pub model: Option<String>,
+    /// Records stored, namespaces, questions asked, questions skipped by the adapter.
+    pub memories: usize,
+    /// Haystacks.
+    pub namespaces: usize,
+    /// Questions scored.
+    pub questions: usize,
+    /// Questions the adapter skipped.
+    pub skipped: usize,
+    /// Records merged into another on store (dedup).
+    pub merged: usize,
+    /// Distinct texts embedded per second (batched), if a model is used.
+    pub embed_per_sec: Option<f64>,
+    /// Records stored per second through `remember` with vectors already computed.
+    pub store_per_sec: f64,
+    /// One entry per configuration, in the order asked.
+    pub configs: Vec<ConfigReport>,
+}
+
+/// Runs `configs` over `data` with `embedder` (none: keyword-only).
+pub async fn run(
+    data: &Dataset,
+    embedder: Option<Arc<dyn Embedder>>,
+    configs: &[EvalConfig],
+    progress: &dyn Progress,
+) -> Result<Report, EvalError> {
+    let latest = data
+        .questions
+        .iter()
+        .map(|q| q.as_of)
+        .chain(data.memories.iter().map(|m| m.timestamp))
+        .max()
+        .unwrap_or_default();
+    let clock = Arc::new(ManualClock::new(latest));
+    let cached = embedder.map(|e| Arc::new(CachingEmbedder::new(e)));
+    let store = SqliteStore::in_memory().map_err(rearview_service::ServiceError::from)?;
+    let config = ServiceConfig {
+        keyword_search: KeywordSearch::InMemory,
+        max_top_k: 100,
+        ..ServiceConfig::default()
+    };
+    let service = MemoryService::open(
+        Arc::new(store),
+        cached.clone().map(|c| c as Arc<dyn Embedder>),
+        clock as Arc<dyn Clock>,
+        config,
+    )
+    .await?;
+
+    let mut embed_per_sec = None;
+    if let Some(cache) = &cached {
+        let mut texts: Vec<String> = data.memories.iter().map(|m| m.text.clone()).collect();
+        texts.sort();
+        texts.dedup();
+        progress.start("embedding", texts.len() as u64);
+        let started = Instant::now();
+        for chunk in texts.chunks(64) {
+            cache.warm(chunk, TextKind::Passage).await?;
+            progress.advance(chunk.len() as u64);
+        }
+        embed_per_sec = Some(texts.len() as f64 / started.elapsed().as_secs_f64().max(1e-9));
+        progress.finish();
+        let mut queries: Vec<String> = data.questions.iter().map(|q| q.text.clone()).collect();
+        queries.sort();
+        queries.dedup();
+        progress.start("embedding questions", queries.len() as u64);
+        for chunk in queries.chunks(64) {
+            cache.warm(chunk, TextKind::Query).await?;
+            progress.advance(chunk.len() as u64);
+        }
+        progress.finish();
+    }
+
+    progress.start("storing", data.memories.len() as u64);
+    let started = Instant::now();
+    let mut ids: HashMap<MemoryId, Vec<String>> = HashMap::new();
+    let mut merged = 0;
+    let mut namespaces: HashMap<&str, Namespace> = HashMap::new();
+    for m in &data.memories {
+        let ns = namespace(&mut namespaces, &m.namespace)?;
+        let request = RememberRequest {
+            occurred_at: Some(m.timestamp),
+            ttl_secs: Some(0),
+            ..RememberRequest::new(m.text.clone())
+        };
+        let stored = service.remember(&ns, request).await?;
+        merged += usize::from(stored.merged.is_some());
+        ids.entry(stored.memory.id).or_default().push(m.id.clone());
+        progress.advance(1);
+    }
+    let store_per_sec = data.memories.len() as f64 / started.elapsed().as_secs_f64().max(1e-9);
+    progress.finish();
+
+    let mut reports = Vec::new();
+    for config in configs {
+        progress.start(&format!("asking ({})", config.name), data.questions.len() as u64);
+        let mut per_question: Vec<(&str, Scores)> = Vec::with_capacity(data.questions.len());
+        let mut latencies = Vec::with_capacity(data.questions.len());
+        for q in &data.questions {
+            let ns = namespace(&mut namespaces, &q.namespace)?;
+            let request = RecallRequest {
+                top_k: 50,
+                as_of: Some(q.as_of),
+                record_access: false,
+                ranking: Some(config.ranking),
+                ..RecallRequest::new(q.text.clone())
+            };
+            let started = Instant::now();
+            let response = service.recall(&ns, request).await?;
+            latencies.push(started.elapsed().as_secs_f64() * 1000.0);
+            let mut ranked: Vec<String> = Vec::new();
+            for hit in &response.hits {
+                for id in ids.get(&hit.memory.id).into_iter().flatten() {
+                    if !ranked.contains(id) {
+                        ranked.push(id.clone());
+                    }
+                }
+            }
+            ranked.truncate(50);
+            per_question.push((q.category.as_str(), metrics::score(&ranked, &q.gold)));
+            progress.advance(1);
+        }
+        progress.finish();
+        let overall = metrics::mean(&per_question.iter().map(|(_, s)| s).collect::<Vec<_>>());
+        let mut categories = BTreeMap::new();
+        let mut names: Vec<&str> = per_question.iter().map(|(c, _)| *c).collect();
+        names.sort_unstable();
+        names.dedup();
+        for name in names {
+            let of: Vec<&Scores> =
+                per_question.iter().filter(|(c, _)| *c == name).map(|(_, s)| s).collect();
+            categories.insert(name.to_owned(), (of.len(), metrics::mean(&of)));
+        }
+        latencies.sort_by(f64::total_cmp);
+        let pick = |p: f64| {
+            latencies
+                .get(((latencies.len() as f64 - 1.0) * p).round() as usize)
+                .copied()
+                .unwrap_or(0.0)
+        };
+        reports.push(ConfigReport {
+            name: config.name.clone(),
+            overall,
+            categories,
+            latency_ms: (pick(0.5), pick(0.95)),
+        });
+    }
+    Ok(Report {
+        dataset: data.name.clone(),
+        model: cached.as_ref().map(|c| c.model_id().to_owned()),
+        memories: data.memories.len(),
+        namespaces: namespaces.len(),
+        questions: data.questions.len(),
+        skipped: data.skipped.len(),
+        merged,
+        embed_per_sec,
+        store_per_sec,
+        configs: reports,
+    })
+}
+
+fn namespace<'a>(
+    cache: &mut HashMap<&'a str, Namespace>,
+    name: &'a str,
+) -> Result<Namespace, EvalError> {
+    if let Some(ns) = cache.get(name) {
+        return Ok(ns.clone());
+    }
+    let ns: Namespace = name.parse().map_err(|e: rearview_core::InputError| {
+        EvalError::Input(format!("dataset namespace {name:?}: {e}"))
+    })?;
+    cache.insert(name, ns.clone());
+    Ok(ns)
+}
+
+impl Report {
+    /// `metric@k` of configuration `config` over all questions (for floors in tests).
+    pub fn get(&self, config: &str, metric: &str, k: usize) -> Option<f64> {
+        let c = self.configs.iter().find(|c| c.name == config)?;
+        c.overall.get(metric)?.get(&k).copied()
+    }
+
+    /// Everything as JSON (`rearview eval --json`).
+    pub fn to_json(&self) -> serde_json::Value {
+        let scores = |s: &Scores| {
+            serde_json::Value::Object(
+                s.iter()
+                    .map(|(m, by_k)| {
+                        let inner: serde_json::Map<String, serde_json::Value> = by_k
+                            .iter()
+                            .map(|(k, v)| (format!("@{k}"), serde_json::json!(round4(*v))))
+                            .collect();
+                        ((*m).to_owned(), serde_json::Value::Object(inner))
+                    })
+                    .collect(),
+            )
+        };
+        serde_json::json!({
+            "dataset": self.dataset,
+            "model": self.model,
+            "memories": self.memories,
+            "namespaces": self.namespaces,
+            "questions": self.questions,
+            "skipped_questions": self.skipped,
+            "merged_on_store": self.merged,
+            "embed_texts_per_sec": self.embed_per_sec.map(round4),
+            "store_per_sec": round4(self.store_per_sec),
+            "configs": self.configs.iter().map(|c| serde_json::json!({
+                "name": c.name,
+                "recall_ms": {"p50": round4(c.latency_ms.0), "p95": round4(c.latency_ms.1)},
+                "overall": scores(&c.overall),
+                "categories": c.categories.iter().map(|(name, (n, s))| (name.clone(), serde_json::json!({"questions": n, "scores": scores(s)}))).collect::<serde_json::Map<_, _>>(),
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// A readable summary: the headline metrics per configuration, then per category.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "{}: {} memories in {} namespaces ({} merged on store), {} questions ({} skipped), model {}\n",
+            self.dataset,
+            self.memories,
+            self.namespaces,
+            self.merged,
+            self.questions,
+            self.skipped,
+            self.model.as_deref().unwrap_or("none (keyword-only)")
+        );
+        if let Some(e) = self.embed_per_sec {
+            out += &format!("embedding {e:.1} texts/s (batched, distinct texts); ");
+        }
+        out += &format!("storing {:.0} memories/s\n\n", self.store_per_sec);
+        let columns = [
+            ("frac", 1),
+            ("frac", 5),
+            ("frac", 10),
+            ("frac", 25),
+            ("recall_any", 5),
+            ("recall_all", 5),
+            ("ndcg", 10),
+            ("mrr", 50),
+        ];
+        out += &format!("{:<16}", "config");
+        for (m, k) in columns {
+            out += &format!(
+                "{:>10}",
+                if m == "mrr" { "mrr".to_owned() } else { format!("{}@{k}", short(m)) }
+            );
+        }
+        out += "   recall p50/p95 ms\n";
+        for c in &self.configs {
+            out += &format!("{:<16}", c.name);
+            for (m, k) in columns {
+                out += &format!(
+                    "{:>10.3}",
+                    c.overall.get(m).and_then(|b| b.get(&k)).copied().unwrap_or(0.0)
+                );
+            }
+            out += &format!("   {:.1}/{:.1}\n", c.latency_ms.0, c.latency_ms.1);
+        }
+        out += "\nfrac@5 per category\n";
+        let categories: Vec<&String> =
+            self.configs.first().map(|c| c.categories.keys().collect()).unwrap_or_default();
+        out += &format!("{:<16}", "config");
+        for name in &categories {
+            out += &format!("{:>16}", truncate(name, 15));
+        }
+        out += "\n";
+        for c in &self.configs {
+            out += &format!("{:<16}", c.name);
+            for name in &categories {
+                let v = c
+                    .categories
+                    .get(*name)
+                    .and_then(|(_, s)| s.get("frac"))
+                    .and_then(|b| b.get(&5))
+                    .copied()
+                    .unwrap_or(0.0);
+                out += &format!("{v:>16.3}");
+            }
+            out += "\n";
+        }
+        out
+    }
+}
+
+fn short(metric: &str) -> &str {
+    match metric {
+        "recall_any" => "any",
+        "recall_all" => "all",
+        other => other,
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+fn round4(v: f64) -> f64 {
+    (v * 10_000.0).round() / 10_000.0
+}
+
+/// An [`Embedder`] that remembers every vector it computed, so the same text is embedded once per
+/// run (queries reappear in every configuration; benchmark records repeat).
+pub struct CachingEmbedder {
+    inner: Arc<dyn Embedder>,
+    cache: Mutex<HashMap<(bool, String), Embedding>>,
+}
+
+impl std::fmt::Debug for CachingEmbedder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CachingEmbedder")
+            .field("model", &self.inner.model_id())
+            .finish_non_exhaustive()
+    }
+}
+
+impl CachingEmbedder {
+    /// Wraps `inner`.
+    pub fn new(inner: Arc<dyn Embedder>) -> Self {
+        Self { inner, cache: Mutex::new(HashMap::new()) }
+    }
+
+    /// Embeds the texts of `texts` not cached yet, in one batch.
+    pub async fn warm(&self, texts: &[String], kind: TextKind) -> Result<(), EmbedError> {
+        self.embed(texts, kind).await.map(drop)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(bool, String), Embedding>> {
+        self.cache.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+#[async_trait]
+impl Embedder for CachingEmbedder {
+    fn model_id(&self) -> &str {
+        self.inner.model_id()
+    }
+
+    fn dimensions(&self) -> usize {
+        self.inner.dimensions()
+    }
+
+    async fn embed(&self, texts: &[String], kind: TextKind) -> Result<Vec<Embedding>, EmbedError> {
+        let query = kind == TextKind::Query;
+        let missing: Vec<String> = {
+            let cache = self.lock();
+            let mut seen = std::collections::HashSet::new();
+            texts
+                .iter()
+                .filter(|t| {
+                    !cache.contains_key(&(query, (*t).clone())) && seen.insert((*t).clone())
+                })
+                .cloned()
+                .collect()
+        };
+        if !missing.is_empty() {
+            let vectors = self.inner.embed(&missing, kind).await?;
+            let mut cache = self.lock();
+            for (text, v) in missing.into_iter().zip(vectors) {
+                cache.insert((query, text), v);
+            }
+        }
+        let cache = self.lock();
+        texts
+            .iter()
+            .map(|t| {
+                cache.get(&(query, t.clone())).cloned().ok_or_else(|| EmbedError::BadOutput {
+                    message: "a vector went missing from the cache".into(),
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,84 @@
+//! Retrieval metrics over one ranked list, and their averages.
+
+use std::collections::{BTreeMap, HashSet};
+
+/// The cut-offs every metric is reported at.
+pub const KS: [usize; 6] = [1, 3, 5, 10, 25, 50];
+
+/// Metric names, in report order.
+pub const METRICS: [&str; 5] = ["frac", "recall_any", "recall_all", "ndcg", "mrr"];
+
+/// One question's scores: `metric → k → value` (`mrr` has a single entry under k = 50).
+pub type Scores = BTreeMap<&'static str, BTreeMap<usize, f64>>;
+
+/// Scores `ranked` (dataset ids, best first, no repeats) against `gold`.
+pub fn score(ranked: &[String], gold: &[String]) -> Scores {
+    let gold: HashSet<&str> = gold.iter().map(String::as_str).collect();
+    let hits: Vec<bool> = ranked.iter().map(|id| gold.contains(id.as_str())).collect();
+    let mut out = Scores::new();
+    for k in KS {
+        let found = hits.iter().take(k).filter(|h| **h).count();
+        let frac = found as f64 / gold.len() as f64;
+        out.entry("frac").or_default().insert(k, frac);
+        out.entry("recall_any").or_default().insert(k, f64::from(u8::from(found > 0)));
+        out.entry("recall_all").or_default().insert(k, f64::from(u8::from(found == gold.len())));
+        let dcg: f64 = hits
+            .iter()
+            .take(k)
+            .enumerate()
+            .filter(|(_, h)| **h)
+            .map(|(i, _)| 1.0 / ((i + 2) as f64).log2())
+            .sum();
+        let ideal: f64 = (0..gold.len().min(k)).map(|i| 1.0 / ((i + 2) as f64).log2()).sum();
+        out.entry("ndcg").or_default().insert(k, if ideal > 0.0 { dcg / ideal } else { 0.0 });
+    }
+    let rr = hits.iter().position(|h| *h).map_or(0.0, |p| 1.0 / (p + 1) as f64);
+    out.entry("mrr").or_default().insert(50, rr);
+    out
+}
+
+/// The mean of several questions' scores.
+pub fn mean(all: &[&Scores]) -> Scores {
+    let mut out = Scores::new();
+    if all.is_empty() {
+        return out;
+    }
+    for scores in all {
+        for (metric, by_k) in *scores {
+            for (k, v) in by_k {
+                *out.entry(metric).or_default().entry(*k).or_insert(0.0) += v;
+            }
+        }
+    }
+    for by_k in out.values_mut() {
+        by_k.values_mut().for_each(|v| *v /= all.len() as f64);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn metrics_by_hand() {
+        let s = score(&ids(&["x", "a", "y", "b"]), &ids(&["a", "b", "c"]));
+        assert_eq!(s["frac"][&1], 0.0);
+        assert!((s["frac"][&3] - 1.0 / 3.0).abs() < 1e-12);
+        assert!((s["frac"][&5] - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(s["recall_any"][&3], 1.0);
+        assert_eq!(s["recall_all"][&50], 0.0);
+        assert_eq!(s["mrr"][&50], 0.5);
+        let ideal = 1.0 + 1.0 / 3f64.log2() + 0.5;
+        let dcg = 1.0 / 3f64.log2() + 1.0 / 5f64.log2();
+        assert!((s["ndcg"][&5] - dcg / ideal).abs() < 1e-12);
+        let perfect = score(&ids(&["a"]), &ids(&["a"]));
+        assert_eq!((perfect["ndcg"][&1], perfect["recall_all"][&1]), (1.0, 1.0));
+        let m = mean(&[&s, &perfect]);
+        assert_eq!(m["mrr"][&50], 0.75);
+    }
+}
