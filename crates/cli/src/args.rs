@@ -334,7 +334,7 @@ pub struct UpdateArgs {
 /// Fusion method for `recall --fusion`.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FusionArg {
-    /// The design's 0.7·cos + 0.3·min(bm25/10, 1).
+    /// The design's 0.7·cos + 0.3·min(bm25/20, 1) (saturation 20 rather than the article's 10).
     Weighted,
     /// Reciprocal-rank fusion (k = 60).
     Rrf,

@@ -14,6 +14,8 @@ mod error;
 mod fetch;
 mod manifest;
 mod model;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use catalog::{CATALOG, CatalogEntry, DEFAULT_MODEL, Source};
 pub use convert::{E5Header, convert_e5s1};

@@ -9,38 +9,13 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use common::cosine;
 use rearview_embed::TextKind;
-use rearview_embed_local::{LoadOptions, LocalEmbedder, installed, model_dir};
+use rearview_embed_local::LocalEmbedder;
 use serde::Deserialize;
 
-fn models_dir() -> PathBuf {
-    std::env::var_os("REARVIEW_MODELS_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache/rearview/models")
-    })
-}
-
 fn load(name: &str) -> Option<LocalEmbedder> {
-    let models = models_dir();
-    if installed(&models, name).is_none() {
-        let required = std::env::var("REARVIEW_REQUIRE_MODELS").is_ok_and(|v| v == "1");
-        assert!(
-            !required,
-            "model {name} is not installed in {}; run `rearview models fetch {name}`",
-            models.display()
-        );
-        eprintln!(
-            "SKIPPED: model {name} not installed in {} (run `rearview models fetch {name}`)",
-            models.display()
-        );
-        return None;
-    }
-    Some(
-        LocalEmbedder::load(&model_dir(&models, name), LoadOptions::default())
-            .expect("installed model loads"),
-    )
+    rearview_embed_local::testing::installed_or_skip(name)
 }
 
 #[derive(Deserialize)]

@@ -33,7 +33,8 @@ fn utc(naive: NaiveDateTime) -> Timestamp {
 }
 
 /// LoCoMo (`locomo-dev.json` or upstream `locomo10.json`): one namespace per conversation, one
-/// memory per turn (`"<speaker>: <text>"`, plus the shared photo's caption), dated by its
+/// memory per turn (`"(<session date>) <speaker>: <text>"`, as the LoCoMo paper formats turns for
+/// its retrievers, plus the shared photo's caption), dated by its
 /// session's date plus the turn index in seconds; questions asked a day after the last session,
 /// gold = evidence turns. Evidence strings are split on `[;,\s]+`; ids that name no turn are
 /// dropped and a question left without evidence is skipped (both as the dataset README says).
@@ -70,7 +71,8 @@ pub fn locomo(path: &Path) -> Result<Dataset, EvalError> {
             for (i, turn) in turns.iter().enumerate() {
                 let id = turn["dia_id"].as_str().unwrap_or_default().to_owned();
                 let mut text = format!(
-                    "{}: {}",
+                    "({}) {}: {}",
+                    when.format("%-d %B %Y"),
                     turn["speaker"].as_str().unwrap_or("?"),
                     turn["text"].as_str().unwrap_or_default()
                 );

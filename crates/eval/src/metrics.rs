@@ -11,28 +11,34 @@ pub const METRICS: [&str; 5] = ["frac", "recall_any", "recall_all", "ndcg", "mrr
 /// One question's scores: `metric → k → value` (`mrr` has a single entry under k = 50).
 pub type Scores = BTreeMap<&'static str, BTreeMap<usize, f64>>;
 
-/// Scores `ranked` (dataset ids, best first, no repeats) against `gold`.
-pub fn score(ranked: &[String], gold: &[String]) -> Scores {
+/// Scores `ranked` against `gold`. Each entry of `ranked` is one retrieved memory (best first)
+/// with the dataset ids it stands for: usually one, several when records were merged on store;
+/// all of them sit at that memory's rank.
+pub fn score(ranked: &[Vec<String>], gold: &[String]) -> Scores {
     let gold: HashSet<&str> = gold.iter().map(String::as_str).collect();
-    let hits: Vec<bool> = ranked.iter().map(|id| gold.contains(id.as_str())).collect();
+    // Gold ids found at each rank (an id counts once, at its best rank).
+    let mut seen: HashSet<&str> = HashSet::new();
+    let hits: Vec<usize> = ranked
+        .iter()
+        .map(|ids| {
+            ids.iter().filter(|id| gold.contains(id.as_str()) && seen.insert(id.as_str())).count()
+        })
+        .collect();
     let mut out = Scores::new();
     for k in KS {
-        let found = hits.iter().take(k).filter(|h| **h).count();
+        let found: usize = hits.iter().take(k).sum();
         let frac = found as f64 / gold.len() as f64;
         out.entry("frac").or_default().insert(k, frac);
         out.entry("recall_any").or_default().insert(k, f64::from(u8::from(found > 0)));
         out.entry("recall_all").or_default().insert(k, f64::from(u8::from(found == gold.len())));
-        let dcg: f64 = hits
-            .iter()
-            .take(k)
-            .enumerate()
-            .filter(|(_, h)| **h)
-            .map(|(i, _)| 1.0 / ((i + 2) as f64).log2())
-            .sum();
+        let dcg: f64 =
+            hits.iter().take(k).enumerate().map(|(i, n)| *n as f64 / ((i + 2) as f64).log2()).sum();
         let ideal: f64 = (0..gold.len().min(k)).map(|i| 1.0 / ((i + 2) as f64).log2()).sum();
-        out.entry("ndcg").or_default().insert(k, if ideal > 0.0 { dcg / ideal } else { 0.0 });
+        out.entry("ndcg")
+            .or_default()
+            .insert(k, if ideal > 0.0 { (dcg / ideal).min(1.0) } else { 0.0 });
     }
-    let rr = hits.iter().position(|h| *h).map_or(0.0, |p| 1.0 / (p + 1) as f64);
+    let rr = hits.iter().position(|n| *n > 0).map_or(0.0, |p| 1.0 / (p + 1) as f64);
     out.entry("mrr").or_default().insert(50, rr);
     out
 }
@@ -64,9 +70,13 @@ mod tests {
         v.iter().map(|s| (*s).to_owned()).collect()
     }
 
+    fn ranks(v: &[&str]) -> Vec<Vec<String>> {
+        v.iter().map(|s| vec![(*s).to_owned()]).collect()
+    }
+
     #[test]
     fn metrics_by_hand() {
-        let s = score(&ids(&["x", "a", "y", "b"]), &ids(&["a", "b", "c"]));
+        let s = score(&ranks(&["x", "a", "y", "b"]), &ids(&["a", "b", "c"]));
         assert_eq!(s["frac"][&1], 0.0);
         assert!((s["frac"][&3] - 1.0 / 3.0).abs() < 1e-12);
         assert!((s["frac"][&5] - 2.0 / 3.0).abs() < 1e-12);
@@ -76,8 +86,11 @@ mod tests {
         let ideal = 1.0 + 1.0 / 3f64.log2() + 0.5;
         let dcg = 1.0 / 3f64.log2() + 1.0 / 5f64.log2();
         assert!((s["ndcg"][&5] - dcg / ideal).abs() < 1e-12);
-        let perfect = score(&ids(&["a"]), &ids(&["a"]));
+        let perfect = score(&ranks(&["a"]), &ids(&["a"]));
         assert_eq!((perfect["ndcg"][&1], perfect["recall_all"][&1]), (1.0, 1.0));
+        // A merged memory stands for both of its ids at its rank.
+        let merged = score(&[vec!["a".to_owned(), "b".to_owned()]], &ids(&["b", "a"]));
+        assert_eq!((merged["frac"][&1], merged["ndcg"][&1]), (1.0, 1.0));
         let m = mean(&[&s, &perfect]);
         assert_eq!(m["mrr"][&50], 0.75);
     }

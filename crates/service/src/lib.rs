@@ -293,7 +293,14 @@ impl MemoryService {
             // Replaying the past: what happened after `as_of` had not happened yet.
             filter.occurred_before = Some(filter.occurred_before.map_or(now, |b| b.min(now)));
         }
-        let ranking = request.ranking.unwrap_or(self.config.ranking);
+        let mut ranking = request.ranking.unwrap_or(self.config.ranking);
+        // Asking for more than the candidate counts must not come back short: each side that is
+        // on contributes at least `top_k` candidates.
+        for side in [&mut ranking.vector_candidates, &mut ranking.keyword_candidates] {
+            if *side > 0 {
+                *side = (*side).max(request.top_k);
+            }
+        }
 
         let spaces = self.query_spaces(request.models.as_deref())?;
         let (queries, vector_search) = self.embed_query(&request.query, &spaces, &ranking).await;
