@@ -88,11 +88,14 @@ async fn hybrid_recall_floors_with_the_default_model() {
     let Some(embedder) = model() else { return };
     let madial = adapters::madial(&dir.join("madial-bench"), "zh").unwrap();
     let report = run(&madial, Some(Arc::clone(&embedder)), &["vector", "rrf"]).await;
-    at_least(&report, "rrf", "frac", 5, 0.0);
+    at_least(&report, "vector", "frac", 5, 0.43); // measured 0.459
+    at_least(&report, "rrf", "frac", 5, 0.52); // measured 0.552
 
     let report = run(&locomo_slice(&dir), Some(Arc::clone(&embedder)), &["vector", "rrf"]).await;
-    at_least(&report, "rrf", "frac", 5, 0.0);
+    at_least(&report, "vector", "frac", 5, 0.40); // measured 0.430 on conv-26
+    at_least(&report, "rrf", "frac", 5, 0.44); // measured 0.471
 
     let report = run(&memdaily_slice(&dir), Some(embedder), &["vector", "rrf"]).await;
-    at_least(&report, "rrf", "frac", 5, 0.0);
+    at_least(&report, "vector", "frac", 5, 0.84); // measured 0.868
+    at_least(&report, "rrf", "frac", 5, 0.85); // measured 0.879
 }
