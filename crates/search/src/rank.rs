@@ -344,7 +344,7 @@ mod tests {
 
     #[test]
     fn heat_multiplies_by_one_plus_weighted_log_accesses() {
-        let config = RankingConfig::default();
+        let config = RankingConfig { fusion: Fusion::DESIGN, ..RankingConfig::default() };
         let mut hot = candidate(1, 0.8, 5.0);
         hot.access_count = 9;
         let expected = 0.71 * (1.0 + 0.1 * 10f32.ln());
