@@ -10,7 +10,7 @@ mod params;
 
 pub use lifecycle::{
     EndSessionParams, IdsParams, OriginalsParam, SuggestParams, SummarizeEpisodesParams,
-    distilled_json, session_end_json, stored_json, suggestions_json,
+    distilled_json, memories_json, session_end_json, stored_json, suggestions_json,
 };
 pub use params::{RecallParams, Tier};
 

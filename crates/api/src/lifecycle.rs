@@ -141,6 +141,11 @@ pub fn stored_json(stored: &Stored) -> serde_json::Value {
     serde_json::json!({ "memory": MemoryView::from(&stored.memory), "merged": merged })
 }
 
+/// A list of memories: `{"memories": [...]}` (archive and restore answers).
+pub fn memories_json(memories: &[rearview_core::Memory]) -> serde_json::Value {
+    serde_json::json!({ "memories": memories.iter().map(MemoryView::from).collect::<Vec<_>>() })
+}
+
 /// The result of ending a session.
 pub fn session_end_json(end: &SessionEnd) -> serde_json::Value {
     serde_json::json!({

@@ -22,6 +22,18 @@ pub(crate) fn namespace(headers: &HeaderMap, state: &AppState) -> Result<Namespa
     }
 }
 
+/// The namespace a request body names, else the header's or the server's default.
+pub(crate) fn namespace_or(
+    name: Option<&str>,
+    headers: &HeaderMap,
+    state: &AppState,
+) -> Result<Namespace, ApiError> {
+    match name {
+        Some(name) => Ok(name.parse()?),
+        None => namespace(headers, state),
+    }
+}
+
 pub(crate) fn parse_tier(name: Option<&str>) -> Result<Option<MemoryType>, ApiError> {
     Ok(name.map(str::parse).transpose()?)
 }

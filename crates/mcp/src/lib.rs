@@ -18,7 +18,8 @@ mod params;
 use std::sync::Arc;
 
 use rearview_api::{
-    MemoryView, RecallView, distilled_json, session_end_json, stored_json, suggestions_json,
+    MemoryView, RecallView, distilled_json, memories_json, session_end_json, stored_json,
+    suggestions_json,
 };
 use rearview_core::{InputError, MemoryFilter, MemoryId, Namespace};
 use rearview_service::{ErrorKind, MemoryService, RememberRequest, ServiceError, UpdateRequest};
@@ -574,10 +575,6 @@ fn first_text(result: &CallToolResult) -> String {
 /// `{"memory": …}`, the result of every tool that returns one memory.
 fn memory_json(memory: &rearview_core::Memory) -> serde_json::Value {
     serde_json::json!({ "memory": MemoryView::from(memory) })
-}
-
-fn memories_json(memories: &[rearview_core::Memory]) -> serde_json::Value {
-    serde_json::json!({ "memories": memories.iter().map(MemoryView::from).collect::<Vec<_>>() })
 }
 
 /// The first 300 characters of `text`, for logs.

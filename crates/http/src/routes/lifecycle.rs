@@ -7,28 +7,12 @@ use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::http::HeaderMap;
 use rearview_api::{
-    EndSessionParams, IdsParams, MemoryView, SuggestParams, SummarizeEpisodesParams,
-    distilled_json, session_end_json, suggestions_json,
+    EndSessionParams, IdsParams, SuggestParams, SummarizeEpisodesParams, distilled_json,
+    memories_json, session_end_json, suggestions_json,
 };
-use rearview_core::Namespace;
 
-use crate::routes::namespace;
+use crate::routes::namespace_or;
 use crate::{ApiError, AppState};
-
-fn resolve(
-    name: Option<&str>,
-    headers: &HeaderMap,
-    state: &AppState,
-) -> Result<Namespace, ApiError> {
-    match name {
-        Some(name) => Ok(name.parse()?),
-        None => namespace(headers, state),
-    }
-}
-
-fn memories(list: &[rearview_core::Memory]) -> Json<serde_json::Value> {
-    Json(serde_json::json!({ "memories": list.iter().map(MemoryView::from).collect::<Vec<_>>() }))
-}
 
 /// `POST /v1/archive` `{"ids": [...]}` → `{"memories": [...]}`, now archived.
 pub async fn archive(
@@ -37,8 +21,8 @@ pub async fn archive(
     body: Result<Json<IdsParams>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
-    let ns = resolve(body.namespace.as_deref(), &headers, &state)?;
-    Ok(memories(&state.service.archive(&ns, &body.ids()?).await?))
+    let ns = namespace_or(body.namespace.as_deref(), &headers, &state)?;
+    Ok(Json(memories_json(&state.service.archive(&ns, &body.ids()?).await?)))
 }
 
 /// `POST /v1/restore` `{"ids": [...]}` → `{"memories": [...]}`, back in recall.
@@ -48,8 +32,8 @@ pub async fn restore(
     body: Result<Json<IdsParams>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
-    let ns = resolve(body.namespace.as_deref(), &headers, &state)?;
-    Ok(memories(&state.service.restore(&ns, &body.ids()?).await?))
+    let ns = namespace_or(body.namespace.as_deref(), &headers, &state)?;
+    Ok(Json(memories_json(&state.service.restore(&ns, &body.ids()?).await?)))
 }
 
 /// `POST /v1/sessions/end` `{"session_id"}` → the episodes made from the session's working
@@ -60,7 +44,7 @@ pub async fn end_session(
     body: Result<Json<EndSessionParams>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
-    let ns = resolve(body.namespace.as_deref(), &headers, &state)?;
+    let ns = namespace_or(body.namespace.as_deref(), &headers, &state)?;
     Ok(Json(session_end_json(&state.service.end_session(&ns, &body.session_id).await?)))
 }
 
@@ -72,7 +56,7 @@ pub async fn summarize(
     body: Result<Json<SummarizeEpisodesParams>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
-    let ns = resolve(body.namespace.as_deref(), &headers, &state)?;
+    let ns = namespace_or(body.namespace.as_deref(), &headers, &state)?;
     let request = body.to_request()?;
     Ok(Json(distilled_json(&state.service.summarize_episodes(&ns, request).await?)))
 }
@@ -85,7 +69,7 @@ pub async fn suggest(
     body: Result<Json<SuggestParams>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
-    let ns = resolve(body.namespace.as_deref(), &headers, &state)?;
+    let ns = namespace_or(body.namespace.as_deref(), &headers, &state)?;
     let (threshold, min_size, limit) = body.resolve()?;
     let groups = state.service.suggest_distillations(&ns, threshold, min_size, limit).await?;
     Ok(Json(suggestions_json(&groups)))

@@ -6,7 +6,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::http::HeaderMap;
 use rearview_api::{RecallParams, RecallView};
 
-use crate::routes::namespace;
+use crate::routes::{namespace, namespace_or};
 use crate::{ApiError, AppState};
 
 /// `POST /v1/recall` → ranked memories with scores. The body is [`RecallParams`], the same
@@ -17,10 +17,7 @@ pub async fn recall(
     body: Result<Json<RecallParams>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(mut body) = body.map_err(ApiError::from)?;
-    let ns = match body.namespace.take() {
-        Some(name) => name.parse()?,
-        None => namespace(&headers, &state)?,
-    };
+    let ns = namespace_or(body.namespace.take().as_deref(), &headers, &state)?;
     let request = body.into_request()?;
     let response = state.service.recall(&ns, request).await?;
     Ok(Json(serde_json::to_value(RecallView::from(&response)).unwrap_or_default()))
