@@ -25,6 +25,16 @@ if ! "$venv/bin/python" -c 'import mcp' 2>/dev/null; then
   "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==2.3.0"
 fi
 
+step "Python venv for the integration examples (~/.cache/rearview/venv-examples)"
+examples_venv="${REARVIEW_EXAMPLES_VENV:-$HOME/.cache/rearview/venv-examples}"
+if ! "$examples_venv/bin/python" -c 'import langchain_mcp_adapters, requests' 2>/dev/null; then
+  python3 -m venv "$examples_venv"
+  "$examples_venv/bin/pip" install --quiet --disable-pip-version-check -r examples/python/requirements.txt
+fi
+
+step "Dockerfile and docker-compose.yml lint (hadolint, Compose Specification schema)"
+bash scripts/lint-docker.sh
+
 step "embedding models (rearview models fetch; verified installs are reused)"
 cargo build --quiet -p rearview
 bin="${CARGO_TARGET_DIR:-target}/debug/rearview"
@@ -49,6 +59,13 @@ set +e
 e2e=${PIPESTATUS[0]}
 set -e
 [ "$status" -eq 0 ] && status=$e2e
+
+step "examples: MCP client configs, LangChain (MCP adapters and plain HTTP), agent loop"
+set +e
+"$examples_venv/bin/python" examples/run_examples.py "$bin" 2>&1 | tee -a "$log"
+examples=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] && status=$examples
 # cargo prints one result line per test binary, the last often "0 passed" (a crate without doc
 # tests); close with the totals so the run's outcome is readable at a glance.
 passed=$(grep -Eo '[0-9]+ passed' "$log" | awk '{ s += $1 } END { print s + 0 }')

@@ -6,13 +6,16 @@
 //! `timestamp`, `access_count`, … Times are RFC 3339 in UTC.
 
 mod lifecycle;
+pub mod metrics;
 mod params;
+mod transfer;
 
 pub use lifecycle::{
     EndSessionParams, IdsParams, OriginalsParam, SuggestParams, SummarizeEpisodesParams,
     distilled_json, memories_json, session_end_json, stored_json, suggestions_json,
 };
 pub use params::{RecallParams, Tier};
+pub use transfer::{EXPORT_VERSION, ExportHeader, ExportedMemory, ExportedVector};
 
 use rearview_core::{Memory, Timestamp};
 use rearview_search::Explanation;

@@ -8,14 +8,21 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(name = "rearview", version, about, long_about = None)]
 pub struct Cli {
-    /// Database file. Default: $REARVIEW_DB, else $XDG_DATA_HOME/rearview/rearview.db
-    /// (~/.local/share/rearview/rearview.db).
-    #[arg(long, global = true, env = "REARVIEW_DB")]
-    pub db: Option<PathBuf>,
+    /// Config file (TOML, or YAML such as the design's config/settings.yaml). Default:
+    /// $REARVIEW_CONFIG, else $XDG_CONFIG_HOME/rearview/config.toml when it exists. Precedence:
+    /// defaults < file < environment < flags; `rearview config show` prints the result.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 
-    /// Namespace (tenant: a user, an agent or a memory bank) every command works in.
-    #[arg(long, short = 'n', global = true, env = "REARVIEW_NAMESPACE", default_value = "default")]
-    pub namespace: String,
+    /// Database file [env: REARVIEW_DB, DB_PATH]. Default: $XDG_DATA_HOME/rearview/rearview.db
+    /// (~/.local/share/rearview/rearview.db).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub db: Option<String>,
+
+    /// Namespace (tenant: a user, an agent or a memory bank) every command works in
+    /// [env: REARVIEW_NAMESPACE] [default: default].
+    #[arg(long, short = 'n', global = true)]
+    pub namespace: Option<String>,
 
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
@@ -24,97 +31,107 @@ pub struct Cli {
     /// Local embedding model(s): a catalog name (`rearview models list`), a model directory
     /// (config.json, tokenizer.json, model.safetensors), or `none` for keyword-only recall;
     /// comma-separate several to keep a vector space per model (the first is the primary).
-    /// Fetched on first use into --models-dir. Default: multilingual-e5-small, or none when
-    /// --embed-url is set (set both to use both).
-    #[arg(long, global = true, env = "REARVIEW_MODEL", value_name = "NAME|DIR|none")]
+    /// Fetched on first use into --models-dir [env: REARVIEW_MODEL, EMBEDDING_MODEL]. Default:
+    /// multilingual-e5-small, or none when --embed-url is set (set both to use both).
+    #[arg(long, global = true, value_name = "NAME|DIR|none")]
     pub model: Option<String>,
 
-    /// Where fetched models live. Default: $XDG_CACHE_HOME/rearview/models
-    /// (~/.cache/rearview/models).
-    #[arg(long, global = true, env = "REARVIEW_MODELS_DIR", value_name = "DIR")]
-    pub models_dir: Option<PathBuf>,
+    /// Where fetched models live [env: REARVIEW_MODELS_DIR]. Default:
+    /// $XDG_CACHE_HOME/rearview/models (~/.cache/rearview/models).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub models_dir: Option<String>,
 
-    /// Threads for local model inference. Default: all cores.
-    #[arg(long, global = true, env = "REARVIEW_EMBED_THREADS", value_name = "N")]
-    pub embed_threads: Option<usize>,
+    /// Threads for local model inference [env: REARVIEW_EMBED_THREADS]. Default: all cores.
+    #[arg(long, global = true, value_name = "N")]
+    pub embed_threads: Option<String>,
+
+    /// The primary embedding model's dimension, checked at start-up; a mismatch is an error,
+    /// never a truncation [env: REARVIEW_VECTOR_DIM, VECTOR_DIM].
+    #[arg(long, global = true, value_name = "N")]
+    pub vector_dim: Option<String>,
 
     /// Embedding endpoint (OpenAI-compatible), e.g. `http://localhost:11434/v1` (Ollama) or
-    /// `https://api.openai.com/v1`. Without one, recall is keyword-only.
-    #[arg(long, global = true, env = "REARVIEW_EMBED_URL", value_name = "URL")]
+    /// `https://api.openai.com/v1` [env: REARVIEW_EMBED_URL].
+    #[arg(long, global = true, value_name = "URL")]
     pub embed_url: Option<String>,
 
-    /// Embedding model name at --embed-url, e.g. text-embedding-3-small or bge-m3.
-    #[arg(long, global = true, env = "REARVIEW_EMBED_MODEL", value_name = "NAME")]
+    /// Embedding model name at --embed-url, e.g. text-embedding-3-small or bge-m3
+    /// [env: REARVIEW_EMBED_MODEL].
+    #[arg(long, global = true, value_name = "NAME")]
     pub embed_model: Option<String>,
 
-    /// Name of the environment variable holding the endpoint's API key (the key itself is never
-    /// taken from a flag, so it stays out of shell history and process lists).
-    #[arg(long, global = true, env = "REARVIEW_EMBED_API_KEY_ENV", value_name = "VAR")]
+    /// Name of the environment variable holding the endpoint's API key [env:
+    /// REARVIEW_EMBED_API_KEY_ENV]. The key itself is never taken from a flag (process lists
+    /// show flags): set it as embed_api_key in the config file or REARVIEW_EMBED_API_KEY.
+    #[arg(long, global = true, value_name = "VAR")]
     pub embed_api_key_env: Option<String>,
 
-    /// Vector length, if known; an endpoint answering with another length is an error.
-    #[arg(long, global = true, env = "REARVIEW_EMBED_DIMENSIONS", value_name = "N")]
-    pub embed_dimensions: Option<usize>,
+    /// Vector length, if known; an endpoint answering with another length is an error
+    /// [env: REARVIEW_EMBED_DIMENSIONS].
+    #[arg(long, global = true, value_name = "N")]
+    pub embed_dimensions: Option<String>,
 
     /// Seconds between the servers' (`serve`, `mcp`) sweeps of expired memories; 0 turns the
-    /// sweep off (expired memories stay invisible either way).
-    #[arg(long, global = true, env = "REARVIEW_SWEEP_INTERVAL", default_value_t = 3600)]
-    pub sweep_interval: u64,
+    /// sweep off (expired memories stay invisible either way) [env: REARVIEW_SWEEP_INTERVAL]
+    /// [default: 3600].
+    #[arg(long, global = true, value_name = "SECS")]
+    pub sweep_interval: Option<String>,
 
     /// Longest memory accepted, in characters (Chinese and English alike); longer content is
-    /// refused with an error naming the limit.
-    #[arg(long, global = true, env = "REARVIEW_MAX_CONTENT_CHARS", default_value_t = 32_768, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
-    pub max_content_chars: u64,
+    /// refused with an error naming the limit [env: REARVIEW_MAX_CONTENT_CHARS] [default: 32768].
+    #[arg(long, global = true, value_name = "CHARS")]
+    pub max_content_chars: Option<String>,
 
     /// Chat endpoint (OpenAI-compatible) for session extraction, distillation and long-memory
     /// summaries, e.g. `http://localhost:11434/v1` (Ollama) or `https://api.deepseek.com/v1`.
-    /// Without one, rule-based and extractive methods are used.
-    #[arg(long, global = true, env = "REARVIEW_LLM_URL", value_name = "URL")]
+    /// Without one, rule-based and extractive methods are used [env: REARVIEW_LLM_URL].
+    #[arg(long, global = true, value_name = "URL")]
     pub llm_url: Option<String>,
 
-    /// Chat model at --llm-url for every operation without its own, e.g. qwen2.5:7b.
-    #[arg(long, global = true, env = "REARVIEW_LLM_MODEL", value_name = "NAME")]
+    /// Chat model at --llm-url for every operation without its own, e.g. qwen2.5:7b
+    /// [env: REARVIEW_LLM_MODEL].
+    #[arg(long, global = true, value_name = "NAME")]
     pub llm_model: Option<String>,
 
-    /// Model for extracting a session's key events (a cheap one is fine).
-    #[arg(long, global = true, env = "REARVIEW_LLM_EXTRACT_MODEL", value_name = "NAME")]
+    /// Model for extracting a session's key events (a cheap one is fine)
+    /// [env: REARVIEW_LLM_EXTRACT_MODEL].
+    #[arg(long, global = true, value_name = "NAME")]
     pub llm_extract_model: Option<String>,
 
-    /// Model for distilling episodes into semantic memories (a stronger one pays off).
-    #[arg(long, global = true, env = "REARVIEW_LLM_DISTILL_MODEL", value_name = "NAME")]
+    /// Model for distilling episodes into semantic memories (a stronger one pays off)
+    /// [env: REARVIEW_LLM_DISTILL_MODEL].
+    #[arg(long, global = true, value_name = "NAME")]
     pub llm_distill_model: Option<String>,
 
-    /// Model for summaries of long memories.
-    #[arg(long, global = true, env = "REARVIEW_LLM_SUMMARY_MODEL", value_name = "NAME")]
+    /// Model for summaries of long memories [env: REARVIEW_LLM_SUMMARY_MODEL].
+    #[arg(long, global = true, value_name = "NAME")]
     pub llm_summary_model: Option<String>,
 
-    /// Name of the environment variable holding the chat endpoint's API key.
-    #[arg(long, global = true, env = "REARVIEW_LLM_API_KEY_ENV", value_name = "VAR")]
+    /// Name of the environment variable holding the chat endpoint's API key
+    /// [env: REARVIEW_LLM_API_KEY_ENV]; or set llm_api_key in the file / REARVIEW_LLM_API_KEY.
+    #[arg(long, global = true, value_name = "VAR")]
     pub llm_api_key_env: Option<String>,
 
-    /// Seconds one chat request may take (generation included).
-    #[arg(long, global = true, env = "REARVIEW_LLM_TIMEOUT", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=3600))]
-    pub llm_timeout: u64,
+    /// Seconds one chat request may take (generation included) [env: REARVIEW_LLM_TIMEOUT]
+    /// [default: 120].
+    #[arg(long, global = true, value_name = "SECS")]
+    pub llm_timeout: Option<String>,
 
     /// Cosine above which a new memory merges into an existing one of the same tier (when no
-    /// fact is lost), or `off`. Exact duplicates merge whenever dedup is on.
-    #[arg(
-        long,
-        global = true,
-        env = "REARVIEW_DEDUP_THRESHOLD",
-        default_value = "0.95",
-        value_name = "COSINE|off"
-    )]
-    pub dedup_threshold: String,
+    /// fact is lost), or `off`. Exact duplicates merge whenever dedup is on
+    /// [env: REARVIEW_DEDUP_THRESHOLD] [default: 0.95].
+    #[arg(long, global = true, value_name = "COSINE|off")]
+    pub dedup_threshold: Option<String>,
 
     /// Days an episodic memory may go unwritten and unrecalled before the sweep archives it;
-    /// 0 = never.
-    #[arg(long, global = true, env = "REARVIEW_ARCHIVE_AFTER_DAYS", default_value_t = 90)]
-    pub archive_after_days: u64,
+    /// 0 = never [env: REARVIEW_ARCHIVE_AFTER_DAYS] [default: 90].
+    #[arg(long, global = true, value_name = "DAYS")]
+    pub archive_after_days: Option<String>,
 
     /// Let the servers' sweep distill groups of similar episodes on its own (off: the design
-    /// warns that unsupervised distillation pollutes memory; use `suggest` + `summarize`).
-    #[arg(long, global = true, env = "REARVIEW_AUTO_DISTILL")]
+    /// warns that unsupervised distillation pollutes memory; use `suggest` + `summarize`)
+    /// [env: REARVIEW_AUTO_DISTILL].
+    #[arg(long, global = true)]
     pub auto_distill: bool,
 
     /// More logging on stderr (-v info, -vv debug). REARVIEW_LOG overrides.
@@ -151,12 +168,13 @@ pub enum Command {
     Stats,
     /// Serve over HTTP: Streamable HTTP MCP at /mcp, /healthz, /readyz.
     Serve {
-        /// Address to listen on.
-        #[arg(long, env = "REARVIEW_LISTEN", default_value = "127.0.0.1:8765")]
-        listen: String,
-        /// Largest accepted HTTP request body in bytes; larger requests get 413.
-        #[arg(long, env = "REARVIEW_MAX_REQUEST_BYTES", default_value_t = 1 << 20, value_parser = clap::value_parser!(u64).range(1024..))]
-        max_request_bytes: u64,
+        /// Address to listen on [env: REARVIEW_LISTEN] [default: 127.0.0.1:8765].
+        #[arg(long, value_name = "HOST:PORT")]
+        listen: Option<String>,
+        /// Largest accepted HTTP request body in bytes; larger requests get 413
+        /// [env: REARVIEW_MAX_REQUEST_BYTES] [default: 1048576].
+        #[arg(long, value_name = "BYTES")]
+        max_request_bytes: Option<String>,
     },
     /// Serve MCP over stdio (for Claude Desktop/Code, Cursor…): stdout carries only protocol
     /// messages; logs go to stderr.
@@ -220,6 +238,47 @@ pub enum Command {
     /// List or fetch local embedding models.
     #[command(subcommand)]
     Models(ModelsCommand),
+    /// The effective configuration.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+    /// Check the database, the embedding model, the LLM endpoint and the listen address, and
+    /// say what to fix. Exits 1 when a check fails.
+    Doctor,
+    /// Write this namespace's memories (archived and expired ones included) as JSONL on stdout
+    /// or to --output: one memory per line, every field, for backup and migration.
+    Export {
+        /// Also write each memory's vectors (every model's), so an import needs no re-embedding.
+        #[arg(long)]
+        vectors: bool,
+        /// File to write instead of stdout.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Read memories written by `export` into this namespace (or the one each line names, with
+    /// --keep-namespace), keeping ids, timestamps and access counts. A memory whose id already
+    /// exists is skipped; vectors in the file are used, missing ones are embedded.
+    Import {
+        /// The JSONL file (`-` for stdin).
+        file: PathBuf,
+        /// Import into the namespace recorded in each line instead of --namespace.
+        #[arg(long)]
+        keep_namespace: bool,
+    },
+    /// Ask a running server whether it is healthy (GET /healthz); exits 1 if not. The Docker
+    /// image's HEALTHCHECK.
+    Health {
+        /// Server base URL. Default: `http://` and the listen address.
+        #[arg(long)]
+        url: Option<String>,
+    },
+}
+
+/// `rearview config …`.
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print every setting's effective value and where it came from (default, config file,
+    /// environment variable or flag); API keys and URL passwords are redacted.
+    Show,
 }
 
 /// `rearview models …`.
@@ -407,4 +466,45 @@ pub struct FilterArgs {
     /// Include the cold (archived) tier.
     #[arg(long)]
     pub include_archived: bool,
+}
+
+impl Cli {
+    /// The settings given as flags, by settings key (see `settings.rs`).
+    pub fn flag_values(&self) -> std::collections::BTreeMap<&'static str, String> {
+        let mut out = std::collections::BTreeMap::new();
+        let mut put = |key: &'static str, value: &Option<String>| {
+            if let Some(v) = value {
+                out.insert(key, v.clone());
+            }
+        };
+        put("db", &self.db);
+        put("namespace", &self.namespace);
+        put("model", &self.model);
+        put("models_dir", &self.models_dir);
+        put("embed_threads", &self.embed_threads);
+        put("vector_dim", &self.vector_dim);
+        put("embed_url", &self.embed_url);
+        put("embed_model", &self.embed_model);
+        put("embed_api_key_env", &self.embed_api_key_env);
+        put("embed_dimensions", &self.embed_dimensions);
+        put("sweep_interval", &self.sweep_interval);
+        put("max_content_chars", &self.max_content_chars);
+        put("llm_url", &self.llm_url);
+        put("llm_model", &self.llm_model);
+        put("llm_extract_model", &self.llm_extract_model);
+        put("llm_distill_model", &self.llm_distill_model);
+        put("llm_summary_model", &self.llm_summary_model);
+        put("llm_api_key_env", &self.llm_api_key_env);
+        put("llm_timeout", &self.llm_timeout);
+        put("dedup_threshold", &self.dedup_threshold);
+        put("archive_after_days", &self.archive_after_days);
+        if let Command::Serve { listen, max_request_bytes } = &self.command {
+            put("listen", listen);
+            put("max_request_bytes", max_request_bytes);
+        }
+        if self.auto_distill {
+            out.insert("auto_distill", "true".to_owned());
+        }
+        out
+    }
 }

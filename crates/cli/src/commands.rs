@@ -1,7 +1,6 @@
 //! Each subcommand: parse flags into core types → call the service → render.
 
 use std::io::BufRead;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -18,18 +17,30 @@ use rearview_store::Page;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 
 use crate::args::{
-    AddArgs, Cli, Command, FilterArgs, FusionArg, ListArgs, ModelsCommand, RecallArgs,
+    AddArgs, Cli, Command, ConfigCommand, FilterArgs, FusionArg, ListArgs, ModelsCommand,
+    RecallArgs,
 };
 use crate::models::{Acquire, PendingModels};
 use crate::output::{InstalledModel, ModelRow, Printer};
+use crate::settings::Settings;
 
 /// Runs one CLI invocation.
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let namespace: Namespace = cli.namespace.parse()?;
+    let settings = Settings::from_process(&cli)?;
+    let namespace = settings.namespace.clone();
     let printer = Printer::new(cli.json);
-    if let Command::Models(command) = &cli.command {
-        models_command(&cli, command, &printer).await?;
-        return Ok(ExitCode::SUCCESS);
+    match &cli.command {
+        Command::Models(command) => {
+            models_command(&settings, command, &printer).await?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Command::Config(ConfigCommand::Show) => {
+            printer.settings(&settings)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Command::Doctor => return crate::doctor::run(&settings, &printer).await,
+        Command::Health { url } => return crate::doctor::health(&settings, url.as_deref()).await,
+        _ => {}
     }
     let acquire = match cli.command {
         Command::Mcp | Command::Serve { .. } => Acquire::InBackground,
@@ -42,35 +53,39 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Eval(_)
         | Command::Reindex { .. } => Acquire::Now,
         Command::Stats | Command::Suggest { .. } | Command::Sweep => Acquire::IfInstalled,
+        Command::Import { .. } => Acquire::Now,
         Command::Get { .. }
         | Command::List(_)
         | Command::Delete { .. }
         | Command::Cleanup { .. }
         | Command::Archive { .. }
         | Command::Restore { .. }
-        | Command::Models(_) => Acquire::Never,
+        | Command::Export { .. }
+        | Command::Models(_)
+        | Command::Config(_)
+        | Command::Doctor
+        | Command::Health { .. } => Acquire::Never,
     };
-    let resolved = crate::models::resolve(&cli, acquire).await?;
+    let resolved = crate::models::resolve(&settings, acquire).await?;
     let (embedders, pending, status) = (resolved.embedders, resolved.pending, resolved.status);
     // A long-running server builds the in-memory keyword index; one-shot commands query FTS5.
     let keyword_search = match cli.command {
         Command::Mcp | Command::Serve { .. } => KeywordSearch::InMemory,
         _ => KeywordSearch::Store,
     };
-    let max_content_chars = cli.max_content_chars as usize;
-    let sweep_every =
-        (cli.sweep_interval > 0).then(|| std::time::Duration::from_secs(cli.sweep_interval));
+    let sweep_every = (settings.sweep_interval > 0)
+        .then(|| std::time::Duration::from_secs(settings.sweep_interval));
     let config = ServiceConfig {
         keyword_search,
-        max_content_chars,
-        lifecycle: lifecycle_config(&cli)?,
+        max_content_chars: settings.max_content_chars,
+        lifecycle: lifecycle_config(&settings),
         ..ServiceConfig::default()
     };
-    let llm = chat_client(&cli)?;
+    let llm = chat_client(&settings)?;
     if let Command::Eval(args) = &cli.command {
         return crate::eval::run(args, embedders.first().cloned(), &printer).await;
     }
-    let service = open_service(cli.db, embedders, config).await?;
+    let service = open_service(&settings.db, embedders, config).await?;
     service.set_embedding_status(status);
     service.set_llm(llm);
     match cli.command {
@@ -148,12 +163,26 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             printer.backfilled(backfill(&service, scope).await?)?
         }
         Command::Mcp => serve_stdio(service, namespace, pending, sweep_every).await?,
-        Command::Serve { listen, max_request_bytes } => {
-            let limits =
-                rearview_http::HttpConfig { max_request_bytes: max_request_bytes as usize };
-            serve_http(service, namespace, &listen, &limits, pending, sweep_every).await?
+        Command::Serve { .. } => {
+            let limits = rearview_http::HttpConfig {
+                max_request_bytes: usize::try_from(settings.max_request_bytes)
+                    .unwrap_or(usize::MAX),
+            };
+            serve_http(service, namespace, &settings.listen, &limits, pending, sweep_every).await?
         }
-        Command::Models(_) | Command::Eval(_) => {
+        Command::Export { vectors, output } => {
+            crate::transfer::export(&service, &namespace, vectors, output.as_deref()).await?
+        }
+        Command::Import { file, keep_namespace } => {
+            let report =
+                crate::transfer::import(&service, &namespace, &file, keep_namespace).await?;
+            printer.imported(&report)?
+        }
+        Command::Models(_)
+        | Command::Eval(_)
+        | Command::Config(_)
+        | Command::Doctor
+        | Command::Health { .. } => {
             unreachable!("handled before the database is opened")
         }
     }
@@ -287,11 +316,11 @@ async fn backfill(service: &MemoryService, namespace: Option<&Namespace>) -> any
 
 /// `rearview models list|fetch`: needs no database.
 async fn models_command(
-    cli: &Cli,
+    settings: &Settings,
     command: &ModelsCommand,
     printer: &Printer,
 ) -> anyhow::Result<()> {
-    let models = crate::models::models_dir(cli)?;
+    let models = crate::models::models_dir(settings)?;
     match command {
         ModelsCommand::List => {
             let rows: Vec<ModelRow> = rearview_embed_local::CATALOG
@@ -334,16 +363,12 @@ async fn models_command(
     }
 }
 
-async fn open_service(
-    db: Option<PathBuf>,
+pub(crate) async fn open_service(
+    path: &std::path::Path,
     embedders: Vec<Arc<dyn Embedder>>,
     config: ServiceConfig,
 ) -> anyhow::Result<MemoryService> {
-    let path = match db {
-        Some(path) => path,
-        None => default_db_path()?,
-    };
-    let store = SqliteStore::open(&SqliteConfig::new(&path))
+    let store = SqliteStore::open(&SqliteConfig::new(path))
         .with_context(|| format!("opening the database at {}", path.display()))?;
     // Without an embedder, recall is keyword-only and says so.
     let service = MemoryService::open(Arc::new(store), None, Arc::new(SystemClock), config).await?;
@@ -351,19 +376,6 @@ async fn open_service(
         service.attach_embedders(embedders).await?;
     }
     Ok(service)
-}
-
-fn default_db_path() -> anyhow::Result<PathBuf> {
-    let data_home = match std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
-        Some(dir) => PathBuf::from(dir),
-        None => {
-            let home = std::env::var_os("HOME").filter(|v| !v.is_empty()).context(
-                "cannot choose a database location: neither --db, REARVIEW_DB, XDG_DATA_HOME nor HOME is set",
-            )?;
-            PathBuf::from(home).join(".local").join("share")
-        }
-    };
-    Ok(data_home.join("rearview").join("rearview.db"))
 }
 
 async fn add(
@@ -474,69 +486,40 @@ fn parse_ids(ids: &[String]) -> anyhow::Result<Vec<MemoryId>> {
     ids.iter().map(|id| parse_id(id)).collect()
 }
 
-/// Dedup threshold, archive age and auto-distillation from the flags.
-fn lifecycle_config(cli: &Cli) -> anyhow::Result<LifecycleConfig> {
-    let dedup_threshold = match cli.dedup_threshold.trim() {
-        "off" | "none" => None,
-        text => {
-            let value: f32 =
-                text.parse().ok().filter(|v: &f32| *v > 0.0 && *v <= 1.0).ok_or_else(|| {
-                    rearview_core::InputError::new(
-                        "--dedup-threshold",
-                        format!(
-                            "{text:?} is not allowed; give a cosine in (0, 1], e.g. 0.95, or off"
-                        ),
-                    )
-                })?;
-            Some(value)
-        }
-    };
-    let archive_after = (cli.archive_after_days > 0)
-        .then(|| std::time::Duration::from_secs(cli.archive_after_days.saturating_mul(86_400)));
-    Ok(LifecycleConfig {
-        dedup_threshold,
+/// Dedup threshold, archive age and auto-distillation from the settings.
+fn lifecycle_config(settings: &Settings) -> LifecycleConfig {
+    let archive_after = (settings.archive_after_days > 0).then(|| {
+        std::time::Duration::from_secs(settings.archive_after_days.saturating_mul(86_400))
+    });
+    LifecycleConfig {
+        dedup_threshold: settings.dedup_threshold,
         archive_after,
-        auto_distill: cli.auto_distill,
+        auto_distill: settings.auto_distill,
         ..LifecycleConfig::default()
-    })
+    }
 }
 
-/// The chat client from `--llm-*`, or `None` without `--llm-url`.
-fn chat_client(cli: &Cli) -> anyhow::Result<Option<Arc<dyn LanguageModel>>> {
-    let Some(url) = &cli.llm_url else {
-        if cli.llm_model.is_some() {
-            anyhow::bail!(
-                "--llm-model is set but --llm-url is not; give the chat endpoint's URL too"
-            );
-        }
-        return Ok(None);
-    };
-    let model = cli.llm_model.clone().ok_or_else(|| {
+/// The chat client from the `llm_*` settings, or `None` without `llm_url`.
+pub(crate) fn chat_client(settings: &Settings) -> anyhow::Result<Option<Arc<dyn LanguageModel>>> {
+    let Some(url) = &settings.llm_url else { return Ok(None) };
+    let model = settings.llm_model.clone().ok_or_else(|| {
         rearview_core::InputError::new(
-            "--llm-model",
-            "is required with --llm-url (the chat model's name at that endpoint, e.g. qwen2.5:7b)",
+            "llm_model",
+            "is required with llm_url (--llm-model / REARVIEW_LLM_MODEL: the chat model's name at that endpoint, e.g. qwen2.5:7b)",
         )
     })?;
     let mut config = ChatConfig::new(url.clone(), model);
     for (operation, name) in [
-        (Operation::Extract, &cli.llm_extract_model),
-        (Operation::Distill, &cli.llm_distill_model),
-        (Operation::Summarize, &cli.llm_summary_model),
+        (Operation::Extract, &settings.llm_extract_model),
+        (Operation::Distill, &settings.llm_distill_model),
+        (Operation::Summarize, &settings.llm_summary_model),
     ] {
         if let Some(name) = name {
             config.models.insert(operation, name.clone());
         }
     }
-    if let Some(var) = &cli.llm_api_key_env {
-        let key = std::env::var(var).map_err(|_| {
-            rearview_core::InputError::new(
-                "--llm-api-key-env",
-                format!("names {var}, which is not set; export it with the API key"),
-            )
-        })?;
-        config.api_key = Some(key);
-    }
-    config.timeout = std::time::Duration::from_secs(cli.llm_timeout);
+    config.api_key = settings.llm_api_key.clone();
+    config.timeout = std::time::Duration::from_secs(settings.llm_timeout);
     Ok(Some(Arc::new(ChatClient::new(config))))
 }
 

@@ -7,9 +7,12 @@
 
 mod args;
 mod commands;
+mod doctor;
 mod eval;
 mod models;
 mod output;
+mod settings;
+mod transfer;
 
 use std::process::ExitCode;
 

@@ -8,7 +8,7 @@ use rearview_embed::{Embedder, OpenAiConfig, OpenAiEmbedder};
 use rearview_embed_local::{FetchEvent, FetchOptions, LoadOptions, LocalEmbedder};
 use rearview_service::MemoryService;
 
-use crate::args::Cli;
+use crate::settings::Settings;
 
 /// How a command may obtain a model that is not installed yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +38,8 @@ pub struct PendingModels {
     slots: Vec<Slot>,
     models_dir: PathBuf,
     load: LoadOptions,
+    /// For the `vector_dim` check once the primary model is loaded.
+    settings: Settings,
 }
 
 enum Slot {
@@ -47,8 +49,8 @@ enum Slot {
 
 /// `$REARVIEW_MODELS_DIR`, else `$XDG_CACHE_HOME/rearview/models`, else
 /// `~/.cache/rearview/models`.
-pub fn models_dir(cli: &Cli) -> anyhow::Result<PathBuf> {
-    if let Some(dir) = &cli.models_dir {
+pub fn models_dir(settings: &Settings) -> anyhow::Result<PathBuf> {
+    if let Some(dir) = &settings.models_dir {
         return Ok(dir.clone());
     }
     let cache = match std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
@@ -72,9 +74,9 @@ pub fn fetch_options() -> FetchOptions {
     }
 }
 
-fn load_options(cli: &Cli) -> LoadOptions {
+fn load_options(settings: &Settings) -> LoadOptions {
     let mut options = LoadOptions::default();
-    if let Some(threads) = cli.embed_threads {
+    if let Some(threads) = settings.embed_threads {
         options.threads = threads.max(1);
     }
     options
@@ -85,21 +87,21 @@ fn load_options(cli: &Cli) -> LoadOptions {
 /// catalog model is fetched per `acquire`. A model that cannot be had is reported on stderr and
 /// the command goes on without it (keyword-only if none is left); `rearview backfill` adds
 /// vectors later.
-pub async fn resolve(cli: &Cli, acquire: Acquire) -> anyhow::Result<Resolved> {
+pub async fn resolve(settings: &Settings, acquire: Acquire) -> anyhow::Result<Resolved> {
     let mut resolved = Resolved { embedders: Vec::new(), status: None, pending: None };
     if acquire == Acquire::Never {
         return Ok(resolved);
     }
     // Without --model, an endpoint alone means "use the endpoint" (no local model).
-    let names: Vec<String> = match (&cli.model, &cli.embed_url) {
+    let names: Vec<String> = match (&settings.model, &settings.embed_url) {
         (Some(list), _) => {
             list.split(',').map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned).collect()
         }
         (None, Some(_)) => Vec::new(),
         (None, None) => vec![rearview_embed_local::DEFAULT_MODEL.to_owned()],
     };
-    let options = load_options(cli);
-    let models = models_dir(cli)?;
+    let options = load_options(settings);
+    let models = models_dir(settings)?;
     let mut slots = Vec::new();
     for name in names.iter().filter(|n| !n.eq_ignore_ascii_case("none")) {
         let as_dir = Path::new(name);
@@ -162,8 +164,8 @@ pub async fn resolve(cli: &Cli, acquire: Acquire) -> anyhow::Result<Resolved> {
             }
         }
     }
-    if cli.embed_url.is_some() {
-        match connect_remote(cli).await? {
+    if settings.embed_url.is_some() {
+        match connect_remote(settings).await? {
             Some(embedder) => slots.push(Slot::Ready(embedder)),
             None => resolved.status = Some("the embedding endpoint is unreachable".to_owned()),
         }
@@ -175,8 +177,16 @@ pub async fn resolve(cli: &Cli, acquire: Acquire) -> anyhow::Result<Resolved> {
             Slot::Fetch(_) => None,
         })
         .collect();
+    if let Some(Slot::Ready(primary)) = slots.first() {
+        settings.check_vector_dim(primary.model_id(), primary.dimensions())?;
+    }
     if slots.iter().any(|s| matches!(s, Slot::Fetch(_))) {
-        resolved.pending = Some(PendingModels { slots, models_dir: models, load: options });
+        resolved.pending = Some(PendingModels {
+            slots,
+            models_dir: models,
+            load: options,
+            settings: settings.clone(),
+        });
     }
     Ok(resolved)
 }
@@ -218,7 +228,11 @@ impl PendingModels {
                     },
                 }
             }
-            if embedders.is_empty() {
+            let Some(primary) = embedders.first() else { return };
+            if let Err(e) = self.settings.check_vector_dim(primary.model_id(), primary.dimensions())
+            {
+                crate::output::warning(&format!("{e}; the model is not used"));
+                service.set_embedding_status(Some(e.to_string()));
                 return;
             }
             if let Err(e) = service.attach_embedders(embedders).await {
@@ -296,26 +310,18 @@ pub fn fetch_with_progress(
 
 /// The OpenAI-compatible endpoint named by the flags. One that is configured but unreachable is
 /// reported on stderr and the command goes on keyword-only.
-async fn connect_remote(cli: &Cli) -> anyhow::Result<Option<Arc<dyn Embedder>>> {
-    let Some(url) = &cli.embed_url else { return Ok(None) };
-    let Some(model) = &cli.embed_model else {
+async fn connect_remote(settings: &Settings) -> anyhow::Result<Option<Arc<dyn Embedder>>> {
+    let Some(url) = &settings.embed_url else { return Ok(None) };
+    let Some(model) = &settings.embed_model else {
         return Err(rearview_core::InputError::new(
             "embed_model",
-            "is required with --embed-url (REARVIEW_EMBED_MODEL), e.g. text-embedding-3-small",
+            "is required with embed_url (--embed-model / REARVIEW_EMBED_MODEL), e.g. text-embedding-3-small",
         )
         .into());
     };
     let mut config = OpenAiConfig::new(url, model);
-    config.dimensions = cli.embed_dimensions;
-    if let Some(var) = &cli.embed_api_key_env {
-        let key = std::env::var(var).map_err(|_| {
-            rearview_core::InputError::new(
-                "embed_api_key_env",
-                format!("names the environment variable {var:?}, which is not set"),
-            )
-        })?;
-        config.api_key = Some(key);
-    }
+    config.dimensions = settings.embed_dimensions;
+    config.api_key = settings.embed_api_key.clone();
     match OpenAiEmbedder::connect(config).await {
         Ok(embedder) => Ok(Some(Arc::new(embedder))),
         Err(e) => {

@@ -202,6 +202,66 @@ impl Printer {
         self.text(&out)
     }
 
+    /// `config show`: every key, its effective value and where it came from.
+    pub fn settings(&self, settings: &crate::settings::Settings) -> anyhow::Result<()> {
+        let rows = settings.show();
+        if self.json {
+            let map: serde_json::Map<String, serde_json::Value> = rows
+                .iter()
+                .map(|(k, v, source)| {
+                    let entry = serde_json::json!({ "value": v, "source": source.to_string() });
+                    ((*k).to_owned(), entry)
+                })
+                .collect();
+            return self.emit_json(&serde_json::json!({
+                "config_file": settings.file.as_ref().map(|p| p.display().to_string()),
+                "settings": map,
+            }));
+        }
+        let mut out = match &settings.file {
+            Some(path) => format!("# config file: {}\n", path.display()),
+            None => "# config file: none\n".to_owned(),
+        };
+        let width = rows.iter().map(|(k, ..)| k.len()).max().unwrap_or(0);
+        for (key, value, source) in rows {
+            let value = value.unwrap_or_else(|| "(unset)".to_owned());
+            out.push_str(&format!("{key:<width$} = {value}  # {source}\n"));
+        }
+        self.text(&out)
+    }
+
+    /// `import`: how many memories were written, skipped and embedded.
+    pub fn imported(&self, r: &crate::transfer::ImportReport) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(r);
+        }
+        self.line(&format!(
+            "imported {} memories ({} already present, skipped; {} vectors computed)",
+            r.inserted, r.skipped, r.embedded
+        ))
+    }
+
+    /// `doctor`: one line per check.
+    pub fn checks(&self, checks: &[crate::doctor::Check]) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(&serde_json::json!({ "checks": checks }));
+        }
+        let mut out = String::new();
+        for c in checks {
+            let mark = match c.status {
+                crate::doctor::Status::Ok => "ok  ",
+                crate::doctor::Status::Warn => "warn",
+                crate::doctor::Status::Fail => "FAIL",
+                crate::doctor::Status::Skip => "skip",
+            };
+            out.push_str(&format!("[{mark}] {}: {}\n", c.name, c.detail));
+            if let Some(fix) = &c.fix {
+                out.push_str(&format!("       fix: {fix}\n"));
+            }
+        }
+        self.text(&out)
+    }
+
     pub fn backfilled(&self, n: usize) -> anyhow::Result<()> {
         if self.json {
             return self.emit_json(&serde_json::json!({ "backfilled": n }));

@@ -114,7 +114,7 @@ fn bad_input_names_the_field_and_the_allowed_values() {
         (&["recall", "x", "-k", "0"], "invalid top_k: 0 is out of range; allowed: 1 to 100"),
         (&["recall", "x", "-k", "101"], "invalid top_k: 101 is out of range; allowed: 1 to 100"),
         (&["recall", "x", "-k", "-3"], "invalid top_k"),
-        (&["-n", "", "stats"], "invalid namespace"),
+        (&["-n", "", "stats"], "invalid setting `namespace` = \"\" (from flag --namespace)"),
     ];
     for (args, expected) in cases {
         let err = cli.fails(args);
@@ -513,5 +513,5 @@ fn lifecycle_commands_merge_archive_end_sessions_and_distill() {
     let bad = cli.fails(&["--dedup-threshold", "2", "list"]);
     assert!(bad.contains("--dedup-threshold"), "{bad}");
     let no_url = cli.fails(&["--llm-model", "qwen", "list"]);
-    assert!(no_url.contains("--llm-url"), "{no_url}");
+    assert!(no_url.contains("`llm_model`") && no_url.contains("llm_url"), "{no_url}");
 }

@@ -67,6 +67,7 @@ pub fn router_with(
     Router::new()
         .route("/openapi.json", get(|| async { Json(openapi::document()) }))
         .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
         .route("/readyz", get(readyz))
         .route("/v1/memories", post(routes::memories::store).get(routes::memories::list))
         .route(
@@ -102,6 +103,14 @@ pub async fn serve(
     axum::serve(listener, app).with_graceful_shutdown(shutdown).await
 }
 
+/// `GET /metrics`: Prometheus (OpenMetrics) text.
+async fn metrics(State(state): State<AppState>) -> Result<axum::response::Response, ApiError> {
+    let stats = state.service.stats().await?;
+    let body = rearview_api::metrics::render(&stats);
+    Ok(([(axum::http::header::CONTENT_TYPE, rearview_api::metrics::CONTENT_TYPE)], body)
+        .into_response())
+}
+
 /// Numbers requests for logs and the `X-Request-Id` response header.
 static NEXT_REQUEST_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
@@ -114,9 +123,24 @@ async fn log_request(
 ) -> axum::response::Response {
     let id = NEXT_REQUEST_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let (method, path) = (request.method().clone(), request.uri().path().to_owned());
+    // The route pattern (`/v1/memories/{id}`), never the raw path: labels stay bounded.
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
     let started = std::time::Instant::now();
     let mut response = next.run(request).await;
     let ms = started.elapsed().as_secs_f64() * 1000.0;
+    // MCP traffic is counted per tool by rearview-mcp; scrapes are not worth counting.
+    if !route.starts_with("/mcp") && route != "/metrics" {
+        let outcome = format!("{}xx", response.status().as_u16() / 100);
+        rearview_api::metrics::observe(
+            "rest",
+            &format!("{method} {route}"),
+            &outcome,
+            started.elapsed(),
+        );
+    }
     tracing::info!(request_id = id, %method, path, status = response.status().as_u16(), ms, "http request");
     if let Ok(value) = axum::http::HeaderValue::from_str(&id.to_string()) {
         response.headers_mut().insert("x-request-id", value);

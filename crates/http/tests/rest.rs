@@ -352,3 +352,72 @@ async fn recall_takes_the_same_parameters_as_the_mcp_tool() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{r}");
     assert!(r["message"].as_str().unwrap().contains("models"), "{r}");
 }
+
+/// The value of the sample `name{labels}` in Prometheus text, if present.
+fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines().find_map(|l| l.strip_prefix(series)?.trim().parse().ok())
+}
+
+#[tokio::test]
+async fn metrics_count_requests_per_route_and_tool_and_report_tiers() {
+    let app = app().await;
+    let before = {
+        let response = app
+            .clone()
+            .oneshot(Request::get("/metrics").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        String::from_utf8(bytes.to_vec()).unwrap()
+    };
+    let rest =
+        r#"rearview_requests_total{transport="rest",operation="POST /v1/memories",outcome="2xx"}"#;
+    let rest_before = sample(&before, rest).unwrap_or(0.0);
+    for content in ["第一条记忆", "second memory"] {
+        send(&app, "POST", "/v1/memories", Some(serde_json::json!({"content": content})), None)
+            .await;
+    }
+    send(&app, "POST", "/v1/memories", Some(serde_json::json!({"memory_type": "x"})), None).await;
+    let (status, _) = send(
+        &app,
+        "POST",
+        "/mcp/tools/call",
+        Some(serde_json::json!({"name": "retrieve_memory", "arguments": {"query": "记忆"}})),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    send(&app, "GET", &format!("/v1/memories/{}", uuid_like()), None, None).await;
+
+    let response =
+        app.clone().oneshot(Request::get("/metrics").body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
+    assert!(content_type.starts_with("application/openmetrics-text"), "{content_type}");
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    // The registry is process-wide and other tests run concurrently: at least our two.
+    assert!(sample(&text, rest).unwrap_or(0.0) >= rest_before + 2.0, "{text}");
+    let bad =
+        r#"rearview_requests_total{transport="rest",operation="POST /v1/memories",outcome="4xx"}"#;
+    assert!(sample(&text, bad).unwrap_or(0.0) >= 1.0, "{text}");
+    let tool = r#"rearview_requests_total{transport="http-tools",operation="retrieve_memory",outcome="ok"}"#;
+    assert!(sample(&text, tool).unwrap_or(0.0) >= 1.0, "{text}");
+    // Route patterns, never raw ids, so the label set stays bounded.
+    assert!(text.contains(r#"operation="GET /v1/memories/{id}""#), "{text}");
+    assert!(!text.contains(&uuid_like()));
+    assert!(text.contains("rearview_request_duration_seconds_bucket{"), "{text}");
+    // This test's app is the only writer of its in-memory store: exact tier gauges.
+    assert_eq!(
+        sample(&text, r#"rearview_memories{tier="episodic",state="live"}"#),
+        Some(2.0),
+        "{text}"
+    );
+    assert_eq!(sample(&text, r#"rearview_memories{tier="semantic",state="live"}"#), Some(0.0));
+    assert_eq!(sample(&text, "rearview_embedding_queue_depth"), Some(0.0), "{text}");
+    assert!(text.trim_end().ends_with("# EOF"));
+}
+
+fn uuid_like() -> String {
+    "01a22abe-0000-7000-8000-000000000000".to_owned()
+}

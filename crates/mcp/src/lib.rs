@@ -341,11 +341,23 @@ impl ServerHandler for RearviewMcp {
         if let Err(e) = check_arguments(&tool, arguments) {
             let ms = started.elapsed().as_secs_f64() * 1000.0;
             tracing::info!(tool, input, ms, outcome = "invalid_params", message = %e.message, "tool call");
+            let operation =
+                if TOOL_NAMES.contains(&tool.as_str()) { tool.as_str() } else { "unknown" };
+            rearview_api::metrics::observe("mcp", operation, "invalid_params", started.elapsed());
             return Err(e);
         }
         let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let response = self.tool_router.call(tcc).await;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
+        let outcome = match &response {
+            Ok(rmcp::model::CallToolResponse::Complete(r)) if r.is_error == Some(true) => {
+                "tool_error"
+            }
+            Ok(_) => "ok",
+            Err(_) => "protocol_error",
+        };
+        let operation = if TOOL_NAMES.contains(&tool.as_str()) { tool.as_str() } else { "unknown" };
+        rearview_api::metrics::observe("mcp", operation, outcome, started.elapsed());
         match &response {
             Ok(rmcp::model::CallToolResponse::Complete(result)) => {
                 let output = result
@@ -401,6 +413,22 @@ fn check_arguments(
         _ => Ok(()),
     }
 }
+
+/// Every tool's name: the only values metrics use as an operation label.
+const TOOL_NAMES: &[&str] = &[
+    "store_memory",
+    "retrieve_memory",
+    "get_memory",
+    "delete_memory",
+    "update_memory",
+    "list_memories",
+    "summarize_episodes",
+    "suggest_distillations",
+    "end_session",
+    "archive_memory",
+    "restore_memory",
+    "cleanup_expired",
+];
 
 /// `arguments` as a tool's parameter struct, or invalid-params naming the failing field.
 fn parse_arguments<T: serde::de::DeserializeOwned>(
@@ -468,7 +496,8 @@ impl RearviewMcp {
         name: &str,
         arguments: serde_json::Map<String, serde_json::Value>,
     ) -> Result<serde_json::Value, CallFailure> {
-        match self.dispatch_json(name, arguments).await {
+        let started = std::time::Instant::now();
+        let result = match self.dispatch_json(name, arguments).await {
             Ok(result) if result.is_error != Some(true) => {
                 Ok(result.structured_content.clone().unwrap_or_else(|| first_text(&result).into()))
             }
@@ -477,7 +506,17 @@ impl RearviewMcp {
                 Err(CallFailure::InvalidArguments(e.message.to_string()))
             }
             Err(e) => Err(CallFailure::Internal(e.message.to_string())),
-        }
+        };
+        let outcome = match &result {
+            Ok(_) => "ok",
+            Err(CallFailure::ToolError(_)) => "tool_error",
+            Err(CallFailure::InvalidArguments(_)) => "invalid_params",
+            Err(CallFailure::Internal(_)) => "internal_error",
+        };
+        // Unknown names are not recorded as operations (they would let clients mint labels).
+        let operation = if TOOL_NAMES.contains(&name) { name } else { "unknown" };
+        rearview_api::metrics::observe("http-tools", operation, outcome, started.elapsed());
+        result
     }
 
     async fn dispatch_json(

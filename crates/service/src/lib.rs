@@ -28,6 +28,7 @@ mod error;
 mod indexes;
 mod lifecycle;
 mod requests;
+mod transfer;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -51,6 +52,7 @@ pub use lifecycle::{
 pub use requests::{
     RecallHit, RecallRequest, RecallResponse, RememberRequest, UpdateRequest, VectorSearch,
 };
+pub use transfer::Imported;
 
 /// Settings of the service. Defaults follow the design.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@ use chrono::DateTime;
 use rearview_core::{
     Embedding, Facets, Memory, MemoryId, MemoryType, Metadata, Namespace, Timestamp,
 };
-use rearview_store::{StoreError, VectorEntry};
+use rearview_store::{StoreError, StoredVector, VectorEntry};
 use rusqlite::{Connection, Row};
 
 /// Columns of `memories m`, in the order [`decode_memory`] reads them.
@@ -87,6 +87,27 @@ pub(crate) fn read_vectors(
         let (namespace, id, facets) = decode_facets(row)?;
         let blob: Vec<u8> = row.get(8).map_err(|e| corrupt(format!("vector row: {e}")))?;
         out.push(VectorEntry { namespace, id, facets, embedding: decode_vector(&blob)? });
+    }
+    Ok(out)
+}
+
+/// Every vector of one memory, by model id.
+pub(crate) fn read_memory_vectors(
+    conn: &Connection,
+    id: MemoryId,
+) -> Result<Vec<StoredVector>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT v.model_id, v.vector FROM vectors v JOIN memories m ON m.rowid = v.memory_rowid \
+             WHERE m.id = ?1 ORDER BY v.model_id",
+        )
+        .map_err(backend("preparing memory vectors query"))?;
+    let mut rows = stmt.query([id.to_string()]).map_err(backend("loading memory vectors"))?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(backend("reading vector row"))? {
+        let model_id: String = row.get(0).map_err(|e| corrupt(format!("vector row: {e}")))?;
+        let blob: Vec<u8> = row.get(1).map_err(|e| corrupt(format!("vector row: {e}")))?;
+        out.push(StoredVector { model_id, embedding: decode_vector(&blob)? });
     }
     Ok(out)
 }

@@ -74,6 +74,21 @@ impl SqliteConfig {
     }
 }
 
+/// What [`SqliteStore::inspect`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inspection {
+    /// `PRAGMA user_version` on disk.
+    pub schema_version: i64,
+    /// The version this build migrates to.
+    pub latest_version: i64,
+    /// `PRAGMA quick_check` problems; empty when the database is sound.
+    pub integrity: Vec<String>,
+    /// Rows in `memories`, every namespace and state.
+    pub memories: u64,
+    /// Database plus WAL, in bytes.
+    pub size_bytes: u64,
+}
+
 /// The SQLite implementation of [`MemoryStore`].
 #[derive(Clone)]
 pub struct SqliteStore {
@@ -128,6 +143,38 @@ impl SqliteStore {
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
         Ok(Self::from_parts(writer, readers, Some((config.path.clone(), config.durability))))
+    }
+
+    /// Inspects the database at `path` without changing it (read-only; no migration runs), for
+    /// `rearview doctor`: schema version against this build's, integrity and size.
+    pub fn inspect(path: &Path) -> Result<Inspection, StoreError> {
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .map_err(backend(format!("opening sqlite database at {} read-only", path.display())))?;
+        let schema_version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(backend("reading schema version"))?;
+        let mut stmt =
+            conn.prepare("PRAGMA quick_check").map_err(backend("preparing integrity check"))?;
+        let problems: Vec<String> = stmt
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(backend("running integrity check"))?
+            .collect::<Result<_, _>>()
+            .map_err(backend("reading integrity check"))?;
+        let integrity = if problems == ["ok"] { Vec::new() } else { problems };
+        let memories = if schema_version >= 1 {
+            conn.query_row("SELECT count(*) FROM memories", [], |r| r.get::<_, i64>(0))
+                .map_err(backend("counting memories"))?
+                .max(0) as u64
+        } else {
+            0
+        };
+        Ok(Inspection {
+            schema_version,
+            latest_version: migrate::LATEST,
+            integrity,
+            memories,
+            size_bytes: file_size(path),
+        })
     }
 
     /// A private in-memory database, for tests and throw-away runs.
@@ -586,6 +633,42 @@ impl MemoryStore for SqliteStore {
             let Some(rowid) = rowid else { return Ok(false) };
             write_vector(tx, rowid, &vector)?;
             Ok(true)
+        })
+        .await
+    }
+
+    async fn export_page(
+        &self,
+        namespace: &Namespace,
+        after: Option<MemoryId>,
+        limit: usize,
+        with_vectors: bool,
+    ) -> Result<Vec<(Memory, Vec<StoredVector>)>, StoreError> {
+        let namespace = namespace.clone();
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
+            let sql = format!(
+                "SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.ns = ?1 \
+                 AND (?2 IS NULL OR m.id > ?2) ORDER BY m.id LIMIT ?3"
+            );
+            let after = after.map(|id| id.to_string());
+            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let memories = query_memories(
+                conn,
+                &sql,
+                &namespace,
+                vec![ns_id.into(), after.into(), limit.into()],
+            )?;
+            let mut out = Vec::with_capacity(memories.len());
+            for memory in memories {
+                let vectors = if with_vectors {
+                    codec::read_memory_vectors(conn, memory.id)?
+                } else {
+                    Vec::new()
+                };
+                out.push((memory, vectors));
+            }
+            Ok(out)
         })
         .await
     }

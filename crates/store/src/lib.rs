@@ -287,6 +287,17 @@ pub trait MemoryStore: Send + Sync + 'static {
         now: Timestamp,
     ) -> Result<Vec<(Namespace, MemoryId)>, StoreError>;
 
+    /// Up to `limit` memories of `namespace` with id greater than `after` (all when `None`), in
+    /// id order, expired and archived ones included, each with its vectors when `with_vectors`:
+    /// one page of a full export. Pass the last id of a page as `after` for the next.
+    async fn export_page(
+        &self,
+        namespace: &Namespace,
+        after: Option<MemoryId>,
+        limit: usize,
+        with_vectors: bool,
+    ) -> Result<Vec<(Memory, Vec<StoredVector>)>, StoreError>;
+
     /// Every stored vector of `model_id`, for building the in-memory index.
     async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError>;
 

@@ -45,6 +45,7 @@ macro_rules! store_contract_tests {
             stats_count_tiers_and_expired,
             keyword_entries_return_normalised_terms_in_order,
             settings_persist_and_replace,
+            export_pages_every_memory_of_a_namespace_with_vectors,
         );
     };
     (@each $make:path, $($check:ident),+ $(,)?) => {
@@ -574,4 +575,52 @@ pub async fn settings_persist_and_replace(store: Arc<dyn MemoryStore>) {
     store.set_setting("tokenizer", "jieba-search-v1").await.unwrap();
     assert_eq!(store.setting("tokenizer").await.unwrap().as_deref(), Some("jieba-search-v1"));
     assert_eq!(store.setting("other").await.unwrap(), None);
+}
+
+/// An export sees every memory of its namespace (expired and archived ones too), in id order,
+/// page by page, with exactly its vectors; never another namespace's.
+pub async fn export_pages_every_memory_of_a_namespace_with_vectors(store: Arc<dyn MemoryStore>) {
+    let mut ids = Vec::new();
+    for i in 0..5 {
+        let mut m = memory("a", &format!("export me {i}"), t0() + TimeDelta::seconds(i));
+        if i == 1 {
+            m.ttl_secs = 1;
+            m.expires_at = Some(t0());
+        }
+        m.archived = i == 2;
+        let mut rec = record(m.clone());
+        if i % 2 == 0 {
+            rec.vectors.push(vector("model-a", vec![1.0, 0.0]));
+            rec.vectors.push(vector("model-b", vec![0.0, 1.0, 0.0]));
+        }
+        store.insert(&rec).await.unwrap();
+        ids.push(m.id);
+    }
+    store.insert(&record(memory("b", "not mine", t0()))).await.unwrap();
+    ids.sort();
+
+    let mut seen = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store.export_page(&ns("a"), after, 2, true).await.unwrap();
+        if page.is_empty() {
+            break;
+        }
+        assert!(page.len() <= 2);
+        after = page.last().map(|(m, _)| m.id);
+        seen.extend(page);
+    }
+    assert_eq!(seen.iter().map(|(m, _)| m.id).collect::<Vec<_>>(), ids);
+    assert!(seen.iter().all(|(m, _)| m.namespace == ns("a")));
+    let with_vectors: Vec<_> = seen.iter().filter(|(_, v)| !v.is_empty()).collect();
+    assert_eq!(with_vectors.len(), 3);
+    for (_, vectors) in with_vectors {
+        let models: Vec<_> = vectors.iter().map(|v| v.model_id.as_str()).collect();
+        assert_eq!(models, ["model-a", "model-b"]);
+    }
+    assert!(seen.iter().any(|(m, _)| m.archived));
+    assert!(seen.iter().any(|(m, _)| m.expires_at == Some(t0())));
+    let bare = store.export_page(&ns("a"), None, 10, false).await.unwrap();
+    assert!(bare.iter().all(|(_, v)| v.is_empty()) && bare.len() == 5);
+    assert!(store.export_page(&ns("nobody"), None, 10, true).await.unwrap().is_empty());
 }

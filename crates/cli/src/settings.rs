@@ -1,0 +1,800 @@
+//! Layered configuration: compiled-in defaults < config file < environment < flags.
+//!
+//! Every setting has one key (`sweep_interval`), read from, in rising precedence:
+//! - the config file (`--config` / `$REARVIEW_CONFIG`, else `$XDG_CONFIG_HOME/rearview/config.toml`
+//!   when it exists): TOML, or YAML for the design's `config/settings.yaml`. Keys are flat
+//!   (`embed_url = …`) or one table deep (`[embed] url = …`); `-` and `_` are the same;
+//! - the environment: `REARVIEW_<KEY>`, plus the design's names `EMBEDDING_MODEL`, `DB_PATH` and
+//!   `VECTOR_DIM` (the `REARVIEW_` name wins when both are set);
+//! - the command line (`--sweep-interval`).
+//!
+//! [`Settings::load`] validates everything once, before any command runs, into typed values. An
+//! error names the key, where the value came from and what is allowed. API keys can be given
+//! directly only in the file or the environment (never as a flag, which process lists show), and
+//! [`Settings::show`] redacts them.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use rearview_core::Namespace;
+
+use crate::args::Cli;
+
+/// Where a value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Compiled in.
+    Default,
+    /// The config file.
+    File(PathBuf),
+    /// An environment variable.
+    Env(&'static str),
+    /// A command-line flag.
+    Flag(&'static str),
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Default => f.write_str("default"),
+            Source::File(path) => write!(f, "config file {}", path.display()),
+            Source::Env(name) => write!(f, "environment variable {name}"),
+            Source::Flag(flag) => write!(f, "flag {flag}"),
+        }
+    }
+}
+
+/// A setting that could not be accepted.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// A value is not allowed.
+    #[error("invalid setting `{key}` = {value:?} (from {origin}): allowed: {allowed}")]
+    Invalid {
+        /// The key.
+        key: &'static str,
+        /// The raw value.
+        value: String,
+        /// Where it came from.
+        origin: Source,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// A key in the config file that rearview does not know.
+    #[error("unknown setting `{key}` in config file {path}: known keys are {known}")]
+    UnknownKey {
+        /// The key as written.
+        key: String,
+        /// The file.
+        path: PathBuf,
+        /// Every key.
+        known: String,
+    },
+    /// The config file could not be read or parsed.
+    #[error("config file {path}: {reason}")]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong, with the fix.
+        reason: String,
+    },
+}
+
+/// One setting's definition.
+struct Key {
+    name: &'static str,
+    /// Environment variables, in precedence order.
+    env: &'static [&'static str],
+    /// The flag, if the setting has one.
+    flag: Option<&'static str>,
+    /// Shown as `<redacted>`.
+    secret: bool,
+}
+
+const fn key(name: &'static str, env: &'static [&'static str], flag: &'static str) -> Key {
+    Key { name, env, flag: Some(flag), secret: false }
+}
+
+/// Every setting. Keep in step with [`Settings`], `Cli` and the README's table.
+const KEYS: &[Key] = &[
+    key("db", &["REARVIEW_DB", "DB_PATH"], "--db"),
+    key("namespace", &["REARVIEW_NAMESPACE"], "--namespace"),
+    key("model", &["REARVIEW_MODEL", "EMBEDDING_MODEL"], "--model"),
+    key("models_dir", &["REARVIEW_MODELS_DIR"], "--models-dir"),
+    key("embed_threads", &["REARVIEW_EMBED_THREADS"], "--embed-threads"),
+    key("vector_dim", &["REARVIEW_VECTOR_DIM", "VECTOR_DIM"], "--vector-dim"),
+    key("embed_url", &["REARVIEW_EMBED_URL"], "--embed-url"),
+    key("embed_model", &["REARVIEW_EMBED_MODEL"], "--embed-model"),
+    key("embed_dimensions", &["REARVIEW_EMBED_DIMENSIONS"], "--embed-dimensions"),
+    key("embed_api_key_env", &["REARVIEW_EMBED_API_KEY_ENV"], "--embed-api-key-env"),
+    Key { name: "embed_api_key", env: &["REARVIEW_EMBED_API_KEY"], flag: None, secret: true },
+    key("llm_url", &["REARVIEW_LLM_URL"], "--llm-url"),
+    key("llm_model", &["REARVIEW_LLM_MODEL"], "--llm-model"),
+    key("llm_extract_model", &["REARVIEW_LLM_EXTRACT_MODEL"], "--llm-extract-model"),
+    key("llm_distill_model", &["REARVIEW_LLM_DISTILL_MODEL"], "--llm-distill-model"),
+    key("llm_summary_model", &["REARVIEW_LLM_SUMMARY_MODEL"], "--llm-summary-model"),
+    key("llm_api_key_env", &["REARVIEW_LLM_API_KEY_ENV"], "--llm-api-key-env"),
+    Key { name: "llm_api_key", env: &["REARVIEW_LLM_API_KEY"], flag: None, secret: true },
+    key("llm_timeout", &["REARVIEW_LLM_TIMEOUT"], "--llm-timeout"),
+    key("sweep_interval", &["REARVIEW_SWEEP_INTERVAL"], "--sweep-interval"),
+    key("max_content_chars", &["REARVIEW_MAX_CONTENT_CHARS"], "--max-content-chars"),
+    key("dedup_threshold", &["REARVIEW_DEDUP_THRESHOLD"], "--dedup-threshold"),
+    key("archive_after_days", &["REARVIEW_ARCHIVE_AFTER_DAYS"], "--archive-after-days"),
+    key("auto_distill", &["REARVIEW_AUTO_DISTILL"], "--auto-distill"),
+    key("listen", &["REARVIEW_LISTEN"], "--listen"),
+    key("max_request_bytes", &["REARVIEW_MAX_REQUEST_BYTES"], "--max-request-bytes"),
+];
+
+/// The effective configuration, validated.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Database file.
+    pub db: PathBuf,
+    /// Namespace of one-shot commands and the servers' default.
+    pub namespace: Namespace,
+    /// Local model list as given (`None`: decided by `embed_url`).
+    pub model: Option<String>,
+    /// Where models live.
+    pub models_dir: Option<PathBuf>,
+    /// Inference threads.
+    pub embed_threads: Option<usize>,
+    /// The design's `VECTOR_DIM`: the primary model's dimension must equal it.
+    pub vector_dim: Option<usize>,
+    /// OpenAI-compatible embedding endpoint.
+    pub embed_url: Option<String>,
+    /// Model name at `embed_url`.
+    pub embed_model: Option<String>,
+    /// Expected vector length from `embed_url`.
+    pub embed_dimensions: Option<usize>,
+    /// API key for `embed_url` (given directly, or read from `embed_api_key_env`).
+    pub embed_api_key: Option<String>,
+    /// OpenAI-compatible chat endpoint.
+    pub llm_url: Option<String>,
+    /// Chat model for every operation without its own.
+    pub llm_model: Option<String>,
+    /// Chat model for session extraction.
+    pub llm_extract_model: Option<String>,
+    /// Chat model for distillation.
+    pub llm_distill_model: Option<String>,
+    /// Chat model for long-memory summaries.
+    pub llm_summary_model: Option<String>,
+    /// API key for `llm_url`.
+    pub llm_api_key: Option<String>,
+    /// Seconds one chat request may take.
+    pub llm_timeout: u64,
+    /// Seconds between sweeps; 0 = off.
+    pub sweep_interval: u64,
+    /// Longest memory in characters.
+    pub max_content_chars: usize,
+    /// Near-duplicate cosine, `None` = off.
+    pub dedup_threshold: Option<f32>,
+    /// Days before idle episodes are archived; 0 = never.
+    pub archive_after_days: u64,
+    /// Distil in the sweep.
+    pub auto_distill: bool,
+    /// HTTP listen address.
+    pub listen: String,
+    /// Largest HTTP body.
+    pub max_request_bytes: u64,
+    /// Each key's value as shown (secrets redacted) and its source, for `config show`.
+    shown: Vec<(&'static str, Option<String>, Source)>,
+    /// The config file read, if any.
+    pub file: Option<PathBuf>,
+}
+
+/// Reads environment variables; a test passes a map instead of the process environment.
+pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+impl Settings {
+    /// Loads the configuration for `cli` from the process environment and the config file.
+    pub fn from_process(cli: &Cli) -> Result<Self, SettingsError> {
+        Self::load(cli, &|name| std::env::var(name).ok())
+    }
+
+    /// Loads the configuration for `cli`, reading the environment through `env`.
+    pub fn load(cli: &Cli, env: EnvLookup<'_>) -> Result<Self, SettingsError> {
+        let (file_path, explicit) = match (&cli.config, non_empty(env("REARVIEW_CONFIG"))) {
+            (Some(path), _) => (Some(path.clone()), true),
+            (None, Some(path)) => (Some(PathBuf::from(path)), true),
+            (None, None) => (default_config_file(env), false),
+        };
+        let file = match &file_path {
+            Some(path) if explicit || path.exists() => read_file(path)?,
+            _ => BTreeMap::new(),
+        };
+        let file_path = file_path.filter(|p| explicit || p.exists());
+        let flags = cli.flag_values();
+        let mut layers =
+            Layers { file, file_path: file_path.clone(), env, flags, shown: Vec::new() };
+
+        let db = match layers.raw("db") {
+            Some(raw) => PathBuf::from(raw.value),
+            None => default_db(env).map_err(|reason| SettingsError::Invalid {
+                key: "db",
+                value: String::new(),
+                origin: Source::Default,
+                allowed: reason,
+            })?,
+        };
+        let namespace = layers.parse(
+            "namespace",
+            "default",
+            "a non-empty name without control characters, e.g. alice or 项目-42",
+            |v| v.parse::<Namespace>().ok(),
+        )?;
+        let model = layers.string("model");
+        let models_dir = layers.string("models_dir").map(PathBuf::from);
+        let embed_threads =
+            layers.optional("embed_threads", "a whole number of threads ≥ 1", |v| {
+                v.parse::<usize>().ok().filter(|n| *n >= 1)
+            })?;
+        let vector_dim = layers.optional("vector_dim", "the embedding model's dimension, a whole number ≥ 1 (e.g. 384 for multilingual-e5-small)", |v| {
+            v.parse::<usize>().ok().filter(|n| *n >= 1)
+        })?;
+        let embed_url = layers.optional(
+            "embed_url",
+            "an http:// or https:// URL, e.g. http://localhost:11434/v1",
+            url,
+        )?;
+        let embed_model = layers.string("embed_model");
+        let embed_dimensions =
+            layers.optional("embed_dimensions", "a whole number ≥ 1", |v| {
+                v.parse::<usize>().ok().filter(|n| *n >= 1)
+            })?;
+        let embed_api_key = layers.api_key("embed_api_key", "embed_api_key_env")?;
+        let llm_url = layers.optional(
+            "llm_url",
+            "an http:// or https:// URL, e.g. http://localhost:11434/v1",
+            url,
+        )?;
+        let llm_model = layers.string("llm_model");
+        let llm_extract_model = layers.string("llm_extract_model");
+        let llm_distill_model = layers.string("llm_distill_model");
+        let llm_summary_model = layers.string("llm_summary_model");
+        let llm_api_key = layers.api_key("llm_api_key", "llm_api_key_env")?;
+        let llm_timeout =
+            layers.parse("llm_timeout", "120", "whole seconds from 1 to 3600", |v| {
+                v.parse::<u64>().ok().filter(|n| (1..=3600).contains(n))
+            })?;
+        let sweep_interval = layers.parse(
+            "sweep_interval",
+            "3600",
+            "whole seconds ≥ 0; 0 turns the sweep off",
+            |v| v.parse::<u64>().ok(),
+        )?;
+        let max_content_chars = layers.parse(
+            "max_content_chars",
+            "32768",
+            "a whole number of characters from 1 to 10000000",
+            |v| v.parse::<usize>().ok().filter(|n| (1..=10_000_000).contains(n)),
+        )?;
+        let dedup_threshold = layers.parse(
+            "dedup_threshold",
+            "0.95",
+            "a cosine in (0, 1], e.g. 0.95, or off",
+            |v| match v.trim() {
+                "off" | "none" => Some(None),
+                text => text.parse::<f32>().ok().filter(|c| *c > 0.0 && *c <= 1.0).map(Some),
+            },
+        )?;
+        let archive_after_days =
+            layers.parse("archive_after_days", "90", "whole days ≥ 0; 0 = never", |v| {
+                v.parse::<u64>().ok()
+            })?;
+        let auto_distill = layers.parse("auto_distill", "false", "true or false", boolean)?;
+        let listen = layers.parse(
+            "listen",
+            "127.0.0.1:8765",
+            "host:port, e.g. 127.0.0.1:8765 or 0.0.0.0:8765",
+            |v| {
+                let (host, port) = v.rsplit_once(':')?;
+                (!host.is_empty() && port.parse::<u16>().is_ok()).then(|| v.to_owned())
+            },
+        )?;
+        let max_request_bytes = layers.parse(
+            "max_request_bytes",
+            "1048576",
+            "a whole number of bytes ≥ 1024",
+            |v| v.parse::<u64>().ok().filter(|n| *n >= 1024),
+        )?;
+        if llm_url.is_none() && llm_model.is_some() {
+            let source = layers.source_of("llm_model");
+            return Err(SettingsError::Invalid {
+                key: "llm_model",
+                value: llm_model.unwrap_or_default(),
+                origin: source,
+                allowed: "only together with llm_url (the chat endpoint's URL)".into(),
+            });
+        }
+        let mut shown = std::mem::take(&mut layers.shown);
+        shown.insert(0, ("db", Some(db.display().to_string()), layers.source_of("db")));
+        Ok(Self {
+            db,
+            namespace,
+            model,
+            models_dir,
+            embed_threads,
+            vector_dim,
+            embed_url,
+            embed_model,
+            embed_dimensions,
+            embed_api_key,
+            llm_url,
+            llm_model,
+            llm_extract_model,
+            llm_distill_model,
+            llm_summary_model,
+            llm_api_key,
+            llm_timeout,
+            sweep_interval,
+            max_content_chars,
+            dedup_threshold,
+            archive_after_days,
+            auto_distill,
+            listen,
+            max_request_bytes,
+            shown,
+            file: file_path,
+        })
+    }
+
+    /// Every key with its effective value (secrets and URL passwords redacted) and source.
+    pub fn show(&self) -> Vec<(&'static str, Option<String>, &Source)> {
+        let mut rows: Vec<_> = self.shown.iter().map(|(k, v, s)| (*k, v.clone(), s)).collect();
+        rows.sort_by_key(|(k, _, _)| KEYS.iter().position(|d| d.name == *k));
+        rows
+    }
+
+    /// Checks the primary embedding model's dimension against `vector_dim`.
+    pub fn check_vector_dim(&self, model_id: &str, dimensions: usize) -> Result<(), SettingsError> {
+        match self.vector_dim {
+            Some(expected) if expected != dimensions => Err(SettingsError::Invalid {
+                key: "vector_dim",
+                value: expected.to_string(),
+                origin: self
+                    .shown
+                    .iter()
+                    .find(|(k, ..)| *k == "vector_dim")
+                    .map_or(Source::Default, |r| r.2.clone()),
+                allowed: format!(
+                    "{dimensions}, the dimension of the embedding model in use ({model_id}); vectors are never truncated or padded, so set VECTOR_DIM={dimensions} or pick a model of dimension {expected}"
+                ),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A value and where it came from.
+struct Raw {
+    value: String,
+    source: Source,
+}
+
+struct Layers<'a> {
+    file: BTreeMap<String, String>,
+    file_path: Option<PathBuf>,
+    env: EnvLookup<'a>,
+    flags: BTreeMap<&'static str, String>,
+    shown: Vec<(&'static str, Option<String>, Source)>,
+}
+
+impl Layers<'_> {
+    /// The highest-precedence value of `name`: flag, environment, file.
+    fn raw(&self, name: &'static str) -> Option<Raw> {
+        let def = KEYS.iter().find(|k| k.name == name).expect("a defined key");
+        if let (Some(flag), Some(value)) = (def.flag, self.flags.get(name)) {
+            return Some(Raw { value: value.clone(), source: Source::Flag(flag) });
+        }
+        for var in def.env {
+            if let Some(value) = non_empty((self.env)(var)) {
+                return Some(Raw { value, source: Source::Env(var) });
+            }
+        }
+        let path = self.file_path.clone()?;
+        self.file.get(name).map(|value| Raw { value: value.clone(), source: Source::File(path) })
+    }
+
+    fn source_of(&self, name: &'static str) -> Source {
+        self.raw(name).map_or(Source::Default, |r| r.source)
+    }
+
+    fn record(&mut self, name: &'static str, value: Option<String>, source: Source) {
+        let secret = KEYS.iter().any(|k| k.name == name && k.secret);
+        let shown = value.map(|v| if secret { "<redacted>".to_owned() } else { redact_url(&v) });
+        self.shown.push((name, shown, source));
+    }
+
+    /// A free-form string, unset when absent.
+    fn string(&mut self, name: &'static str) -> Option<String> {
+        let raw = self.raw(name);
+        let (value, source) = match raw {
+            Some(r) => (Some(r.value), r.source),
+            None => (None, Source::Default),
+        };
+        self.record(name, value.clone(), source);
+        value
+    }
+
+    /// A value parsed by `parse`, unset when absent.
+    fn optional<T>(
+        &mut self,
+        name: &'static str,
+        allowed: &str,
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Result<Option<T>, SettingsError> {
+        let Some(raw) = self.raw(name) else {
+            self.record(name, None, Source::Default);
+            return Ok(None);
+        };
+        match parse(raw.value.trim()) {
+            Some(v) => {
+                self.record(name, Some(raw.value), raw.source);
+                Ok(Some(v))
+            }
+            None => Err(SettingsError::Invalid {
+                key: KEYS.iter().find(|k| k.name == name).map_or("?", |k| k.name),
+                value: raw.value,
+                origin: raw.source,
+                allowed: allowed.to_owned(),
+            }),
+        }
+    }
+
+    /// A value parsed by `parse`, `default` when absent.
+    fn parse<T>(
+        &mut self,
+        name: &'static str,
+        default: &str,
+        allowed: &str,
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Result<T, SettingsError> {
+        match self.optional(name, allowed, &parse)? {
+            Some(v) => Ok(v),
+            None => {
+                self.shown.pop();
+                self.record(name, Some(default.to_owned()), Source::Default);
+                Ok(parse(default).expect("defaults are valid"))
+            }
+        }
+    }
+
+    /// An API key: given directly (`name`, file or environment only), or read from the variable
+    /// named by `env_key`.
+    fn api_key(
+        &mut self,
+        name: &'static str,
+        env_key: &'static str,
+    ) -> Result<Option<String>, SettingsError> {
+        let direct = self.string(name);
+        let var = self.raw(env_key);
+        let source = self.source_of(env_key);
+        self.record(env_key, var.as_ref().map(|r| r.value.clone()), source);
+        match (direct, var) {
+            (Some(key), _) => Ok(Some(key)),
+            (None, Some(raw)) => match non_empty((self.env)(&raw.value)) {
+                Some(key) => Ok(Some(key)),
+                None => Err(SettingsError::Invalid {
+                    key: KEYS.iter().find(|k| k.name == env_key).map_or("?", |k| k.name),
+                    value: raw.value.clone(),
+                    origin: raw.source,
+                    allowed: format!(
+                        "the name of a set environment variable holding the API key; {} is not set (export it, or set {name} in the config file)",
+                        raw.value
+                    ),
+                }),
+            },
+            (None, None) => Ok(None),
+        }
+    }
+}
+
+fn non_empty(value: Option<String>) -> Option<String> {
+    value.filter(|v| !v.trim().is_empty())
+}
+
+fn url(v: &str) -> Option<String> {
+    let rest = v.strip_prefix("http://").or_else(|| v.strip_prefix("https://"))?;
+    (!rest.is_empty() && !rest.starts_with('/')).then(|| v.trim_end_matches('/').to_owned())
+}
+
+fn boolean(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Some(true),
+        "false" | "0" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// `https://user:secret@host/…` → `https://user:<redacted>@host/…`.
+fn redact_url(value: &str) -> String {
+    let Some((scheme, rest)) = value.split_once("://") else { return value.to_owned() };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    match authority.rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split_once(':').map_or(userinfo, |(u, _)| u);
+            format!("{scheme}://{user}:<redacted>@{host}{}", &rest[authority_end..])
+        }
+        None => value.to_owned(),
+    }
+}
+
+/// `$XDG_CONFIG_HOME/rearview/config.toml`, else `~/.config/rearview/config.toml`.
+fn default_config_file(env: EnvLookup<'_>) -> Option<PathBuf> {
+    let base = non_empty(env("XDG_CONFIG_HOME"))
+        .map(PathBuf::from)
+        .or_else(|| non_empty(env("HOME")).map(|h| Path::new(&h).join(".config")))?;
+    Some(base.join("rearview").join("config.toml"))
+}
+
+/// `$XDG_DATA_HOME/rearview/rearview.db`, else `~/.local/share/rearview/rearview.db`.
+fn default_db(env: EnvLookup<'_>) -> Result<PathBuf, String> {
+    let base = non_empty(env("XDG_DATA_HOME"))
+        .map(PathBuf::from)
+        .or_else(|| non_empty(env("HOME")).map(|h| Path::new(&h).join(".local").join("share")))
+        .ok_or("a database path: set db in the config file, REARVIEW_DB, DB_PATH or --db (neither XDG_DATA_HOME nor HOME is set)")?;
+    Ok(base.join("rearview").join("rearview.db"))
+}
+
+/// Reads a TOML or YAML config file into `key → value as text`, refusing unknown keys.
+fn read_file(path: &Path) -> Result<BTreeMap<String, String>, SettingsError> {
+    let fail = |reason: String| SettingsError::File { path: path.to_owned(), reason };
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        fail(format!("cannot be read ({e}); fix the path in --config / REARVIEW_CONFIG"))
+    })?;
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let value: serde_json::Value = match ext.as_str() {
+        "toml" => toml::from_str(&text).map_err(|e| fail(format!("is not valid TOML: {e}")))?,
+        "yaml" | "yml" => {
+            serde_yaml_ng::from_str(&text).map_err(|e| fail(format!("is not valid YAML: {e}")))?
+        }
+        _ => return Err(fail("must end in .toml, .yaml or .yml".into())),
+    };
+    let mut out = BTreeMap::new();
+    match value {
+        serde_json::Value::Null => {}
+        serde_json::Value::Object(map) => flatten("", &map, &mut out, path)?,
+        _ => return Err(fail("must be a table of settings (key = value)".into())),
+    }
+    Ok(out)
+}
+
+fn flatten(
+    prefix: &str,
+    map: &serde_json::Map<String, serde_json::Value>,
+    out: &mut BTreeMap<String, String>,
+    path: &Path,
+) -> Result<(), SettingsError> {
+    for (k, v) in map {
+        let name = format!("{prefix}{}", k.replace('-', "_").to_ascii_lowercase());
+        let text = match v {
+            serde_json::Value::Object(inner) if prefix.is_empty() => {
+                flatten(&format!("{name}_"), inner, out, path)?;
+                continue;
+            }
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            serde_json::Value::Array(items) => items
+                .iter()
+                .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_owned))
+                .collect::<Vec<_>>()
+                .join(","),
+            serde_json::Value::Null => continue,
+            serde_json::Value::Object(_) => {
+                return Err(SettingsError::File {
+                    path: path.to_owned(),
+                    reason: format!("`{name}`: tables nest at most one level ([embed] url = …)"),
+                });
+            }
+        };
+        if !KEYS.iter().any(|d| d.name == name) {
+            return Err(SettingsError::UnknownKey {
+                key: name,
+                path: path.to_owned(),
+                known: KEYS.iter().map(|k| k.name).collect::<Vec<_>>().join(", "),
+            });
+        }
+        out.insert(name, text);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use clap::Parser;
+
+    use super::*;
+
+    fn load(args: &[&str], env: &[(&str, &str)]) -> Result<Settings, SettingsError> {
+        let cli = Cli::try_parse_from(std::iter::once("rearview").chain(args.iter().copied()))
+            .expect("valid flags");
+        let env: HashMap<String, String> =
+            env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        let mut env = env;
+        env.entry("HOME".into()).or_insert_with(|| "/nonexistent-home".into());
+        Settings::load(&cli, &|name| env.get(name).cloned())
+    }
+
+    fn file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    }
+
+    fn source<'a>(s: &'a Settings, key: &str) -> &'a Source {
+        s.show().into_iter().find(|(k, ..)| *k == key).unwrap().2
+    }
+
+    #[test]
+    fn defaults_then_file_then_env_then_flags() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg =
+            file(&dir, "c.toml", "sweep_interval = 10\narchive_after_days = 5\nllm_timeout = 30\n");
+
+        let s = load(&["stats"], &[]).unwrap();
+        assert_eq!(s.sweep_interval, 3600);
+        assert_eq!(source(&s, "sweep_interval"), &Source::Default);
+
+        let s = load(&["--config", &cfg, "stats"], &[]).unwrap();
+        assert_eq!((s.sweep_interval, s.archive_after_days, s.llm_timeout), (10, 5, 30));
+        assert!(matches!(source(&s, "sweep_interval"), Source::File(_)));
+
+        let env = [("REARVIEW_SWEEP_INTERVAL", "20"), ("REARVIEW_ARCHIVE_AFTER_DAYS", "6")];
+        let s = load(&["--config", &cfg, "stats"], &env).unwrap();
+        assert_eq!((s.sweep_interval, s.archive_after_days, s.llm_timeout), (20, 6, 30));
+        assert_eq!(source(&s, "sweep_interval"), &Source::Env("REARVIEW_SWEEP_INTERVAL"));
+
+        let s = load(&["--config", &cfg, "--sweep-interval", "40", "stats"], &env).unwrap();
+        assert_eq!((s.sweep_interval, s.archive_after_days, s.llm_timeout), (40, 6, 30));
+        assert_eq!(source(&s, "sweep_interval"), &Source::Flag("--sweep-interval"));
+    }
+
+    #[test]
+    fn the_config_file_comes_from_the_environment_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = file(
+            &dir,
+            "settings.yaml",
+            "listen: 0.0.0.0:9000\nembed:\n  url: http://e:1/v1\n  model: m\n",
+        );
+        let s = load(&["stats"], &[("REARVIEW_CONFIG", &cfg)]).unwrap();
+        assert_eq!(s.listen, "0.0.0.0:9000");
+        assert_eq!(s.embed_url.as_deref(), Some("http://e:1/v1"));
+        assert_eq!(s.embed_model.as_deref(), Some("m"));
+        assert_eq!(s.file.as_deref(), Some(Path::new(&cfg)));
+    }
+
+    #[test]
+    fn the_designs_variable_names_are_aliases_and_lose_to_rearview_names() {
+        let env = [("DB_PATH", "/d/memory.db"), ("EMBEDDING_MODEL", "none"), ("VECTOR_DIM", "768")];
+        let s = load(&["stats"], &env).unwrap();
+        assert_eq!(s.db, PathBuf::from("/d/memory.db"));
+        assert_eq!(s.model.as_deref(), Some("none"));
+        assert_eq!(s.vector_dim, Some(768));
+        assert_eq!(source(&s, "vector_dim"), &Source::Env("VECTOR_DIM"));
+
+        let both = [("DB_PATH", "/d/memory.db"), ("REARVIEW_DB", "/r/r.db")];
+        assert_eq!(load(&["stats"], &both).unwrap().db, PathBuf::from("/r/r.db"));
+    }
+
+    #[test]
+    fn a_vector_dim_mismatch_is_an_error_naming_both_dimensions() {
+        let s = load(&["stats"], &[("VECTOR_DIM", "768")]).unwrap();
+        let err = s.check_vector_dim("multilingual-e5-small", 384).unwrap_err().to_string();
+        assert!(err.contains("`vector_dim` = \"768\""), "{err}");
+        assert!(err.contains("environment variable VECTOR_DIM"), "{err}");
+        assert!(err.contains("384") && err.contains("never truncated"), "{err}");
+        s.check_vector_dim("m", 768).unwrap();
+        load(&["stats"], &[]).unwrap().check_vector_dim("m", 3).unwrap();
+    }
+
+    #[test]
+    fn every_invalid_value_names_key_source_and_what_is_allowed() {
+        let dir = tempfile::tempdir().unwrap();
+        type Case<'a> = (Vec<String>, Vec<(&'a str, &'a str)>, &'a str, &'a str);
+        let cases: Vec<Case<'_>> = vec![
+            (
+                vec!["--sweep-interval".into(), "soon".into()],
+                vec![],
+                "sweep_interval",
+                "flag --sweep-interval",
+            ),
+            (
+                vec![],
+                vec![("REARVIEW_LLM_TIMEOUT", "0")],
+                "llm_timeout",
+                "environment variable REARVIEW_LLM_TIMEOUT",
+            ),
+            (
+                vec![],
+                vec![("REARVIEW_MAX_CONTENT_CHARS", "-5")],
+                "max_content_chars",
+                "REARVIEW_MAX_CONTENT_CHARS",
+            ),
+            (vec![], vec![("REARVIEW_DEDUP_THRESHOLD", "1.5")], "dedup_threshold", "(0, 1]"),
+            (vec![], vec![("REARVIEW_AUTO_DISTILL", "maybe")], "auto_distill", "true or false"),
+            (vec![], vec![("REARVIEW_LISTEN", "8765")], "listen", "host:port"),
+            (vec![], vec![("REARVIEW_MAX_REQUEST_BYTES", "10")], "max_request_bytes", "1024"),
+            (vec![], vec![("REARVIEW_EMBED_URL", "localhost:11434")], "embed_url", "http://"),
+            (vec![], vec![("REARVIEW_LLM_URL", "ftp://x")], "llm_url", "https://"),
+            (vec![], vec![("REARVIEW_NAMESPACE", "a\u{7}b")], "namespace", "control characters"),
+            (vec![], vec![("VECTOR_DIM", "0")], "vector_dim", "environment variable VECTOR_DIM"),
+            (vec![], vec![("REARVIEW_EMBED_THREADS", "x")], "embed_threads", "≥ 1"),
+            (vec![], vec![("REARVIEW_EMBED_DIMENSIONS", "-1")], "embed_dimensions", "≥ 1"),
+            (
+                vec![],
+                vec![("REARVIEW_ARCHIVE_AFTER_DAYS", "1d")],
+                "archive_after_days",
+                "whole days",
+            ),
+            (
+                vec![],
+                vec![("REARVIEW_LLM_API_KEY_ENV", "NO_SUCH_VAR_X")],
+                "llm_api_key_env",
+                "NO_SUCH_VAR_X is not set",
+            ),
+            (
+                vec![],
+                vec![("REARVIEW_EMBED_API_KEY_ENV", "NO_SUCH_VAR_Y")],
+                "embed_api_key_env",
+                "NO_SUCH_VAR_Y is not set",
+            ),
+            (vec![], vec![("REARVIEW_LLM_MODEL", "qwen")], "llm_model", "llm_url"),
+        ];
+        for (flags, env, key, needle) in cases {
+            let mut args: Vec<&str> = flags.iter().map(String::as_str).collect();
+            args.push("stats");
+            let Err(err) = load(&args, &env) else { panic!("{key}: {env:?} was accepted") };
+            let err = err.to_string();
+            assert!(err.contains(&format!("`{key}`")), "{key}: {err}");
+            assert!(err.contains(needle), "{key}: {err}");
+        }
+        let cfg = file(&dir, "c.toml", "sweep_intervall = 5\n");
+        let err = load(&["--config", &cfg, "stats"], &[]).unwrap_err().to_string();
+        assert!(
+            err.contains("unknown setting `sweep_intervall`") && err.contains("sweep_interval"),
+            "{err}"
+        );
+        let cfg = file(&dir, "c2.toml", "sweep_interval = \n");
+        let err = load(&["--config", &cfg, "stats"], &[]).unwrap_err().to_string();
+        assert!(err.contains("not valid TOML"), "{err}");
+        let cfg = file(&dir, "c3.toml", "max_request_bytes = 12\n");
+        let err = load(&["--config", &cfg, "stats"], &[]).unwrap_err().to_string();
+        assert!(
+            err.contains("`max_request_bytes`")
+                && err.contains("config file")
+                && err.contains("c3.toml"),
+            "{err}"
+        );
+        let err = load(&["--config", "/no/such/file.toml", "stats"], &[]).unwrap_err().to_string();
+        assert!(err.contains("cannot be read"), "{err}");
+        let cfg = file(&dir, "c.ini", "a=1");
+        let err = load(&["--config", &cfg, "stats"], &[]).unwrap_err().to_string();
+        assert!(err.contains(".toml, .yaml or .yml"), "{err}");
+    }
+
+    #[test]
+    fn secrets_and_url_passwords_are_redacted() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = file(
+            &dir,
+            "c.toml",
+            "embed_api_key = \"sk-file-secret\"\nllm_url = \"https://bob:pw123@llm.example/v1\"\nllm_model = \"m\"\n",
+        );
+        let env = [("MY_LLM_KEY", "sk-env-secret"), ("REARVIEW_LLM_API_KEY_ENV", "MY_LLM_KEY")];
+        let s = load(&["--config", &cfg, "stats"], &env).unwrap();
+        assert_eq!(s.embed_api_key.as_deref(), Some("sk-file-secret"));
+        assert_eq!(s.llm_api_key.as_deref(), Some("sk-env-secret"));
+        let shown = format!("{:?}", s.show());
+        assert!(!shown.contains("sk-file-secret") && !shown.contains("pw123"), "{shown}");
+        assert!(
+            shown.contains("<redacted>") && shown.contains("bob:<redacted>@llm.example"),
+            "{shown}"
+        );
+        assert!(!shown.contains("sk-env-secret"), "{shown}");
+    }
+}

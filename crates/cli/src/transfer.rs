@@ -1,0 +1,120 @@
+//! `rearview export` / `rearview import`: a namespace as JSON Lines (format in `rearview_api`).
+
+use std::io::{BufRead, BufWriter, Write};
+use std::path::Path;
+
+use anyhow::Context;
+use rearview_api::{EXPORT_VERSION, ExportHeader, ExportedMemory};
+use rearview_core::Namespace;
+use rearview_service::{Imported, MemoryService};
+
+/// Memories read from the store per page.
+const PAGE: usize = 500;
+
+/// What an import did.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct ImportReport {
+    /// Memories written.
+    pub inserted: u64,
+    /// Memories whose id already existed (nothing written).
+    pub skipped: u64,
+    /// Vectors computed because the file had none for a model in use.
+    pub embedded: u64,
+}
+
+/// Writes the header and every memory of `namespace` to `output` (stdout when `None`).
+pub async fn export(
+    service: &MemoryService,
+    namespace: &Namespace,
+    vectors: bool,
+    output: Option<&Path>,
+) -> anyhow::Result<()> {
+    let sink: Box<dyn Write> = match output {
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("creating the export file {}", path.display()))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut out = BufWriter::new(sink);
+    let header = ExportHeader {
+        rearview_export: EXPORT_VERSION,
+        namespace: namespace.as_str().to_owned(),
+        exported_at: rearview_api::time(rearview_core::Clock::now(&rearview_core::SystemClock)),
+        vectors,
+    };
+    serde_json::to_writer(&mut out, &header)?;
+    out.write_all(b"\n")?;
+    let mut after = None;
+    let mut count = 0u64;
+    loop {
+        let page = service.export_page(namespace, after, PAGE, vectors).await?;
+        let Some((last, _)) = page.last() else { break };
+        after = Some(last.id);
+        for (memory, memory_vectors) in &page {
+            let line = ExportedMemory::new(memory, vectors.then_some(memory_vectors.as_slice()));
+            serde_json::to_writer(&mut out, &line)?;
+            out.write_all(b"\n")?;
+        }
+        count += page.len() as u64;
+    }
+    out.flush().context("writing the export")?;
+    if let Some(path) = output {
+        // The file is a backup: make it durable before saying it is done.
+        std::fs::File::open(path).and_then(|f| f.sync_all()).ok();
+        crate::output::notice(&format!("exported {count} memories to {}", path.display()));
+    }
+    Ok(())
+}
+
+/// Reads an export from `file` (`-` = stdin) into `namespace` (or each line's own namespace).
+pub async fn import(
+    service: &MemoryService,
+    namespace: &Namespace,
+    file: &Path,
+    keep_namespace: bool,
+) -> anyhow::Result<ImportReport> {
+    let reader: Box<dyn BufRead> = if file == Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(file)
+                .with_context(|| format!("opening the import file {}", file.display()))?,
+        ))
+    };
+    let mut report = ImportReport::default();
+    let mut lines = reader.lines().enumerate();
+    let (_, first) = lines.next().context("the import file is empty; expected an export header")?;
+    let header: ExportHeader = serde_json::from_str(&first.context("reading line 1")?)
+        .context("line 1 is not a rearview export header (written by `rearview export`)")?;
+    if header.rearview_export != EXPORT_VERSION {
+        anyhow::bail!(
+            "line 1: export format {} is not supported by this rearview (it reads format {EXPORT_VERSION})",
+            header.rearview_export
+        );
+    }
+    for (index, line) in lines {
+        let line_no = index + 1;
+        let line = line.with_context(|| format!("reading line {line_no}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let exported: ExportedMemory = serde_json::from_str(&line)
+            .with_context(|| format!("line {line_no} is not a memory of an export"))?;
+        let (memory, vectors) =
+            exported.into_memory().with_context(|| format!("line {line_no}"))?;
+        let target = if keep_namespace { memory.namespace.clone() } else { namespace.clone() };
+        match service
+            .import(&target, memory, vectors)
+            .await
+            .with_context(|| format!("line {line_no}"))?
+        {
+            Imported::Inserted { embedded } => {
+                report.inserted += 1;
+                report.embedded += embedded as u64;
+            }
+            Imported::Skipped => report.skipped += 1,
+        }
+    }
+    Ok(report)
+}

@@ -1,0 +1,281 @@
+#![allow(
+    missing_docs,
+    clippy::print_stderr,
+    clippy::print_stdout,
+    reason = "a benchmark program: progress on stderr, one JSON result per size on stdout"
+)]
+//! The scale series: one namespace at 1k, 10k, 100k and 1M memories.
+//!
+//! For each size, in a fresh process (so peak RSS belongs to that size alone):
+//! 1. **fill** the namespace through `MemoryService::remember` (dedup off, `synchronous=NORMAL`),
+//!    timing the whole fill: store throughput with synthetic embedding;
+//! 2. **reopen** the database with the server's defaults, timing `MemoryService::open` (migrations
+//!    check plus loading every vector into the in-memory index: the start-up cost);
+//! 3. **store** 200 more memories one by one with the server's defaults (dedup on, full
+//!    durability): per-write latency at this size, including the near-duplicate search;
+//! 4. **recall** 300 real questions with the default fusion, counting access as production does:
+//!    p50/p95/p99 latency, excluding query embedding only in the sense that the synthetic
+//!    embedder costs microseconds;
+//! 5. disk size (database, WAL and shared-memory files) and peak resident memory (`VmHWM`).
+//!
+//! Run: `cargo bench -p rearview-service --bench scale`. Environment:
+//! `REARVIEW_SCALE_SIZES=1000,10000` picks sizes; `REARVIEW_SCALE_OUT` (default
+//! `bench/scale.json`) and `REARVIEW_SCALE_PLOT` (default `bench/scale.png`) name the outputs, both
+//! relative to the workspace root. The plot needs a TrueType font: `REARVIEW_PLOT_FONT`, default
+//! DejaVu Sans from Debian's `fonts-dejavu-core`.
+//!
+//! Text is real chat (MemDaily zh + LoCoMo en, see `corpus.rs`), repeated with a counter suffix
+//! past its end, so BM25 sees real term statistics. Vectors are the deterministic 384-dimensional
+//! test embedder's (the dimension of multilingual-e5-small): the issue allows synthetic vectors
+//! for the scale series, and a real model at 42 texts/s would need 7 hours to embed 1M texts.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rearview_core::{Namespace, SystemClock};
+use rearview_embed::{Embedder, TestEmbedder};
+use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
+use rearview_store::MemoryStore;
+use rearview_store_sqlite::{Durability, SqliteConfig, SqliteStore};
+use serde_json::{Value, json};
+
+mod corpus;
+
+const CHILD_ENV: &str = "REARVIEW_SCALE_CHILD";
+const STORES: usize = 200;
+const QUERIES: usize = 300;
+
+fn main() {
+    if let Ok(size) = std::env::var(CHILD_ENV) {
+        let size: usize = size.parse().expect("REARVIEW_SCALE_CHILD is a number");
+        let result = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(measure(size));
+        println!("{result}");
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let sizes: Vec<usize> = std::env::var("REARVIEW_SCALE_SIZES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![1_000, 10_000, 100_000, 1_000_000]);
+    let out = root.join(std::env::var("REARVIEW_SCALE_OUT").unwrap_or("bench/scale.json".into()));
+    let plot = root.join(std::env::var("REARVIEW_SCALE_PLOT").unwrap_or("bench/scale.png".into()));
+    let exe = std::env::current_exe().unwrap();
+    let mut rows = Vec::new();
+    for size in sizes {
+        eprintln!("scale: {size} memories …");
+        let output = Command::new(&exe)
+            .env(CHILD_ENV, size.to_string())
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .expect("run the measuring child");
+        assert!(output.status.success(), "the child for {size} failed: {}", output.status);
+        let row: Value = serde_json::from_slice(&output.stdout).expect("the child prints JSON");
+        eprintln!("{row}");
+        rows.push(row);
+    }
+    let report = json!({
+        "machine": machine(),
+        "commit": commit(&root),
+        "rows": rows,
+    });
+    std::fs::write(&out, serde_json::to_string_pretty(&report).unwrap() + "\n").unwrap();
+    eprintln!("wrote {}", out.display());
+    match draw(&rows, &plot) {
+        Ok(()) => eprintln!("wrote {}", plot.display()),
+        Err(e) => eprintln!("no plot: {e}"),
+    }
+}
+
+async fn measure(size: usize) -> Value {
+    let corpus = corpus::load();
+    let dir = tempfile::tempdir_in(std::env::var_os("REARVIEW_SCALE_DIR").unwrap_or(".".into()))
+        .expect("a scratch directory (REARVIEW_SCALE_DIR)");
+    let path = dir.path().join("scale.db");
+    let ns: Namespace = "bench".parse().unwrap();
+    let embedder: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(384));
+
+    // 1. Fill.
+    let mut fill = SqliteConfig::new(&path);
+    fill.durability = Durability::Normal;
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::open(&fill).unwrap());
+    let service = MemoryService::open(
+        store,
+        Some(Arc::clone(&embedder)),
+        Arc::new(SystemClock),
+        ServiceConfig::default(),
+    )
+    .await
+    .unwrap();
+    let started = Instant::now();
+    for i in 0..size {
+        let request =
+            RememberRequest { dedup: Some(false), ..RememberRequest::new(corpus.memory(i)) };
+        service.remember(&ns, request).await.unwrap();
+        if i > 0 && i % 100_000 == 0 {
+            eprintln!("  filled {i} ({:.0}/s)", i as f64 / started.elapsed().as_secs_f64());
+        }
+    }
+    let fill_secs = started.elapsed().as_secs_f64();
+    drop(service);
+
+    // 2. Reopen as the server does.
+    let started = Instant::now();
+    let store: Arc<dyn MemoryStore> =
+        Arc::new(SqliteStore::open(&SqliteConfig::new(&path)).unwrap());
+    let service =
+        MemoryService::open(store, Some(embedder), Arc::new(SystemClock), ServiceConfig::default())
+            .await
+            .unwrap();
+    let open = started.elapsed();
+
+    // 3. Stores at this size with the defaults (dedup on, full durability).
+    let mut stores = Vec::with_capacity(STORES);
+    for i in 0..STORES {
+        let text = format!("{} [new {i}]", corpus.memory(size + i));
+        let started = Instant::now();
+        service.remember(&ns, RememberRequest::new(text)).await.unwrap();
+        stores.push(started.elapsed());
+    }
+
+    // 4. Recall.
+    let mut recalls = Vec::with_capacity(QUERIES);
+    for q in 0..QUERIES {
+        let query = corpus.queries[q * 7 % corpus.queries.len()].as_str();
+        let started = Instant::now();
+        let hits = service.recall(&ns, RecallRequest::new(query)).await.unwrap();
+        recalls.push(started.elapsed());
+        std::hint::black_box(hits);
+    }
+    service.flush_access_counts().await;
+    drop(service);
+
+    // 5. Disk and memory.
+    let disk: u64 = ["", "-wal", "-shm"]
+        .iter()
+        .filter_map(|s| std::fs::metadata(format!("{}{s}", path.display())).ok())
+        .map(|m| m.len())
+        .sum();
+    json!({
+        "memories": size,
+        "text": corpus.source,
+        "fill_per_sec": size as f64 / fill_secs,
+        "open_ms": ms(open),
+        "store_p50_ms": ms(percentile(&mut stores, 0.50)),
+        "store_p95_ms": ms(percentile(&mut stores, 0.95)),
+        "recall_p50_ms": ms(percentile(&mut recalls, 0.50)),
+        "recall_p95_ms": ms(percentile(&mut recalls, 0.95)),
+        "recall_p99_ms": ms(percentile(&mut recalls, 0.99)),
+        "disk_bytes": disk,
+        "peak_rss_bytes": peak_rss(),
+    })
+}
+
+fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    let rank = ((samples.len() as f64 * p).ceil() as usize).clamp(1, samples.len());
+    samples[rank - 1]
+}
+
+fn ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+/// Peak resident set size of this process (`VmHWM`), in bytes.
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    format!("{cpu}, {cores} cores")
+}
+
+fn commit(root: &Path) -> String {
+    Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(root)
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default()
+}
+
+/// Recall latency (p50, p95, p99) against namespace size, log-log, as a PNG.
+fn draw(rows: &[Value], path: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+
+    let font = std::env::var("REARVIEW_PLOT_FONT")
+        .unwrap_or_else(|_| "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf".into());
+    let bytes = std::fs::read(&font).map_err(|e| format!("font {font}: {e}"))?;
+    plotters::style::register_font("sans-serif", FontStyle::Normal, Box::leak(bytes.into()))
+        .map_err(|_| format!("font {font} is not a TrueType font"))?;
+
+    let series = |key: &str| -> Vec<(f64, f64)> {
+        rows.iter().filter_map(|r| Some((r["memories"].as_f64()?, r[key].as_f64()?))).collect()
+    };
+    let lines = [
+        ("recall p50", series("recall_p50_ms"), BLUE),
+        ("recall p95", series("recall_p95_ms"), GREEN),
+        ("recall p99", series("recall_p99_ms"), RED),
+        ("store p50 (dedup on)", series("store_p50_ms"), BLACK),
+    ];
+    let xs = lines[0].1.iter().map(|p| p.0);
+    let (x_min, x_max) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    let ys = lines.iter().flat_map(|l| l.1.iter().map(|p| p.1));
+    let (y_min, y_max) = ys.fold((f64::MAX, f64::MIN), |(a, b), y| (a.min(y), b.max(y)));
+    if x_min > x_max {
+        return Err("no rows to plot".into());
+    }
+
+    let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("rearview: latency vs memories in one namespace", ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(44)
+        .y_label_area_size(60)
+        .build_cartesian_2d(
+            (x_min * 0.8..x_max * 1.25).log_scale(),
+            (y_min * 0.7..y_max * 1.5).log_scale(),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc("memories in the namespace")
+        .y_desc("milliseconds")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y}"))
+        .draw()?;
+    for (label, points, color) in lines {
+        chart
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2)));
+        chart.draw_series(points.into_iter().map(|p| Circle::new(p, 3, color.filled())))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
