@@ -10,5 +10,5 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet -r "$here/requirements.txt"
 fi
-(cd "$root" && cargo build --release --quiet -p rearview-cli)
+(cd "$root" && cargo build --release --quiet -p rearview)
 exec "$venv/bin/python" "$here/compare.py" "$@"

@@ -101,6 +101,17 @@ pub struct RecallView<'a> {
     pub query_terms: &'a [String],
     /// Best first.
     pub hits: Vec<HitView<'a>>,
+    /// Milliseconds spent: `embed` (the query's embedding), `search` (everything else).
+    pub took_ms: TookView,
+}
+
+/// Where a recall's time went, in milliseconds.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TookView {
+    /// Embedding the query.
+    pub embed: f64,
+    /// Candidates, ranking and loading the memories.
+    pub search: f64,
 }
 
 /// One recalled memory on the wire.
@@ -123,6 +134,7 @@ impl<'a> From<&'a RecallResponse> for RecallView<'a> {
             as_of: time(r.as_of),
             vector_search: vector_search(&r.vector_search),
             query_terms: &r.query_terms,
+            took_ms: TookView { embed: millis(r.timings.embed), search: millis(r.timings.search) },
             hits: r
                 .hits
                 .iter()
@@ -179,6 +191,11 @@ pub fn embedding_status(s: &ServiceStats) -> String {
         (None, Some(status)) => format!("keyword-only: {status}"),
         (None, None) => "keyword-only: no embedding model configured".to_owned(),
     }
+}
+
+/// A duration in milliseconds, to the microsecond.
+fn millis(d: std::time::Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
 /// A human-readable account of whether vector search took part.

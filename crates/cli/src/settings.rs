@@ -125,8 +125,9 @@ const KEYS: &[Key] = &[
     key("max_request_bytes", &["REARVIEW_MAX_REQUEST_BYTES"], "--max-request-bytes"),
 ];
 
-/// The effective configuration, validated.
-#[derive(Debug, Clone)]
+/// The effective configuration, validated. `Debug` shows what `config show` shows: API keys
+/// never reach a log.
+#[derive(Clone)]
 pub struct Settings {
     /// Database file.
     pub db: PathBuf,
@@ -180,6 +181,16 @@ pub struct Settings {
     shown: Vec<(&'static str, Option<String>, Source)>,
     /// The config file read, if any.
     pub file: Option<PathBuf>,
+}
+
+impl fmt::Debug for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut map = f.debug_map();
+        for (key, value, source) in self.show() {
+            map.entry(&key, &format!("{} ({source})", value.as_deref().unwrap_or("unset")));
+        }
+        map.finish()
+    }
 }
 
 /// Reads environment variables; a test passes a map instead of the process environment.
@@ -789,7 +800,7 @@ mod tests {
         let s = load(&["--config", &cfg, "stats"], &env).unwrap();
         assert_eq!(s.embed_api_key.as_deref(), Some("sk-file-secret"));
         assert_eq!(s.llm_api_key.as_deref(), Some("sk-env-secret"));
-        let shown = format!("{:?}", s.show());
+        let shown = format!("{:?} {s:?}", s.show());
         assert!(!shown.contains("sk-file-secret") && !shown.contains("pw123"), "{shown}");
         assert!(
             shown.contains("<redacted>") && shown.contains("bob:<redacted>@llm.example"),

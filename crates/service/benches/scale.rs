@@ -18,9 +18,11 @@
 //!    embedder costs microseconds;
 //! 5. disk size (database, WAL and shared-memory files) and peak resident memory (`VmHWM`).
 //!
-//! Run: `cargo bench -p rearview-service --bench scale`. Environment:
+//! Run: `cargo bench -p rearview-service --bench scale`. Environment (and
+//! `REARVIEW_SCALE_QUERIES` for a longer recall phase to profile):
 //! `REARVIEW_SCALE_SIZES=1000,10000` picks sizes; `REARVIEW_SCALE_OUT` (default
-//! `bench/scale.json`) and `REARVIEW_SCALE_PLOT` (default `bench/scale.png`) name the outputs, both
+//! `bench/scale.json`) and `REARVIEW_SCALE_PLOT` (default `BENCHMARKS-scale.png`, next to
+//! `BENCHMARKS.md`) name the outputs, both
 //! relative to the workspace root. The plot needs a TrueType font: `REARVIEW_PLOT_FONT`, default
 //! DejaVu Sans from Debian's `fonts-dejavu-core`.
 //!
@@ -47,6 +49,11 @@ const CHILD_ENV: &str = "REARVIEW_SCALE_CHILD";
 const STORES: usize = 200;
 const QUERIES: usize = 300;
 
+/// Recalls timed per size: `REARVIEW_SCALE_QUERIES`, default [`QUERIES`] (more, for profiling).
+fn queries() -> usize {
+    std::env::var("REARVIEW_SCALE_QUERIES").ok().and_then(|q| q.parse().ok()).unwrap_or(QUERIES)
+}
+
 fn main() {
     if let Ok(size) = std::env::var(CHILD_ENV) {
         let size: usize = size.parse().expect("REARVIEW_SCALE_CHILD is a number");
@@ -64,7 +71,8 @@ fn main() {
         .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![1_000, 10_000, 100_000, 1_000_000]);
     let out = root.join(std::env::var("REARVIEW_SCALE_OUT").unwrap_or("bench/scale.json".into()));
-    let plot = root.join(std::env::var("REARVIEW_SCALE_PLOT").unwrap_or("bench/scale.png".into()));
+    let plot =
+        root.join(std::env::var("REARVIEW_SCALE_PLOT").unwrap_or("BENCHMARKS-scale.png".into()));
     let exe = std::env::current_exe().unwrap();
     let mut rows = Vec::new();
     for size in sizes {
@@ -144,8 +152,8 @@ async fn measure(size: usize) -> Value {
     }
 
     // 4. Recall.
-    let mut recalls = Vec::with_capacity(QUERIES);
-    for q in 0..QUERIES {
+    let mut recalls = Vec::with_capacity(queries());
+    for q in 0..queries() {
         let query = corpus.queries[q * 7 % corpus.queries.len()].as_str();
         let started = Instant::now();
         let hits = service.recall(&ns, RecallRequest::new(query)).await.unwrap();

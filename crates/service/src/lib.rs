@@ -50,7 +50,8 @@ pub use lifecycle::{
     SweepReport,
 };
 pub use requests::{
-    RecallHit, RecallRequest, RecallResponse, RememberRequest, UpdateRequest, VectorSearch,
+    RecallHit, RecallRequest, RecallResponse, RecallTimings, RememberRequest, UpdateRequest,
+    VectorSearch,
 };
 pub use transfer::Imported;
 
@@ -288,6 +289,7 @@ impl MemoryService {
         namespace: &Namespace,
         request: RecallRequest,
     ) -> Result<RecallResponse, ServiceError> {
+        let started = std::time::Instant::now();
         request.validate(self.config.max_top_k)?;
         let now = request.as_of.unwrap_or_else(|| self.clock.now());
         let mut filter = request.filter.clone();
@@ -305,7 +307,9 @@ impl MemoryService {
         }
 
         let spaces = self.query_spaces(request.models.as_deref())?;
+        let embed_started = std::time::Instant::now();
         let (queries, vector_search) = self.embed_query(&request.query, &spaces, &ranking).await;
+        let embed = embed_started.elapsed();
         // Each space's best matches, merged (first appearance wins the order for now; the
         // vector rank below is by the merged cosine).
         let mut vector_ids: Vec<MemoryId> = Vec::new();
@@ -405,7 +409,9 @@ impl MemoryService {
                 })
             })
             .collect();
-        Ok(RecallResponse { hits, as_of: now, vector_search, query_terms: terms })
+        let search = started.elapsed().saturating_sub(embed);
+        let timings = RecallTimings { embed, search };
+        Ok(RecallResponse { hits, as_of: now, vector_search, query_terms: terms, timings })
     }
 
     /// Waits until the access counts of every recall that has returned are committed. Call

@@ -208,6 +208,17 @@ pub struct RecallResponse {
     pub vector_search: VectorSearch,
     /// The keyword terms the query was turned into.
     pub query_terms: Vec<String>,
+    /// Where the time went.
+    pub timings: RecallTimings,
+}
+
+/// Time spent in a recall, so a slow one can say whether the model or the search was slow.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RecallTimings {
+    /// Embedding the query (every model asked).
+    pub embed: std::time::Duration,
+    /// Everything else: candidates, ranking, loading the memories.
+    pub search: std::time::Duration,
 }
 
 /// One recalled memory.

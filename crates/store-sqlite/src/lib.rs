@@ -837,7 +837,11 @@ fn configure(conn: &Connection, config: &SqliteConfig) -> Result<(), StoreError>
 /// every query cost several milliseconds per recall (measured). The map is virtual address space,
 /// not resident memory.
 fn tune_cache(conn: &Connection) -> Result<(), StoreError> {
-    conn.pragma_update(None, "mmap_size", 1_i64 << 30).map_err(backend("enabling mmap"))?;
+    // No memory-mapped I/O: every write (access counts included) made readers remap the file,
+    // and the kernel's map/unmap work cost more than the copies it saves. Measured with the
+    // scale benchmark: 10k memories, recall p50 2.8 → 2.1 ms and peak RSS 222 → 149 MB;
+    // start-up (vector load) about a third slower.
+    conn.pragma_update(None, "mmap_size", 0_i64).map_err(backend("disabling mmap"))?;
     conn.pragma_update(None, "cache_size", -32_768).map_err(backend("sizing the page cache"))?;
     Ok(())
 }
