@@ -6,7 +6,7 @@
 //! Prometheus scrapes natively). Gauges are read from the service at scrape time, so they are
 //! never stale and cost nothing between scrapes.
 
-use std::sync::{LazyLock, Mutex};
+use std::sync::{LazyLock, Mutex, MutexGuard};
 use std::time::Duration;
 
 use prometheus_client::encoding::EncodeLabelSet;
@@ -46,8 +46,10 @@ struct ModelLabels {
 
 type LatencyFamily = Family<LatencyLabels, Histogram, fn() -> Histogram>;
 
+/// The families are shared handles (each locks internally); only rendering, which sets the
+/// gauges and then encodes, takes the registry's lock, so recording never waits on a scrape.
 struct Metrics {
-    registry: Registry,
+    registry: Mutex<Registry>,
     requests: Family<RequestLabels, Counter>,
     latency: LatencyFamily,
     memories: Family<TierLabels, Gauge>,
@@ -60,7 +62,7 @@ fn latency_histogram() -> Histogram {
     Histogram::new(prometheus_client::metrics::histogram::exponential_buckets(0.000_25, 2.0, 17))
 }
 
-static METRICS: LazyLock<Mutex<Metrics>> = LazyLock::new(|| {
+static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
     let mut registry = Registry::with_prefix("rearview");
     let requests = Family::<RequestLabels, Counter>::default();
     let latency: LatencyFamily = Family::new_with_constructor(latency_histogram);
@@ -88,17 +90,13 @@ static METRICS: LazyLock<Mutex<Metrics>> = LazyLock::new(|| {
         "Vectors still to compute (memories stored while a model was unavailable, or before it was added)",
         queue.clone(),
     );
-    Mutex::new(Metrics { registry, requests, latency, memories, vectors, queue })
+    Metrics { registry: Mutex::new(registry), requests, latency, memories, vectors, queue }
 });
-
-fn metrics() -> std::sync::MutexGuard<'static, Metrics> {
-    METRICS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 /// Records one request: `transport` (`mcp`, `http-tools`, `rest`), `operation` (tool name or
 /// route pattern), `outcome` (`ok`, `tool_error`, `invalid_params`, or an HTTP status class).
 pub fn observe(transport: &str, operation: &str, outcome: &str, elapsed: Duration) {
-    let m = metrics();
+    let m = &*METRICS;
     let (transport, operation) = (transport.to_owned(), operation.to_owned());
     m.requests
         .get_or_create(&RequestLabels {
@@ -112,7 +110,10 @@ pub fn observe(transport: &str, operation: &str, outcome: &str, elapsed: Duratio
 
 /// The registry as OpenMetrics text, with the gauges set from `stats`.
 pub fn render(stats: &ServiceStats) -> String {
-    let m = metrics();
+    let m = &*METRICS;
+    // Held throughout: concurrent scrapes must not interleave clearing and setting the gauges.
+    let registry: MutexGuard<'_, Registry> =
+        m.registry.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     m.memories.clear();
     for tier in ["working", "episodic", "semantic"] {
         for (state, count) in [
@@ -132,7 +133,7 @@ pub fn render(stats: &ServiceStats) -> String {
     m.queue.set(i64::try_from(stats.pending_embeddings).unwrap_or(i64::MAX));
     let mut out = String::new();
     // Writing to a String cannot fail.
-    let _ = prometheus_client::encoding::text::encode(&mut out, &m.registry);
+    let _ = prometheus_client::encoding::text::encode(&mut out, &registry);
     out
 }
 
