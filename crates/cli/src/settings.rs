@@ -444,7 +444,7 @@ impl Layers<'_> {
                 Ok(Some(v))
             }
             None => Err(SettingsError::Invalid {
-                key: KEYS.iter().find(|k| k.name == name).map_or("?", |k| k.name),
+                key: name,
                 value: raw.value,
                 origin: raw.source,
                 allowed: allowed.to_owned(),
@@ -486,7 +486,7 @@ impl Layers<'_> {
             (None, Some(raw)) => match non_empty((self.env)(&raw.value)) {
                 Some(key) => Ok(Some(key)),
                 None => Err(SettingsError::Invalid {
-                    key: KEYS.iter().find(|k| k.name == env_key).map_or("?", |k| k.name),
+                    key: env_key,
                     value: raw.value.clone(),
                     origin: raw.source,
                     allowed: format!(
