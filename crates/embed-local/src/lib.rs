@@ -1,4 +1,4 @@
-//! Local embedding models: a candle BERT runtime and the means to obtain models offline-first.
+//! Local embedding models: a BERT-family encoder on the CPU and the means to obtain models offline-first.
 //!
 //! - [`LocalEmbedder`] loads a standard model directory (`config.json`, `tokenizer.json`,
 //!   `model.safetensors`) and implements [`rearview_embed::Embedder`] on a bounded CPU pool.
@@ -10,8 +10,10 @@
 
 pub mod catalog;
 mod convert;
+mod encoder;
 mod error;
 mod fetch;
+mod kernels;
 mod manifest;
 mod model;
 #[cfg(feature = "testing")]

@@ -1,17 +1,15 @@
-//! The candle runtime: a BERT-family encoder loaded from a standard model directory.
+//! The local runtime: a BERT-family encoder loaded from a standard model directory.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use async_trait::async_trait;
-use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
 use rearview_core::Embedding;
 use rearview_embed::{EmbedError, Embedder, TextKind, validate_batch};
 use tokenizers::Tokenizer;
 
+use crate::encoder::{Config, Encoder, read_safetensors};
 use crate::error::ModelError;
 use crate::manifest::{ModelManifest, Pooling};
 
@@ -21,8 +19,10 @@ pub struct LoadOptions {
     /// Threads of the inference pool. Defaults to the machine's available parallelism; set lower
     /// when the server shares the machine with other CPU-heavy work.
     pub threads: usize,
-    /// Sequences per forward pass. Texts are sorted by length first, so padding stays small.
-    pub batch_size: usize,
+    /// Tokens per forward pass: windows are packed end to end, never padded, up to this many
+    /// tokens (a longer window runs alone). Bounds the pass's working memory: about
+    /// `batch_tokens × (6·hidden + intermediate) × 4` bytes, 63 MiB for e5-small at 4,096.
+    pub batch_tokens: usize,
     /// Windows per text: a text longer than the model's window is embedded as up to this many
     /// windows whose mean vectors are averaged (weighted by tokens); the rest is ignored.
     pub max_windows: usize,
@@ -31,7 +31,7 @@ pub struct LoadOptions {
 impl Default for LoadOptions {
     fn default() -> Self {
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        Self { threads, batch_size: 16, max_windows: 8 }
+        Self { threads, batch_tokens: 4096, max_windows: 8 }
     }
 }
 
@@ -51,11 +51,10 @@ struct Inner {
     dims: usize,
     manifest: ModelManifest,
     tokenizer: Tokenizer,
-    model: BertModel,
+    encoder: Encoder,
     /// The ids wrapped around every window (`<s>`/`</s>` or `[CLS]`/`[SEP]`).
     bos: u32,
     eos: u32,
-    pad: u32,
     pool: rayon::ThreadPool,
     /// One forward pass at a time: the pool already uses every thread it may.
     running: Mutex<()>,
@@ -94,7 +93,6 @@ impl LocalEmbedder {
         let tokenizer_path = require(dir, "tokenizer.json")?;
         let mut tokenizer = Tokenizer::from_file(&tokenizer_path)
             .map_err(|e| ModelError::format(&tokenizer_path, e.to_string()))?;
-        let pad = tokenizer.get_padding().map(|p| p.pad_id).unwrap_or(config.pad_token_id as u32);
         // Windows, padding and specials are ours to manage; a tokenizer.json's own truncation
         // (MiniLM ships 128) would silently drop text.
         tokenizer
@@ -109,13 +107,10 @@ impl LocalEmbedder {
         })?;
 
         let weights_path = require(dir, "model.safetensors")?;
-        let tensors = load_safetensors(&weights_path)?;
-        let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
-        let model = BertModel::load(vb, &config).map_err(|e| {
-            ModelError::format(&weights_path, format!("weights do not match config.json: {e}"))
-        })?;
+        let tensors = read_safetensors(&weights_path)?;
+        let encoder = Encoder::new(&config, tensors, &weights_path)?;
 
-        let max_positions = config.max_position_embeddings;
+        let max_positions = encoder.max_positions();
         let mut manifest = manifest;
         manifest.max_tokens = manifest.max_tokens.clamp(3, max_positions);
         let threads = options.threads.max(1);
@@ -127,13 +122,12 @@ impl LocalEmbedder {
         let embedder = Self {
             inner: Arc::new(Inner {
                 id: manifest.id.clone(),
-                dims: config.hidden_size,
+                dims: encoder.hidden(),
                 manifest,
                 tokenizer,
-                model,
+                encoder,
                 bos,
                 eos,
-                pad,
                 pool,
                 running: Mutex::new(()),
                 options: LoadOptions { threads, ..options },
@@ -188,23 +182,31 @@ impl Inner {
                 windows.push((i, chunk.to_vec()));
             }
         }
-        // 2. Run windows in length-sorted batches, so each batch pads little.
-        let mut order: Vec<usize> = (0..windows.len()).collect();
-        order.sort_by_key(|&w| windows[w].1.len());
+        // 2. Run the windows in passes of up to `batch_tokens` tokens.
         let mut sums = vec![vec![0f32; self.dims]; texts.len()];
         let mut weights = vec![0f32; texts.len()];
         let _running = self.running.lock().unwrap_or_else(|e| e.into_inner());
-        for batch in order.chunks(self.options.batch_size.max(1)) {
-            let seqs: Vec<&[u32]> = batch.iter().map(|&w| windows[w].1.as_slice()).collect();
+        let mut first = 0;
+        while first < windows.len() {
+            let mut last = first + 1;
+            let mut tokens = windows[first].1.len() + 2;
+            while last < windows.len()
+                && tokens + windows[last].1.len() + 2 <= self.options.batch_tokens
+            {
+                tokens += windows[last].1.len() + 2;
+                last += 1;
+            }
+            let batch = &windows[first..last];
+            let seqs: Vec<&[u32]> = batch.iter().map(|(_, ids)| ids.as_slice()).collect();
             let pooled = self.pool.install(|| self.forward(&seqs))?;
-            for (&w, vector) in batch.iter().zip(pooled) {
-                let (text, ids) = &windows[w];
+            for ((text, ids), vector) in batch.iter().zip(pooled) {
                 let weight = (ids.len() + 2) as f32;
                 weights[*text] += weight;
                 for (s, v) in sums[*text].iter_mut().zip(vector) {
                     *s += v * weight;
                 }
             }
+            first = last;
         }
         for (sum, weight) in sums.iter_mut().zip(weights) {
             if weight > 0.0 {
@@ -214,37 +216,20 @@ impl Inner {
         Ok(sums)
     }
 
-    /// One forward pass over `seqs` (content ids), each wrapped in bos/eos and padded to the
-    /// longest; returns one pooled vector per sequence.
+    /// One forward pass over `seqs` (content ids), each wrapped in bos/eos; returns one pooled
+    /// vector per sequence.
     fn forward(&self, seqs: &[&[u32]]) -> Result<Vec<Vec<f32>>, ModelError> {
-        let len = seqs.iter().map(|s| s.len()).max().unwrap_or(0) + 2;
-        let rows = seqs.len();
-        let mut ids = Vec::with_capacity(rows * len);
-        let mut mask = Vec::with_capacity(rows * len);
-        for seq in seqs {
-            ids.push(self.bos);
-            ids.extend_from_slice(seq);
-            ids.push(self.eos);
-            mask.extend(std::iter::repeat_n(1u32, seq.len() + 2));
-            let padding = len - seq.len() - 2;
-            ids.extend(std::iter::repeat_n(self.pad, padding));
-            mask.extend(std::iter::repeat_n(0u32, padding));
-        }
-        let device = Device::Cpu;
-        let ids = Tensor::from_vec(ids, (rows, len), &device)?;
-        let mask = Tensor::from_vec(mask, (rows, len), &device)?;
-        let types = ids.zeros_like()?;
-        let hidden = self.model.forward(&ids, &types, Some(&mask))?; // (rows, len, dims)
-        let pooled = match self.manifest.pooling {
-            Pooling::Cls => hidden.narrow(1, 0, 1)?.squeeze(1)?,
-            Pooling::Mean => {
-                let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?; // (rows, len, 1)
-                let summed = hidden.broadcast_mul(&mask)?.sum(1)?; // (rows, dims)
-                let counts = mask.sum(1)?; // (rows, 1)
-                summed.broadcast_div(&counts)?
-            }
-        };
-        Ok(pooled.to_vec2::<f32>()?)
+        let wrapped: Vec<Vec<u32>> = seqs
+            .iter()
+            .map(|seq| {
+                let mut ids = Vec::with_capacity(seq.len() + 2);
+                ids.push(self.bos);
+                ids.extend_from_slice(seq);
+                ids.push(self.eos);
+                ids
+            })
+            .collect();
+        self.encoder.encode(&wrapped, self.manifest.pooling)
     }
 }
 
@@ -272,63 +257,6 @@ impl Embedder for LocalEmbedder {
             .map_err(|e| EmbedError::BadOutput { message: e.to_string() })?;
         validate_batch(raw, texts.len(), self.inner.dims)
     }
-}
-
-/// Reads a safetensors file one tensor at a time, f32 tensors straight into their storage, so
-/// peak memory is the model's size rather than twice it.
-fn load_safetensors(path: &Path) -> Result<std::collections::HashMap<String, Tensor>, ModelError> {
-    use std::io::{Read, Seek, SeekFrom};
-    let bad = |message: String| ModelError::format(path, message);
-    let mut file = std::fs::File::open(path).map_err(ModelError::io("reading", path))?;
-    let file_len = file.metadata().map_err(ModelError::io("reading", path))?.len();
-    let mut len = [0u8; 8];
-    file.read_exact(&mut len).map_err(ModelError::io("reading", path))?;
-    let header_len = u64::from_le_bytes(len);
-    if header_len > 100 << 20 || header_len + 8 > file_len {
-        return Err(bad("not a safetensors file (bad header length)".into()));
-    }
-    let mut header = vec![0u8; header_len as usize];
-    file.read_exact(&mut header).map_err(ModelError::io("reading", path))?;
-    let header: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&header)
-        .map_err(|e| bad(format!("not a safetensors file (header: {e})")))?;
-    let data_start = 8 + header_len;
-    let mut tensors = std::collections::HashMap::with_capacity(header.len());
-    for (name, info) in header {
-        if name == "__metadata__" {
-            continue;
-        }
-        let shape: Vec<usize> = serde_json::from_value(info["shape"].clone())
-            .map_err(|e| bad(format!("tensor {name}: shape: {e}")))?;
-        let offsets: [u64; 2] = serde_json::from_value(info["data_offsets"].clone())
-            .map_err(|e| bad(format!("tensor {name}: data_offsets: {e}")))?;
-        let dtype = match info["dtype"].as_str() {
-            Some("F32") => DType::F32,
-            Some("F16") => DType::F16,
-            Some("BF16") => DType::BF16,
-            Some("F64") => DType::F64,
-            Some("I64") => DType::I64,
-            other => return Err(bad(format!("tensor {name}: unsupported dtype {other:?}"))),
-        };
-        let count: usize = shape.iter().product();
-        let bytes = offsets[1].checked_sub(offsets[0]).unwrap_or(u64::MAX);
-        if bytes != (count * dtype.size_in_bytes()) as u64 || data_start + offsets[1] > file_len {
-            return Err(bad(format!("tensor {name}: its byte range does not match its shape")));
-        }
-        file.seek(SeekFrom::Start(data_start + offsets[0]))
-            .map_err(ModelError::io("reading", path))?;
-        let tensor = if dtype == DType::F32 {
-            let mut values = vec![0f32; count];
-            file.read_exact(bytemuck::cast_slice_mut(&mut values))
-                .map_err(ModelError::io("reading", path))?;
-            Tensor::from_vec(values, shape, &Device::Cpu)?
-        } else {
-            let mut raw = vec![0u8; bytes as usize];
-            file.read_exact(&mut raw).map_err(ModelError::io("reading", path))?;
-            Tensor::from_raw_buffer(&raw, dtype, &shape, &Device::Cpu)?
-        };
-        tensors.insert(name, tensor);
-    }
-    Ok(tensors)
 }
 
 fn require(dir: &Path, name: &str) -> Result<PathBuf, ModelError> {

@@ -1,5 +1,6 @@
-//! The candle runtime on a tiny generated BERT: shapes, pooling, batching and windowing are
-//! checked here on every run; the real model's quality is checked in `real_model.rs`.
+//! The local encoder on a tiny generated BERT: agreement with candle's BERT, shapes, pooling,
+//! packing and windowing are checked here on every run; the real models' parity with their
+//! reference implementations is checked in `real_model.rs`.
 
 mod common;
 
@@ -45,9 +46,9 @@ async fn embeds_unit_vectors_of_the_model_width_in_input_order() {
 }
 
 #[tokio::test]
-async fn padding_does_not_change_a_vector() {
-    // A short text batched with a long one is padded; the attention mask and the masked mean
-    // must make that invisible.
+async fn batch_neighbours_do_not_change_a_vector() {
+    // A short text is packed with a long one into one pass; attention must stay within each
+    // text.
     let (_dir, embedder) = tiny(64);
     let short = texts(&["hello"]);
     let mixed = texts(&["hello", "the rust memory of the world, hello hello the rust memory"]);
@@ -55,6 +56,53 @@ async fn padding_does_not_change_a_vector() {
     let batched = embedder.embed_blocking(&mixed, TextKind::Passage).unwrap();
     let c = cosine(&alone[0], &batched[0]);
     assert!(c > 0.99999, "padding changed the vector: cosine {c}");
+}
+
+/// candle's BERT on the same directory: one text at a time, mean-pooled, not normalised.
+fn candle_reference(dir: &std::path::Path, text: &str) -> Vec<f32> {
+    use candle_core::{D, DType, Device, Tensor};
+    let config: candle_transformers::models::bert::Config =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("config.json")).unwrap()).unwrap();
+    let tensors =
+        candle_core::safetensors::load(dir.join("model.safetensors"), &Device::Cpu).unwrap();
+    let vb = candle_nn::VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
+    let model = candle_transformers::models::bert::BertModel::load(vb, &config).unwrap();
+    let mut tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
+    tokenizer.with_truncation(None).unwrap();
+    let ids = tokenizer.encode(text, true).unwrap().get_ids().to_vec();
+    let ids = Tensor::new(ids.as_slice(), &Device::Cpu).unwrap().unsqueeze(0).unwrap();
+    let hidden = model.forward(&ids, &ids.zeros_like().unwrap(), None).unwrap();
+    hidden.mean(D::Minus2).unwrap().squeeze(0).unwrap().to_vec1().unwrap()
+}
+
+#[test]
+fn the_encoder_agrees_with_candles_bert() {
+    let batch = texts(&[
+        "hello",
+        "the rust memory of the world, hello hello the rust memory world",
+        "我喜欢爬山",
+        "hello world",
+    ]);
+    for activation in ["gelu", "relu"] {
+        let dir = tempfile::tempdir().unwrap();
+        write_tiny_model(dir.path(), 64);
+        let config_path = dir.path().join("config.json");
+        let mut config: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&config_path).unwrap()).unwrap();
+        config["hidden_act"] = activation.into();
+        std::fs::write(&config_path, config.to_string()).unwrap();
+        let embedder =
+            LocalEmbedder::load(dir.path(), LoadOptions { threads: 2, ..Default::default() })
+                .unwrap();
+        // All four in one pass, against candle one at a time.
+        let ours = embedder.embed_blocking(&batch, TextKind::Passage).unwrap();
+        for (text, ours) in batch.iter().zip(&ours) {
+            let reference = candle_reference(dir.path(), text);
+            let worst =
+                ours.iter().zip(&reference).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+            assert!(worst < 1e-4, "{activation}, {text:?}: max difference {worst}");
+        }
+    }
 }
 
 #[test]

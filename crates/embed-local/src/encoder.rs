@@ -1,0 +1,423 @@
+//! A BERT-family encoder (BERT, MiniLM, multilingual-e5, bge …) over plain `f32` buffers.
+//!
+//! Sequences of a batch are packed end to end, never padded: every per-token step (the linear
+//! layers, GELU, layer normalisation) runs once over all tokens of the batch, and only attention
+//! looks at sequence boundaries. The kernels are in [`crate::kernels`].
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use pulp::Arch;
+use rayon::prelude::*;
+use serde::Deserialize;
+
+use crate::error::ModelError;
+use crate::kernels::{self, Activation};
+use crate::manifest::Pooling;
+
+/// The fields of a Hugging Face BERT `config.json` the encoder uses.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct Config {
+    pub vocab_size: usize,
+    pub hidden_size: usize,
+    pub num_hidden_layers: usize,
+    pub num_attention_heads: usize,
+    pub intermediate_size: usize,
+    pub hidden_act: String,
+    pub max_position_embeddings: usize,
+    #[serde(default = "default_type_vocab")]
+    pub type_vocab_size: usize,
+    #[serde(default = "default_eps")]
+    pub layer_norm_eps: f64,
+    #[serde(default)]
+    pub model_type: Option<String>,
+    #[serde(default)]
+    pub position_embedding_type: Option<String>,
+}
+
+fn default_type_vocab() -> usize {
+    2
+}
+
+fn default_eps() -> f64 {
+    1e-12
+}
+
+/// Tensors by name: shape and values (converted to `f32` on load).
+pub(crate) type Tensors = HashMap<String, (Vec<usize>, Vec<f32>)>;
+
+/// One transformer layer's weights, linear weights one row per output.
+struct Layer {
+    /// Query, key and value stacked: (3·hidden) × hidden.
+    qkv: Vec<f32>,
+    qkv_bias: Vec<f32>,
+    attn_out: Vec<f32>,
+    attn_out_bias: Vec<f32>,
+    attn_norm: (Vec<f32>, Vec<f32>),
+    up: Vec<f32>,
+    up_bias: Vec<f32>,
+    down: Vec<f32>,
+    down_bias: Vec<f32>,
+    out_norm: (Vec<f32>, Vec<f32>),
+}
+
+/// A loaded encoder.
+pub(crate) struct Encoder {
+    hidden: usize,
+    heads: usize,
+    eps: f32,
+    activation: Activation,
+    vocab: usize,
+    max_positions: usize,
+    words: Vec<f32>,
+    /// Position embeddings with token type 0 already added (this runtime embeds single texts).
+    positions: Vec<f32>,
+    embed_norm: (Vec<f32>, Vec<f32>),
+    layers: Vec<Layer>,
+}
+
+impl Encoder {
+    /// Builds the encoder from `config` and the tensors of `weights_path` (for messages).
+    pub(crate) fn new(
+        config: &Config,
+        mut tensors: Tensors,
+        weights_path: &Path,
+    ) -> Result<Self, ModelError> {
+        let bad = |message: String| ModelError::format(weights_path, message);
+        let activation = match config.hidden_act.as_str() {
+            "gelu" => Activation::Gelu,
+            "gelu_new" | "gelu_pytorch_tanh" | "gelu_fast" => Activation::GeluTanh,
+            "relu" => Activation::Relu,
+            other => {
+                return Err(bad(format!(
+                    "config.json hidden_act {other:?} is not supported (gelu, gelu_new, gelu_pytorch_tanh, gelu_fast, relu)"
+                )));
+            }
+        };
+        if let Some(kind) = config.position_embedding_type.as_deref()
+            && kind != "absolute"
+        {
+            return Err(bad(format!(
+                "config.json position_embedding_type {kind:?} is not supported (absolute)"
+            )));
+        }
+        let (h, ffn) = (config.hidden_size, config.intermediate_size);
+        if config.num_attention_heads == 0 || h % config.num_attention_heads != 0 {
+            return Err(bad(format!(
+                "config.json hidden_size {h} is not a multiple of num_attention_heads {}",
+                config.num_attention_heads
+            )));
+        }
+        // Weights may sit under `bert.` or `<model_type>.` (checkpoints saved with a head).
+        let prefix = ["bert.".to_owned(), config.model_type.clone().unwrap_or_default() + "."]
+            .into_iter()
+            .find(|p| tensors.contains_key(&format!("{p}embeddings.word_embeddings.weight")))
+            .unwrap_or_default();
+        let mut take = |name: &str, shape: &[usize]| -> Result<Vec<f32>, ModelError> {
+            let full = format!("{prefix}{name}");
+            let (found, values) = tensors.remove(&full).ok_or_else(|| {
+                bad(format!("tensor {full} is missing (config.json: a BERT model)"))
+            })?;
+            if found != shape {
+                return Err(bad(format!(
+                    "tensor {full} has shape {found:?}; config.json implies {shape:?}"
+                )));
+            }
+            Ok(values)
+        };
+        let words = take("embeddings.word_embeddings.weight", &[config.vocab_size, h])?;
+        let mut positions =
+            take("embeddings.position_embeddings.weight", &[config.max_position_embeddings, h])?;
+        let types = take("embeddings.token_type_embeddings.weight", &[config.type_vocab_size, h])?;
+        for row in positions.chunks_exact_mut(h) {
+            row.iter_mut().zip(&types[..h]).for_each(|(p, t)| *p += t);
+        }
+        let embed_norm =
+            (take("embeddings.LayerNorm.weight", &[h])?, take("embeddings.LayerNorm.bias", &[h])?);
+        let mut layers = Vec::with_capacity(config.num_hidden_layers);
+        for l in 0..config.num_hidden_layers {
+            let p = format!("encoder.layer.{l}");
+            let mut qkv = Vec::with_capacity(3 * h * h);
+            let mut qkv_bias = Vec::with_capacity(3 * h);
+            for part in ["query", "key", "value"] {
+                qkv.extend(take(&format!("{p}.attention.self.{part}.weight"), &[h, h])?);
+                qkv_bias.extend(take(&format!("{p}.attention.self.{part}.bias"), &[h])?);
+            }
+            layers.push(Layer {
+                qkv,
+                qkv_bias,
+                attn_out: take(&format!("{p}.attention.output.dense.weight"), &[h, h])?,
+                attn_out_bias: take(&format!("{p}.attention.output.dense.bias"), &[h])?,
+                attn_norm: (
+                    take(&format!("{p}.attention.output.LayerNorm.weight"), &[h])?,
+                    take(&format!("{p}.attention.output.LayerNorm.bias"), &[h])?,
+                ),
+                up: take(&format!("{p}.intermediate.dense.weight"), &[ffn, h])?,
+                up_bias: take(&format!("{p}.intermediate.dense.bias"), &[ffn])?,
+                down: take(&format!("{p}.output.dense.weight"), &[h, ffn])?,
+                down_bias: take(&format!("{p}.output.dense.bias"), &[h])?,
+                out_norm: (
+                    take(&format!("{p}.output.LayerNorm.weight"), &[h])?,
+                    take(&format!("{p}.output.LayerNorm.bias"), &[h])?,
+                ),
+            });
+        }
+        Ok(Self {
+            hidden: h,
+            heads: config.num_attention_heads,
+            eps: config.layer_norm_eps as f32,
+            activation,
+            vocab: config.vocab_size,
+            max_positions: config.max_position_embeddings,
+            words,
+            positions,
+            embed_norm,
+            layers,
+        })
+    }
+
+    /// Width of the hidden states (and of the pooled vectors).
+    pub(crate) fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Longest sequence the position embeddings cover.
+    pub(crate) fn max_positions(&self) -> usize {
+        self.max_positions
+    }
+
+    /// Encodes `seqs` (token ids, specials included) and pools each into one vector (not
+    /// normalised). Runs on the current rayon pool.
+    pub(crate) fn encode(
+        &self,
+        seqs: &[Vec<u32>],
+        pooling: Pooling,
+    ) -> Result<Vec<Vec<f32>>, ModelError> {
+        let h = self.hidden;
+        let mut starts = Vec::with_capacity(seqs.len() + 1);
+        let mut total = 0;
+        for seq in seqs {
+            if seq.is_empty() || seq.len() > self.max_positions {
+                return Err(ModelError::Runtime(format!(
+                    "a sequence of {} tokens; this model takes 1 to {}",
+                    seq.len(),
+                    self.max_positions
+                )));
+            }
+            if let Some(&id) = seq.iter().find(|&&id| id as usize >= self.vocab) {
+                return Err(ModelError::Runtime(format!(
+                    "token id {id} is outside the model's vocabulary of {}; tokenizer.json does not belong to these weights",
+                    self.vocab
+                )));
+            }
+            starts.push(total);
+            total += seq.len();
+        }
+        starts.push(total);
+
+        // Embeddings: word + position (+ token type 0), then LayerNorm.
+        let mut x = vec![0f32; total * h];
+        let tokens = seqs.iter().flat_map(|seq| seq.iter().enumerate());
+        for (row, (position, &id)) in x.chunks_exact_mut(h).zip(tokens) {
+            let word = &self.words[id as usize * h..][..h];
+            let pos = &self.positions[position * h..][..h];
+            for ((v, w), p) in row.iter_mut().zip(word).zip(pos) {
+                *v = w + p;
+            }
+        }
+        kernels::layer_norm(&mut x, None, &self.embed_norm.0, &self.embed_norm.1, self.eps);
+
+        let ffn = self.layers.first().map_or(0, |l| l.up_bias.len());
+        let mut qkv = vec![0f32; total * 3 * h];
+        let mut context = vec![0f32; total * h];
+        let mut projected = vec![0f32; total * h];
+        let mut inner = vec![0f32; total * ffn];
+        for layer in &self.layers {
+            kernels::linear(&x, &layer.qkv, &layer.qkv_bias, h, &mut qkv);
+            self.attend(&qkv, &starts, &mut context);
+            kernels::linear(&context, &layer.attn_out, &layer.attn_out_bias, h, &mut projected);
+            kernels::layer_norm(
+                &mut projected,
+                Some(&x),
+                &layer.attn_norm.0,
+                &layer.attn_norm.1,
+                self.eps,
+            );
+            std::mem::swap(&mut x, &mut projected);
+            kernels::linear(&x, &layer.up, &layer.up_bias, h, &mut inner);
+            kernels::activate(&mut inner, self.activation);
+            kernels::linear(&inner, &layer.down, &layer.down_bias, ffn, &mut projected);
+            kernels::layer_norm(
+                &mut projected,
+                Some(&x),
+                &layer.out_norm.0,
+                &layer.out_norm.1,
+                self.eps,
+            );
+            std::mem::swap(&mut x, &mut projected);
+        }
+
+        Ok(starts
+            .windows(2)
+            .map(|span| {
+                let rows = &x[span[0] * h..span[1] * h];
+                match pooling {
+                    Pooling::Cls => rows[..h].to_vec(),
+                    Pooling::Mean => {
+                        let mut sum = vec![0f32; h];
+                        for row in rows.chunks_exact(h) {
+                            sum.iter_mut().zip(row).for_each(|(s, v)| *s += v);
+                        }
+                        let count = (span[1] - span[0]) as f32;
+                        sum.iter_mut().for_each(|s| *s /= count);
+                        sum
+                    }
+                }
+            })
+            .collect())
+    }
+
+    /// Scaled dot-product self-attention within each sequence, every head: `qkv` rows are
+    /// `[q | k | v]` per token, `context` receives the heads side by side.
+    fn attend(&self, qkv: &[f32], starts: &[usize], context: &mut [f32]) {
+        let h = self.hidden;
+        let dh = h / self.heads;
+        let scale = 1.0 / (dh as f32).sqrt();
+        let jobs: Vec<(usize, usize)> = (0..starts.len() - 1)
+            .flat_map(|s| (0..self.heads).map(move |head| (s, head)))
+            .collect();
+        let outputs: Vec<Vec<f32>> = jobs
+            .par_iter()
+            .map(|&(s, head)| {
+                let (first, len) = (starts[s], starts[s + 1] - starts[s]);
+                let rows = &qkv[first * 3 * h..(first + len) * 3 * h];
+                let mut out = vec![0f32; len * dh];
+                let mut scores = vec![0f32; len];
+                attend_head(rows, h, head * dh, dh, scale, &mut scores, &mut out);
+                out
+            })
+            .collect();
+        for (&(s, head), out) in jobs.iter().zip(outputs) {
+            let first = starts[s];
+            for (i, part) in out.chunks_exact(dh).enumerate() {
+                context[(first + i) * h + head * dh..][..dh].copy_from_slice(part);
+            }
+        }
+    }
+}
+
+/// One head of one sequence: `rows` are the sequence's `[q | k | v]` rows (width 3·h), the head
+/// occupies columns `offset..offset + dh` of each part.
+fn attend_head(
+    rows: &[f32],
+    h: usize,
+    offset: usize,
+    dh: usize,
+    scale: f32,
+    scores: &mut [f32],
+    out: &mut [f32],
+) {
+    struct Head<'a> {
+        rows: &'a [f32],
+        h: usize,
+        offset: usize,
+        dh: usize,
+        scale: f32,
+        scores: &'a mut [f32],
+        out: &'a mut [f32],
+    }
+    impl pulp::WithSimd for Head<'_> {
+        type Output = ();
+        #[inline(always)]
+        fn with_simd<S: pulp::Simd>(self, simd: S) {
+            let Head { rows, h, offset, dh, scale, scores, out } = self;
+            let width = 3 * h;
+            for (i, out_row) in out.chunks_exact_mut(dh).enumerate() {
+                let q = &rows[i * width + offset..][..dh];
+                for (j, score) in scores.iter_mut().enumerate() {
+                    let k = &rows[j * width + h + offset..][..dh];
+                    *score = kernels::dot(simd, q, k) * scale;
+                }
+                kernels::softmax(scores);
+                for (j, &p) in scores.iter().enumerate() {
+                    let v = &rows[j * width + 2 * h + offset..][..dh];
+                    kernels::axpy(simd, p, v, out_row);
+                }
+            }
+        }
+    }
+    Arch::new().dispatch(Head { rows, h, offset, dh, scale, scores, out });
+}
+
+/// Reads a safetensors file one tensor at a time into `f32` vectors (F16, BF16 and F64
+/// converted; integer tensors such as `position_ids` buffers skipped), so peak memory is the
+/// model's size rather than twice it.
+pub(crate) fn read_safetensors(path: &Path) -> Result<Tensors, ModelError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let bad = |message: String| ModelError::format(path, message);
+    let mut file = std::fs::File::open(path).map_err(ModelError::io("reading", path))?;
+    let file_len = file.metadata().map_err(ModelError::io("reading", path))?.len();
+    let mut len = [0u8; 8];
+    file.read_exact(&mut len).map_err(ModelError::io("reading", path))?;
+    let header_len = u64::from_le_bytes(len);
+    if header_len > 100 << 20 || header_len + 8 > file_len {
+        return Err(bad("not a safetensors file (bad header length)".into()));
+    }
+    let mut header = vec![0u8; header_len as usize];
+    file.read_exact(&mut header).map_err(ModelError::io("reading", path))?;
+    let header: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&header)
+        .map_err(|e| bad(format!("not a safetensors file (header: {e})")))?;
+    let data_start = 8 + header_len;
+    let mut tensors = Tensors::with_capacity(header.len());
+    for (name, info) in header {
+        if name == "__metadata__" {
+            continue;
+        }
+        let shape: Vec<usize> = serde_json::from_value(info["shape"].clone())
+            .map_err(|e| bad(format!("tensor {name}: shape: {e}")))?;
+        let offsets: [u64; 2] = serde_json::from_value(info["data_offsets"].clone())
+            .map_err(|e| bad(format!("tensor {name}: data_offsets: {e}")))?;
+        let width = match info["dtype"].as_str() {
+            Some("F32") => 4,
+            Some("F16" | "BF16") => 2,
+            Some("F64") => 8,
+            Some("I64" | "I32" | "I16" | "I8" | "U8" | "BOOL") => continue,
+            other => return Err(bad(format!("tensor {name}: unsupported dtype {other:?}"))),
+        };
+        let count: usize = shape.iter().product();
+        let bytes = offsets[1].checked_sub(offsets[0]).unwrap_or(u64::MAX);
+        if bytes != (count * width) as u64 || data_start + offsets[1] > file_len {
+            return Err(bad(format!("tensor {name}: its byte range does not match its shape")));
+        }
+        file.seek(SeekFrom::Start(data_start + offsets[0]))
+            .map_err(ModelError::io("reading", path))?;
+        let values = match info["dtype"].as_str() {
+            Some("F32") => {
+                let mut values = vec![0f32; count];
+                file.read_exact(bytemuck::cast_slice_mut(&mut values))
+                    .map_err(ModelError::io("reading", path))?;
+                values
+            }
+            dtype => {
+                let mut raw = vec![0u8; bytes as usize];
+                file.read_exact(&mut raw).map_err(ModelError::io("reading", path))?;
+                match dtype {
+                    Some("F16") => raw
+                        .chunks_exact(2)
+                        .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
+                        .collect(),
+                    Some("BF16") => raw
+                        .chunks_exact(2)
+                        .map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32())
+                        .collect(),
+                    _ => raw
+                        .chunks_exact(8)
+                        .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")) as f32)
+                        .collect(),
+                }
+            }
+        };
+        tensors.insert(name, (shape, values));
+    }
+    Ok(tensors)
+}
