@@ -201,16 +201,29 @@ pub(crate) enum Activation {
 
 /// Applies `act` to every element, in parallel chunks.
 pub(crate) fn activate(values: &mut [f32], act: Activation) {
-    values.par_chunks_mut(16 * 1024).for_each(|chunk| {
-        Arch::new().dispatch(
-            #[inline(always)]
-            || match act {
-                Activation::Gelu => chunk.iter_mut().for_each(|v| *v = gelu_erf(*v)),
-                Activation::GeluTanh => chunk.iter_mut().for_each(|v| *v = gelu_tanh(*v)),
-                Activation::Relu => chunk.iter_mut().for_each(|v| *v = v.max(0.0)),
-            },
-        );
-    });
+    values
+        .par_chunks_mut(16 * 1024)
+        .for_each(|chunk| Arch::new().dispatch(Activate { chunk, act }));
+}
+
+/// One chunk of [`activate`]. A `WithSimd` type rather than a closure: its body is inlined into
+/// the dispatched, feature-enabled function, so the element loop vectorises.
+struct Activate<'a> {
+    chunk: &'a mut [f32],
+    act: Activation,
+}
+
+impl WithSimd for Activate<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: Simd>(self, _simd: S) {
+        match self.act {
+            Activation::Gelu => self.chunk.iter_mut().for_each(|v| *v = gelu_erf(*v)),
+            Activation::GeluTanh => self.chunk.iter_mut().for_each(|v| *v = gelu_tanh(*v)),
+            Activation::Relu => self.chunk.iter_mut().for_each(|v| *v = v.max(0.0)),
+        }
+    }
 }
 
 /// `x ← LayerNorm(x + residual)` (or of `x` alone) row by row, rows of `gamma.len()`,
@@ -226,18 +239,33 @@ pub(crate) fn layer_norm(
     let h = gamma.len();
     x.par_chunks_mut(h * ROWS).enumerate().for_each(|(chunk, x)| {
         let residual = residual.map(|r| &r[chunk * h * ROWS..][..x.len()]);
-        Arch::new().dispatch(
-            #[inline(always)]
-            || {
-                for (i, row) in x.chunks_exact_mut(h).enumerate() {
-                    if let Some(residual) = residual {
-                        row.iter_mut().zip(&residual[i * h..][..h]).for_each(|(v, r)| *v += r);
-                    }
-                    normalise(row, gamma, beta, eps);
-                }
-            },
-        );
+        Arch::new().dispatch(Normalise { x, residual, gamma, beta, eps });
     });
+}
+
+/// One chunk of rows of [`layer_norm`].
+struct Normalise<'a> {
+    x: &'a mut [f32],
+    residual: Option<&'a [f32]>,
+    gamma: &'a [f32],
+    beta: &'a [f32],
+    eps: f32,
+}
+
+impl WithSimd for Normalise<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: Simd>(self, _simd: S) {
+        let Normalise { x, residual, gamma, beta, eps } = self;
+        let h = gamma.len();
+        for (i, row) in x.chunks_exact_mut(h).enumerate() {
+            if let Some(residual) = residual {
+                row.iter_mut().zip(&residual[i * h..][..h]).for_each(|(v, r)| *v += r);
+            }
+            normalise(row, gamma, beta, eps);
+        }
+    }
 }
 
 /// LayerNorm of one row in place.
@@ -282,8 +310,11 @@ pub(crate) fn softmax(row: &mut [f32]) {
 pub(crate) fn exp(x: f32) -> f32 {
     const LN2_HI: f32 = 0.693_145_75;
     const LN2_LO: f32 = 1.428_606_8e-6;
+    // Adding and removing 1.5·2²³ rounds to the nearest integer with plain arithmetic (no
+    // `floor`, which is a library call where SSE4.1 is not enabled).
+    const ROUND: f32 = 12_582_912.0;
     let x = x.clamp(-87.0, 88.0);
-    let n = (x * std::f32::consts::LOG2_E + 0.5).floor();
+    let n = (x * std::f32::consts::LOG2_E + ROUND) - ROUND;
     let r = x - n * LN2_HI - n * LN2_LO;
     let p = 1.0 / 720.0;
     let p = p * r + 1.0 / 120.0;
