@@ -32,6 +32,8 @@ pub(crate) struct Config {
     #[serde(default = "default_eps")]
     pub layer_norm_eps: f64,
     #[serde(default)]
+    pub pad_token_id: usize,
+    #[serde(default)]
     pub model_type: Option<String>,
     #[serde(default)]
     pub position_embedding_type: Option<String>,
@@ -83,6 +85,9 @@ pub(crate) struct Encoder {
     eps: f32,
     activation: Activation,
     vocab: usize,
+    /// Position of a sequence's first token: 0 for BERT; `pad_token_id + 1` for the RoBERTa
+    /// family (XLM-R, bge-m3, multilingual-e5-base/large), whose position ids count from there.
+    position_offset: usize,
     max_positions: usize,
     /// Word embeddings at half precision (see [`held_as_f16`]).
     words: Vec<f16>,
@@ -124,11 +129,27 @@ impl Encoder {
                 config.num_attention_heads
             )));
         }
-        // Weights may sit under `bert.` or `<model_type>.` (checkpoints saved with a head).
-        let prefix = ["bert.".to_owned(), config.model_type.clone().unwrap_or_default() + "."]
-            .into_iter()
-            .find(|p| tensors.contains_key(&format!("{p}embeddings.word_embeddings.weight")))
-            .unwrap_or_default();
+        let roberta = matches!(
+            config.model_type.as_deref(),
+            Some("roberta" | "xlm-roberta" | "xlm_roberta" | "camembert")
+        );
+        let position_offset = if roberta { config.pad_token_id + 1 } else { 0 };
+        if position_offset >= config.max_position_embeddings {
+            return Err(bad(format!(
+                "config.json max_position_embeddings {} leaves no position after the RoBERTa offset {position_offset}",
+                config.max_position_embeddings
+            )));
+        }
+        // Weights may sit under `bert.`, `roberta.` or `<model_type>.` (checkpoints saved with
+        // a head).
+        let prefix = [
+            "bert.".to_owned(),
+            "roberta.".to_owned(),
+            config.model_type.clone().unwrap_or_default() + ".",
+        ]
+        .into_iter()
+        .find(|p| tensors.contains_key(&format!("{p}embeddings.word_embeddings.weight")))
+        .unwrap_or_default();
         let mut take = |name: &str, shape: &[usize]| -> Result<Values, ModelError> {
             let full = format!("{prefix}{name}");
             let (found, values) = tensors.remove(&full).ok_or_else(|| {
@@ -193,7 +214,8 @@ impl Encoder {
             eps: config.layer_norm_eps as f32,
             activation,
             vocab: config.vocab_size,
-            max_positions: config.max_position_embeddings,
+            position_offset,
+            max_positions: config.max_position_embeddings - position_offset,
             words,
             positions,
             embed_norm,
@@ -245,7 +267,7 @@ impl Encoder {
         let tokens = seqs.iter().flat_map(|seq| seq.iter().enumerate());
         for (row, (position, &id)) in x.chunks_exact_mut(h).zip(tokens) {
             self.words[id as usize * h..][..h].convert_to_f32_slice(row);
-            let pos = &self.positions[position * h..][..h];
+            let pos = &self.positions[(self.position_offset + position) * h..][..h];
             row.iter_mut().zip(pos).for_each(|(v, p)| *v += p);
         }
         kernels::layer_norm(&mut x, None, &self.embed_norm.0, &self.embed_norm.1, self.eps);

@@ -35,8 +35,8 @@ impl Default for LoadOptions {
     }
 }
 
-/// A local transformer embedder (BERT, XLM-R-tokenised BERT such as multilingual-e5, bge,
-/// MiniLM): mean or CLS pooling, L2-normalised, with the model's query/passage prefixes.
+/// A local transformer embedder (BERT and XLM-RoBERTa checkpoints: multilingual-e5, bge,
+/// bge-m3, MiniLM): mean or CLS pooling, L2-normalised, with the model's query/passage prefixes.
 ///
 /// Loaded once; [`Embedder::embed`] runs on a dedicated pool of [`LoadOptions::threads`]
 /// threads, one batch at a time, so concurrent requests queue instead of oversubscribing the

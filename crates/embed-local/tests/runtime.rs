@@ -58,38 +58,55 @@ async fn batch_neighbours_do_not_change_a_vector() {
     assert!(c > 0.99999, "padding changed the vector: cosine {c}");
 }
 
-/// candle's BERT on the same directory: one text at a time, mean-pooled, not normalised.
+/// candle's BERT (or XLM-RoBERTa, by `model_type`) on the same directory: one text at a time,
+/// mean-pooled, not normalised.
 fn candle_reference(dir: &std::path::Path, text: &str) -> Vec<f32> {
     use candle_core::{D, DType, Device, Tensor};
-    let config: candle_transformers::models::bert::Config =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("config.json")).unwrap()).unwrap();
+    let config_text = std::fs::read_to_string(dir.join("config.json")).unwrap();
     let tensors =
         candle_core::safetensors::load(dir.join("model.safetensors"), &Device::Cpu).unwrap();
     let vb = candle_nn::VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
-    let model = candle_transformers::models::bert::BertModel::load(vb, &config).unwrap();
     let mut tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
     tokenizer.with_truncation(None).unwrap();
     let ids = tokenizer.encode(text, true).unwrap().get_ids().to_vec();
     let ids = Tensor::new(ids.as_slice(), &Device::Cpu).unwrap().unsqueeze(0).unwrap();
-    let hidden = model.forward(&ids, &ids.zeros_like().unwrap(), None).unwrap();
+    let types = ids.zeros_like().unwrap();
+    let hidden = if config_text.contains("\"xlm-roberta\"") {
+        use candle_transformers::models::xlm_roberta::{Config, XLMRobertaModel};
+        let config: Config = serde_json::from_str(&config_text).unwrap();
+        let model = XLMRobertaModel::new(&config, vb).unwrap();
+        model.forward(&ids, &ids.ones_like().unwrap(), &types, None, None, None).unwrap()
+    } else {
+        use candle_transformers::models::bert::{BertModel, Config};
+        let config: Config = serde_json::from_str(&config_text).unwrap();
+        BertModel::load(vb, &config).unwrap().forward(&ids, &types, None).unwrap()
+    };
     hidden.mean(D::Minus2).unwrap().squeeze(0).unwrap().to_vec1().unwrap()
 }
 
 #[test]
-fn the_encoder_agrees_with_candles_bert() {
+fn the_encoder_agrees_with_candle() {
     let batch = texts(&[
         "hello",
         "the rust memory of the world, hello hello the rust memory world",
         "我喜欢爬山",
         "hello world",
     ]);
-    for activation in ["gelu", "relu"] {
+    let variants = [
+        ("bert", "gelu"),
+        ("bert", "relu"),
+        // RoBERTa-style position ids (they start at pad_token_id + 1): bge-m3, e5-base/large.
+        ("xlm-roberta", "gelu"),
+    ];
+    for (model_type, activation) in variants {
         let dir = tempfile::tempdir().unwrap();
-        write_tiny_model(dir.path(), 64);
+        write_tiny_model(dir.path(), 66);
         let config_path = dir.path().join("config.json");
         let mut config: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&config_path).unwrap()).unwrap();
         config["hidden_act"] = activation.into();
+        config["model_type"] = model_type.into();
+        config["position_embedding_type"] = "absolute".into();
         std::fs::write(&config_path, config.to_string()).unwrap();
         let embedder =
             LocalEmbedder::load(dir.path(), LoadOptions { threads: 2, ..Default::default() })
@@ -101,11 +118,12 @@ fn the_encoder_agrees_with_candles_bert() {
             let worst =
                 ours.iter().zip(&reference).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
             // Word embeddings are held at half precision (relative rounding 2⁻¹¹), hence 1e-3,
-            // not f32 round-off; a real slip (a wrong scale, a missed bias) moves values by 1e-2
-            // and more.
-            assert!(worst < 1e-3, "{activation}, {text:?}: max difference {worst}");
+            // not f32 round-off; a real slip (a wrong scale, a missed bias, positions off by
+            // two) moves values by 1e-2 and more.
+            let label = format!("{model_type}/{activation}, {text:?}");
+            assert!(worst < 1e-3, "{label}: max difference {worst}");
             let c = cosine(ours, &reference);
-            assert!(c > 0.99999, "{activation}, {text:?}: cosine {c}");
+            assert!(c > 0.99999, "{label}: cosine {c}");
         }
     }
 }
