@@ -443,33 +443,48 @@ pub(crate) fn read_safetensors(path: &Path) -> Result<Tensors, ModelError> {
                 .map_err(ModelError::io("reading", path))?;
             Values::F32(values)
         } else {
-            // Read in slices and convert, so a large table never exists twice.
-            let mut halves = Vec::new();
-            let mut floats = Vec::new();
-            let mut raw = vec![0u8; 1 << 20];
-            let mut left = bytes as usize;
+            // Read in 1 MiB slices and convert, so a large table never exists twice.
+            let half_precision = held_as_f16(&name);
+            let mut halves = Vec::with_capacity(if half_precision { count } else { 0 });
+            let mut floats = Vec::with_capacity(if half_precision { 0 } else { count });
+            let mut buffer = vec![0f32; 1 << 18];
+            let mut widened = Vec::new();
+            let mut left = count;
             while left > 0 {
-                let chunk = &mut raw[..left.min(1 << 20)];
-                file.read_exact(chunk).map_err(ModelError::io("reading", path))?;
-                left -= chunk.len();
-                let converted = chunk.chunks_exact(width).map(|b| match dtype {
-                    "F32" => f32::from_le_bytes(b.try_into().expect("4 bytes")),
-                    "F16" => f16::from_le_bytes([b[0], b[1]]).to_f32(),
-                    "BF16" => half::bf16::from_le_bytes([b[0], b[1]]).to_f32(),
-                    _ => f64::from_le_bytes(b.try_into().expect("8 bytes")) as f32,
-                });
-                if held_as_f16(&name) {
-                    // The slice conversion uses the CPU's F16C instructions where present.
-                    floats.clear();
-                    floats.extend(converted);
-                    let start = halves.len();
-                    halves.resize(start + floats.len(), f16::ZERO);
-                    halves[start..].convert_from_f32_slice(&floats);
+                let n = left.min(buffer.len() * 4 / width);
+                let raw = &mut bytemuck::cast_slice_mut::<f32, u8>(&mut buffer)[..n * width];
+                file.read_exact(raw).map_err(ModelError::io("reading", path))?;
+                left -= n;
+                let slice: &[f32] = if dtype == "F32" {
+                    &buffer[..n]
                 } else {
-                    floats.extend(converted);
+                    let raw = &bytemuck::cast_slice::<f32, u8>(&buffer)[..n * width];
+                    widened.clear();
+                    match dtype {
+                        "F16" => widened.extend(
+                            raw.chunks_exact(2).map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32()),
+                        ),
+                        "BF16" => widened.extend(
+                            raw.chunks_exact(2)
+                                .map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()),
+                        ),
+                        _ => widened
+                            .extend(raw.chunks_exact(8).map(|b| {
+                                f64::from_le_bytes(b.try_into().expect("8 bytes")) as f32
+                            })),
+                    }
+                    &widened
+                };
+                if half_precision {
+                    // The slice conversion uses the CPU's F16C instructions where present.
+                    let start = halves.len();
+                    halves.resize(start + n, f16::ZERO);
+                    halves[start..].convert_from_f32_slice(slice);
+                } else {
+                    floats.extend_from_slice(slice);
                 }
             }
-            if held_as_f16(&name) { Values::F16(halves) } else { Values::F32(floats) }
+            if half_precision { Values::F16(halves) } else { Values::F32(floats) }
         };
         tensors.insert(name, (shape, values));
     }

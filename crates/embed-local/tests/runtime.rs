@@ -239,3 +239,59 @@ fn broken_model_directories_fail_with_the_file_named() {
     let err = LocalEmbedder::load(dir.path(), LoadOptions::default()).unwrap_err();
     assert!(err.to_string().contains("fetch the model again"), "{err}");
 }
+
+/// Rewrites `dir/model.safetensors` with every tensor in `dtype` (F16, BF16 or F64).
+fn rewrite_weights(dir: &std::path::Path, dtype: safetensors::Dtype) {
+    let path = dir.join("model.safetensors");
+    let bytes = std::fs::read(&path).unwrap();
+    let file = safetensors::SafeTensors::deserialize(&bytes).unwrap();
+    let data: Vec<(String, Vec<usize>, Vec<u8>)> = file
+        .tensors()
+        .into_iter()
+        .map(|(name, view)| {
+            let values =
+                view.data().chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap()));
+            let raw: Vec<u8> = match dtype {
+                safetensors::Dtype::F16 => {
+                    values.flat_map(|v| half::f16::from_f32(v).to_le_bytes()).collect()
+                }
+                safetensors::Dtype::BF16 => {
+                    values.flat_map(|v| half::bf16::from_f32(v).to_le_bytes()).collect()
+                }
+                _ => values.flat_map(|v| f64::from(v).to_le_bytes()).collect(),
+            };
+            (name, view.shape().to_vec(), raw)
+        })
+        .collect();
+    let views: Vec<(String, safetensors::tensor::TensorView<'_>)> = data
+        .iter()
+        .map(|(n, s, d)| {
+            (n.clone(), safetensors::tensor::TensorView::new(dtype, s.clone(), d).unwrap())
+        })
+        .collect();
+    safetensors::tensor::serialize_to_file(views, None, &path).unwrap();
+}
+
+#[test]
+fn half_precision_and_f64_checkpoints_load_and_agree() {
+    let batch = texts(&["hello world", "the rust memory of the world", "我喜欢爬山"]);
+    let (_dir, reference) = tiny(64);
+    let want = reference.embed_blocking(&batch, TextKind::Passage).unwrap();
+    for (dtype, min_cosine) in [
+        (safetensors::Dtype::F16, 0.9999),
+        (safetensors::Dtype::BF16, 0.999),
+        (safetensors::Dtype::F64, 0.99999),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        write_tiny_model(dir.path(), 64);
+        rewrite_weights(dir.path(), dtype);
+        let embedder =
+            LocalEmbedder::load(dir.path(), LoadOptions { threads: 2, ..Default::default() })
+                .unwrap();
+        let got = embedder.embed_blocking(&batch, TextKind::Passage).unwrap();
+        for ((text, got), want) in batch.iter().zip(&got).zip(&want) {
+            let c = cosine(got, want);
+            assert!(c > min_cosine, "{dtype:?}, {text:?}: cosine {c}");
+        }
+    }
+}
