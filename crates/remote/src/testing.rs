@@ -55,19 +55,21 @@ pub fn serve_with(
         for (i, stream) in listener.incoming().enumerate().take(10_000) {
             let Ok(stream) = stream else { continue };
             let reply = script[i.min(script.len().saturating_sub(1))].clone();
-            if let Some(seen) = answer(stream, reply, default_body) {
-                log.lock().unwrap_or_else(|p| p.into_inner()).push(seen);
-            }
+            answer(stream, reply, default_body, &log);
         }
     });
     (url, seen)
 }
 
+/// Reads one request, logs it, then answers it. Logged before the answer is written: a client
+/// that has its answer must find its request in the log (a test asserting the count right after
+/// a call once raced the other order).
 fn answer(
     mut stream: std::net::TcpStream,
     reply: Reply,
     default_body: fn(&serde_json::Value) -> String,
-) -> Option<Seen> {
+    log: &Mutex<Vec<Seen>>,
+) -> Option<()> {
     let mut reader = BufReader::new(stream.try_clone().ok()?);
     let (mut length, mut auth) = (0usize, None);
     loop {
@@ -87,6 +89,7 @@ fn answer(
     reader.read_exact(&mut body).ok()?;
     let body: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
     let text = reply.body.unwrap_or_else(|| default_body(&body));
+    log.lock().unwrap_or_else(|p| p.into_inner()).push(Seen { auth, body });
     let mut head = format!(
         "HTTP/1.1 {} Scripted\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
         reply.status,
@@ -95,6 +98,5 @@ fn answer(
     for (k, v) in &reply.headers {
         head += &format!("{k}: {v}\r\n");
     }
-    stream.write_all(format!("{head}\r\n{text}").as_bytes()).ok()?;
-    Some(Seen { auth, body })
+    stream.write_all(format!("{head}\r\n{text}").as_bytes()).ok()
 }
