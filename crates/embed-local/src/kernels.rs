@@ -270,7 +270,7 @@ impl WithSimd for Normalise<'_> {
 
 /// LayerNorm of one row in place.
 #[inline(always)]
-pub(crate) fn normalise(row: &mut [f32], gamma: &[f32], beta: &[f32], eps: f32) {
+fn normalise(row: &mut [f32], gamma: &[f32], beta: &[f32], eps: f32) {
     let h = row.len() as f32;
     let mean = lane_sum(row, |v| v) / h;
     let var = lane_sum(row, |v| (v - mean) * (v - mean)) / h;
@@ -307,7 +307,7 @@ pub(crate) fn softmax(row: &mut [f32]) {
 /// `eˣ` without branches, so it vectorises: 2ⁿ · p(r) with r = x − n·ln 2, |r| ≤ ln 2 / 2,
 /// and a degree-6 Taylor polynomial (relative error < 2·10⁻⁷ over the clamped range).
 #[inline(always)]
-pub(crate) fn exp(x: f32) -> f32 {
+fn exp(x: f32) -> f32 {
     const LN2_HI: f32 = 0.693_145_75;
     const LN2_LO: f32 = 1.428_606_8e-6;
     // Adding and removing 1.5·2²³ rounds to the nearest integer with plain arithmetic (no
