@@ -5,6 +5,8 @@
 //! concerns. Field names follow the design's record (§3.1): `memory_type`, `ttl` (seconds),
 //! `timestamp`, `access_count`, … Times are RFC 3339 in UTC.
 
+pub mod audit;
+pub mod compat;
 mod lifecycle;
 pub mod metrics;
 mod params;
@@ -211,4 +213,27 @@ pub fn vector_search(v: &VectorSearch) -> String {
 /// RFC 3339, UTC, `Z` suffix, sub-second digits only when present.
 pub fn time(t: Timestamp) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+}
+
+/// An API key as `rearview keys` shows it: `{"id", "namespaces", "admin", "label", "created_at",
+/// "expires_at", "revoked_at", "active"}`, plus `"key"` (the secret) right after creation only.
+pub fn key_json(
+    key: &rearview_store::ApiKeyRecord,
+    secret: Option<&str>,
+    now: rearview_core::Timestamp,
+) -> serde_json::Value {
+    let mut value = serde_json::json!({
+        "id": key.id,
+        "namespaces": key.namespaces.iter().map(|n| n.as_str()).collect::<Vec<_>>(),
+        "admin": key.admin,
+        "label": key.label,
+        "created_at": time(key.created_at),
+        "expires_at": key.expires_at.map(time),
+        "revoked_at": key.revoked_at.map(time),
+        "active": key.is_active(now),
+    });
+    if let Some(secret) = secret {
+        value["key"] = secret.into();
+    }
+    value
 }

@@ -138,7 +138,15 @@ pub fn stored_json(stored: &Stored) -> serde_json::Value {
             "content_replaced": m.content_replaced,
         }),
     };
-    serde_json::json!({ "memory": MemoryView::from(&stored.memory), "merged": merged })
+    // `id` and `status` are the design's own answer (§4.4: `{"id", "status": "stored"}`), which
+    // its LangChain tools read; `memory` and `merged` say the rest.
+    let status = if stored.merged.is_some() { "merged" } else { "stored" };
+    serde_json::json!({
+        "id": stored.memory.id.to_string(),
+        "status": status,
+        "memory": MemoryView::from(&stored.memory),
+        "merged": merged,
+    })
 }
 
 /// A list of memories: `{"memories": [...]}` (archive and restore answers).

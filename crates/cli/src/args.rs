@@ -20,9 +20,10 @@ pub struct Cli {
     pub db: Option<String>,
 
     /// Namespace (tenant: a user, an agent or a memory bank) every command works in
-    /// [env: REARVIEW_NAMESPACE] [default: default].
+    /// [env: REARVIEW_NAMESPACE] [default: default]. `keys create` takes it several times: the
+    /// namespaces the key grants.
     #[arg(long, short = 'n', global = true)]
-    pub namespace: Option<String>,
+    pub namespace: Vec<String>,
 
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
@@ -138,6 +139,15 @@ pub struct Cli {
     #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
+    /// Log lines as text or as one JSON object per line (servers log one audit event per tool
+    /// call at info level by default).
+    #[arg(long, global = true, value_enum, env = "REARVIEW_LOG_FORMAT", default_value = "text")]
+    pub log_format: LogFormat,
+
+    /// Append logs to this file instead of stderr.
+    #[arg(long, global = true, value_name = "PATH", env = "REARVIEW_LOG_FILE")]
+    pub log_file: Option<PathBuf>,
+
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -168,14 +178,42 @@ pub enum Command {
     Stats,
     /// Serve over HTTP: Streamable HTTP MCP at /mcp, /healthz, /readyz.
     Serve {
-        /// Address to listen on [env: REARVIEW_LISTEN] [default: 127.0.0.1:8765].
+        /// Address to listen on [env: REARVIEW_LISTEN] [default: 127.0.0.1:8765]. A non-loopback
+        /// address needs an API key (`rearview keys create`) or --insecure-no-auth.
         #[arg(long, value_name = "HOST:PORT")]
         listen: Option<String>,
         /// Largest accepted HTTP request body in bytes; larger requests get 413
         /// [env: REARVIEW_MAX_REQUEST_BYTES] [default: 1048576].
         #[arg(long, value_name = "BYTES")]
         max_request_bytes: Option<String>,
+        /// Host names clients may use to reach the server (Host and browser Origin headers),
+        /// comma-separated, e.g. `rearview,localhost`; loopback names and the listen address are
+        /// always allowed [env: REARVIEW_ALLOWED_HOSTS].
+        #[arg(long, value_name = "HOST,...")]
+        allowed_hosts: Option<String>,
+        /// Serve without API keys even on a non-loopback address: anyone who can reach the port
+        /// can read and change every namespace [env: REARVIEW_INSECURE_NO_AUTH].
+        #[arg(long)]
+        insecure_no_auth: bool,
+        /// Serve /metrics without a key [env: REARVIEW_METRICS_PUBLIC].
+        #[arg(long)]
+        metrics_public: bool,
+        /// Requests per second each API key may send (bursts of twice that); 0 = unlimited
+        /// [env: REARVIEW_RATE_LIMIT] [default: 50].
+        #[arg(long, value_name = "N")]
+        rate_limit: Option<String>,
+        /// Requests processed at once; more get 503 with Retry-After instead of queueing
+        /// [env: REARVIEW_MAX_IN_FLIGHT] [default: 256].
+        #[arg(long, value_name = "N")]
+        max_in_flight: Option<String>,
+        /// Open MCP sessions kept at once; idle ones close after 5 minutes
+        /// [env: REARVIEW_MAX_MCP_SESSIONS] [default: 256].
+        #[arg(long, value_name = "N")]
+        max_mcp_sessions: Option<String>,
     },
+    /// Manage API keys for `rearview serve` (stored as hashes in the database).
+    #[command(subcommand)]
+    Keys(KeysCommand),
     /// Serve MCP over stdio (for Claude Desktop/Code, Cursor…): stdout carries only protocol
     /// messages; logs go to stderr.
     Mcp,
@@ -478,7 +516,7 @@ impl Cli {
             }
         };
         put("db", &self.db);
-        put("namespace", &self.namespace);
+        put("namespace", &self.namespace.last().cloned());
         put("model", &self.model);
         put("models_dir", &self.models_dir);
         put("embed_threads", &self.embed_threads);
@@ -498,13 +536,67 @@ impl Cli {
         put("llm_timeout", &self.llm_timeout);
         put("dedup_threshold", &self.dedup_threshold);
         put("archive_after_days", &self.archive_after_days);
-        if let Command::Serve { listen, max_request_bytes } = &self.command {
+        if let Command::Serve {
+            listen,
+            max_request_bytes,
+            allowed_hosts,
+            insecure_no_auth,
+            metrics_public,
+            rate_limit,
+            max_in_flight,
+            max_mcp_sessions,
+        } = &self.command
+        {
             put("listen", listen);
             put("max_request_bytes", max_request_bytes);
+            put("allowed_hosts", allowed_hosts);
+            put("rate_limit", rate_limit);
+            put("max_in_flight", max_in_flight);
+            put("max_mcp_sessions", max_mcp_sessions);
+            if *insecure_no_auth {
+                out.insert("insecure_no_auth", "true".to_owned());
+            }
+            if *metrics_public {
+                out.insert("metrics_public", "true".to_owned());
+            }
         }
         if self.auto_distill {
             out.insert("auto_distill", "true".to_owned());
         }
         out
     }
+}
+
+/// `rearview keys …`.
+#[derive(Debug, clap::Subcommand)]
+pub enum KeysCommand {
+    /// Create a key and print its secret once (only a hash is stored). The namespaces it grants
+    /// are the `--namespace NAME` flags (repeat for several).
+    Create {
+        /// Every namespace, plus server-wide details (database path, /metrics).
+        #[arg(long)]
+        admin: bool,
+        /// A note for people, e.g. who uses the key.
+        #[arg(long, value_name = "TEXT")]
+        label: Option<String>,
+        /// Days until the key stops working (default: never).
+        #[arg(long, value_name = "DAYS")]
+        expires_in: Option<u32>,
+    },
+    /// List keys (ids, grants, state; never secrets).
+    List,
+    /// Revoke a key: its next request is refused.
+    Revoke {
+        /// The key's id (`rvk_…`).
+        id: String,
+    },
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
 }

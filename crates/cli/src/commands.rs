@@ -17,8 +17,8 @@ use rearview_store::Page;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 
 use crate::args::{
-    AddArgs, Cli, Command, ConfigCommand, FilterArgs, FusionArg, ListArgs, ModelsCommand,
-    RecallArgs,
+    AddArgs, Cli, Command, ConfigCommand, FilterArgs, FusionArg, KeysCommand, ListArgs,
+    ModelsCommand, RecallArgs,
 };
 use crate::models::{Acquire, PendingModels};
 use crate::output::{InstalledModel, ModelRow, Printer};
@@ -27,6 +27,10 @@ use crate::settings::Settings;
 /// Runs one CLI invocation.
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let settings = Settings::from_process(&cli)?;
+    if cli.namespace.len() > 1 && !matches!(cli.command, Command::Keys(KeysCommand::Create { .. }))
+    {
+        anyhow::bail!("--namespace may be given once, except for `keys create`");
+    }
     let namespace = settings.namespace.clone();
     let printer = Printer::new(cli.json);
     match &cli.command {
@@ -61,6 +65,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Archive { .. }
         | Command::Restore { .. }
         | Command::Export { .. }
+        | Command::Keys(_)
         | Command::Models(_)
         | Command::Config(_)
         | Command::Doctor
@@ -164,11 +169,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Mcp => serve_stdio(service, namespace, pending, sweep_every).await?,
         Command::Serve { .. } => {
-            let limits = rearview_http::HttpConfig {
-                max_request_bytes: usize::try_from(settings.max_request_bytes)
-                    .unwrap_or(usize::MAX),
-            };
+            let service = Arc::new(service);
+            let limits = crate::keys::http_config(&settings, &service).await?;
             serve_http(service, namespace, &settings.listen, &limits, pending, sweep_every).await?
+        }
+        Command::Keys(command) => {
+            crate::keys::run(&service, &command, &cli.namespace, &printer).await?
         }
         Command::Export { vectors, output } => {
             crate::transfer::export(&service, &namespace, vectors, output.as_deref()).await?
@@ -212,7 +218,7 @@ async fn serve_stdio(
 /// Serves HTTP until SIGINT or SIGTERM, lets in-flight requests finish, then makes access counts
 /// durable.
 async fn serve_http(
-    service: MemoryService,
+    service: Arc<MemoryService>,
     namespace: Namespace,
     listen: &str,
     limits: &rearview_http::HttpConfig,
@@ -224,13 +230,12 @@ async fn serve_http(
         .with_context(|| format!("listening on {listen} (--listen / REARVIEW_LISTEN)"))?;
     let address = listener.local_addr().context("reading the bound address")?;
     crate::output::notice(&format!("rearview listening on http://{address} (MCP at /mcp)"));
-    let service = Arc::new(service);
     spawn_sweeper(&service, sweep_every);
     if let Some(model) = pending {
         model.spawn(Arc::clone(&service));
     }
     let app = rearview_http::router_with(Arc::clone(&service), namespace, limits);
-    rearview_http::serve(listener, app, shutdown_signal()).await.context("serving HTTP")?;
+    rearview_http::serve(listener, app, limits, shutdown_signal()).await.context("serving HTTP")?;
     service.flush_access_counts().await;
     Ok(())
 }

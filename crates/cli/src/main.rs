@@ -9,6 +9,7 @@ mod args;
 mod commands;
 mod doctor;
 mod eval;
+mod keys;
 mod models;
 mod output;
 mod settings;
@@ -22,7 +23,9 @@ use crate::args::Cli;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging(cli.verbose);
+    if let Err(e) = init_logging(&cli) {
+        return report(&e);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => return report(&anyhow::Error::new(e).context("starting the async runtime")),
@@ -45,19 +48,38 @@ fn report(err: &anyhow::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Logs to stderr, never stdout. `REARVIEW_LOG` takes an `env_logger`-style filter.
-fn init_logging(verbose: u8) {
-    let default = match verbose {
-        0 => "warn",
-        1 => "info",
+/// Logs to stderr (or `--log-file`), never stdout, as text or JSON lines. `REARVIEW_LOG` takes
+/// an `env_logger`-style filter. Servers log the audit events (one per tool call, target
+/// `rearview::audit`) by default; one-shot commands only warnings.
+fn init_logging(cli: &Cli) -> anyhow::Result<()> {
+    use tracing_subscriber::fmt::writer::BoxMakeWriter;
+    let server = matches!(cli.command, args::Command::Serve { .. } | args::Command::Mcp);
+    let default = match (cli.verbose, server) {
+        (0, false) => "warn",
+        (0, true) => "warn,rearview::audit=info",
+        (1, _) => "info",
         _ => "debug",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_env("REARVIEW_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(ansi)
-        .init();
+    let (writer, ansi) = match &cli.log_file {
+        Some(path) => {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| anyhow::anyhow!("opening --log-file {}: {e}", path.display()))?;
+            (BoxMakeWriter::new(std::sync::Mutex::new(file)), false)
+        }
+        None => (
+            BoxMakeWriter::new(std::io::stderr),
+            std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        ),
+    };
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer);
+    match cli.log_format {
+        args::LogFormat::Text => builder.with_ansi(ansi).init(),
+        args::LogFormat::Json => builder.json().flatten_event(true).init(),
+    }
+    Ok(())
 }

@@ -262,6 +262,64 @@ impl Printer {
         self.text(&out)
     }
 
+    /// `keys create`: the secret, shown once.
+    pub fn key_created(&self, created: &rearview_service::CreatedKey) -> anyhow::Result<()> {
+        let now = rearview_core::Clock::now(&rearview_core::SystemClock);
+        if self.json {
+            return self.emit_json(&rearview_api::key_json(
+                &created.record,
+                Some(&created.secret),
+                now,
+            ));
+        }
+        let r = &created.record;
+        let grant = if r.admin {
+            "every namespace (admin)".to_owned()
+        } else {
+            r.namespaces.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(", ")
+        };
+        self.line(&format!(
+            "created key {} for {grant}\n\n    {}\n\nThis secret is shown once and stored only as a hash. Clients send it as\n`Authorization: Bearer <key>`; revoke it with `rearview keys revoke {}`.",
+            r.id, created.secret, r.id
+        ))
+    }
+
+    /// `keys list`: one line per key, never a secret.
+    pub fn keys(&self, keys: &[rearview_store::ApiKeyRecord]) -> anyhow::Result<()> {
+        let now = rearview_core::Clock::now(&rearview_core::SystemClock);
+        if self.json {
+            let keys: Vec<_> = keys.iter().map(|k| rearview_api::key_json(k, None, now)).collect();
+            return self.emit_json(&serde_json::json!({ "keys": keys }));
+        }
+        if keys.is_empty() {
+            return self
+                .line("no API keys; create one with `rearview keys create --namespace NAME`");
+        }
+        for k in keys {
+            let state = match (k.revoked_at, k.is_active(now)) {
+                (Some(_), _) => "revoked",
+                (None, false) => "expired",
+                (None, true) => "active",
+            };
+            let grant = if k.admin {
+                "admin".to_owned()
+            } else {
+                k.namespaces.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(",")
+            };
+            let label = k.label.as_deref().unwrap_or("");
+            self.line(&format!("{}  {state:<7}  {grant}  {label}", k.id))?;
+        }
+        Ok(())
+    }
+
+    /// `keys revoke`.
+    pub fn key_revoked(&self, id: &str) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(&serde_json::json!({ "revoked": id }));
+        }
+        self.line(&format!("revoked key {id}"))
+    }
+
     pub fn backfilled(&self, n: usize) -> anyhow::Result<()> {
         if self.json {
             return self.emit_json(&serde_json::json!({ "backfilled": n }));

@@ -123,6 +123,14 @@ const KEYS: &[Key] = &[
     key("auto_distill", &["REARVIEW_AUTO_DISTILL"], "--auto-distill"),
     key("listen", &["REARVIEW_LISTEN"], "--listen"),
     key("max_request_bytes", &["REARVIEW_MAX_REQUEST_BYTES"], "--max-request-bytes"),
+    key("allowed_hosts", &["REARVIEW_ALLOWED_HOSTS"], "--allowed-hosts"),
+    key("insecure_no_auth", &["REARVIEW_INSECURE_NO_AUTH"], "--insecure-no-auth"),
+    key("metrics_public", &["REARVIEW_METRICS_PUBLIC"], "--metrics-public"),
+    key("rate_limit", &["REARVIEW_RATE_LIMIT"], "--rate-limit"),
+    key("max_in_flight", &["REARVIEW_MAX_IN_FLIGHT"], "--max-in-flight"),
+    key("max_mcp_sessions", &["REARVIEW_MAX_MCP_SESSIONS"], "--max-mcp-sessions"),
+    // An admin key for containers without a shell: hashed and stored at start-up.
+    Key { name: "api_key", env: &["REARVIEW_API_KEY"], flag: None, secret: true },
 ];
 
 /// The effective configuration, validated. `Debug` shows what `config show` shows: API keys
@@ -177,6 +185,20 @@ pub struct Settings {
     pub listen: String,
     /// Largest HTTP body.
     pub max_request_bytes: u64,
+    /// Extra host names the HTTP server answers.
+    pub allowed_hosts: Vec<String>,
+    /// Serve without keys on any address.
+    pub insecure_no_auth: bool,
+    /// `/metrics` without a key.
+    pub metrics_public: bool,
+    /// Requests per second per API key; 0 = unlimited.
+    pub rate_limit: u32,
+    /// Requests processed at once.
+    pub max_in_flight: usize,
+    /// Open MCP sessions.
+    pub max_mcp_sessions: usize,
+    /// A secret to seed as an admin key at start-up.
+    pub api_key: Option<String>,
     /// Each key's value as shown (secrets redacted) and its source, for `config show`.
     shown: Vec<(&'static str, Option<String>, Source)>,
     /// The config file read, if any.
@@ -308,6 +330,41 @@ impl Settings {
             "a whole number of bytes ≥ 1024",
             |v| v.parse::<u64>().ok().filter(|n| *n >= 1024),
         )?;
+        let allowed_hosts = layers.parse(
+            "allowed_hosts",
+            "",
+            "comma-separated host names, optionally with :port, e.g. rearview,localhost",
+            |v| {
+                let hosts: Vec<String> = v
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|h| !h.is_empty())
+                    .map(str::to_owned)
+                    .collect();
+                hosts
+                    .iter()
+                    .all(|h| h.chars().all(|c| c.is_ascii_alphanumeric() || "-.:[]_".contains(c)))
+                    .then_some(hosts)
+            },
+        )?;
+        let insecure_no_auth =
+            layers.parse("insecure_no_auth", "false", "true or false", boolean)?;
+        let metrics_public = layers.parse("metrics_public", "false", "true or false", boolean)?;
+        let rate_limit = layers.parse(
+            "rate_limit",
+            "50",
+            "requests per second per key, a whole number; 0 = unlimited",
+            |v| v.parse::<u32>().ok(),
+        )?;
+        let max_in_flight =
+            layers.parse("max_in_flight", "256", "a whole number from 1 to 100000", |v| {
+                v.parse::<usize>().ok().filter(|n| (1..=100_000).contains(n))
+            })?;
+        let max_mcp_sessions =
+            layers.parse("max_mcp_sessions", "256", "a whole number from 1 to 100000", |v| {
+                v.parse::<usize>().ok().filter(|n| (1..=100_000).contains(n))
+            })?;
+        let api_key = layers.string("api_key");
         if llm_url.is_none() && llm_model.is_some() {
             let source = layers.source_of("llm_model");
             return Err(SettingsError::Invalid {
@@ -344,6 +401,13 @@ impl Settings {
             auto_distill,
             listen,
             max_request_bytes,
+            allowed_hosts,
+            insecure_no_auth,
+            metrics_public,
+            rate_limit,
+            max_in_flight,
+            max_mcp_sessions,
+            api_key,
             shown,
             file: file_path,
         })

@@ -14,6 +14,23 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// Any status with our `{code, message}` body.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self { status, code, message: message.into() }
+    }
+
+    /// A 500 for a fault of ours; logged.
+    pub fn internal(message: impl Into<String>) -> Self {
+        let message = message.into();
+        tracing::error!(message, "request failed internally");
+        Self { status: StatusCode::INTERNAL_SERVER_ERROR, code: "internal", message }
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
     /// A 400 for a request body or path that could not be parsed.
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self { status: StatusCode::BAD_REQUEST, code: "invalid_input", message: message.into() }
@@ -35,6 +52,7 @@ impl ApiError {
 /// |---|---|---|
 /// | `InvalidInput` | 400 | `invalid_input` |
 /// | `NotFound` | 404 | `not_found` |
+/// | `Forbidden` | 403 | `forbidden` |
 /// | `Unavailable` | 503 | `unavailable` |
 /// | `Internal` | 500 | `internal` (logged with its cause) |
 impl From<ServiceError> for ApiError {
@@ -42,6 +60,7 @@ impl From<ServiceError> for ApiError {
         let (status, code) = match e.kind() {
             ErrorKind::InvalidInput => (StatusCode::BAD_REQUEST, "invalid_input"),
             ErrorKind::NotFound => (StatusCode::NOT_FOUND, "not_found"),
+            ErrorKind::Forbidden => (StatusCode::FORBIDDEN, "forbidden"),
             ErrorKind::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ErrorKind::Internal => {
                 tracing::error!(error = ?e, "request failed internally");

@@ -1,26 +1,42 @@
 //! rearview's HTTP server: Streamable HTTP MCP at `/mcp`, the design's plain-HTTP tool endpoints
-//! (`GET /mcp/tools/list`, `POST /mcp/tools/call`), `/healthz` and `/readyz`.
+//! (`GET /mcp/tools/list`, `POST /mcp/tools/call`), the REST API under `/v1`, `/metrics`,
+//! `/healthz` and `/readyz`.
 //!
 //! This is the only crate that depends on `axum`. Handlers only parse, call the service and
 //! render. REST: `POST/GET /v1/memories`, `GET/PATCH/DELETE /v1/memories/{id}`,
 //! `POST /v1/recall`, `GET /v1/stats`, `POST /v1/cleanup`, and the lifecycle: `POST /v1/archive`,
-//! `/v1/restore`, `/v1/sessions/end`, `/v1/summarize`, `/v1/suggest-distillations`. Errors are `{"code", "message"}` (see [`ApiError`]). The OpenAPI 3.1
-//! document is at `/openapi.json` ([`openapi::document`]).
+//! `/v1/restore`, `/v1/sessions/end`, `/v1/summarize`, `/v1/suggest-distillations`. Errors are
+//! `{"code", "message"}` (see [`ApiError`]), including 404, 405 and 413. The OpenAPI 3.1 document
+//! is at `/openapi.json` ([`openapi::document`]).
+//!
+//! Every request passes the gate of `guard.rs` (outermost first): Host/Origin validation, load
+//! shedding past [`HttpConfig::max_in_flight`], body size and read timeout, authentication by API
+//! key (the key's grant becomes the request's [`rearview_service::Caller`]), the per-key rate
+//! limit and the MCP session cap. REST calls are audited in `audit.rs`, tool calls in
+//! `rearview-mcp`.
 
+mod audit;
 mod error;
+mod guard;
 pub mod openapi;
 pub mod routes;
+mod serve;
 
-use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
+use axum::error_handling::HandleErrorLayer;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Json};
 use axum::routing::{get, post};
 use rearview_core::Namespace;
 use rearview_service::MemoryService;
+
+pub use error::ApiError;
+pub use guard::{AuthMode, RateLimit};
+pub use serve::serve;
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -29,46 +45,101 @@ pub struct AppState {
     pub service: Arc<MemoryService>,
     /// The MCP tools, for the design's plain-HTTP compatibility endpoints.
     pub tools: rearview_mcp::RearviewMcp,
-    /// Namespace of requests without an `X-Rearview-Namespace` header.
+    /// Namespace of requests that name none (and whose key grants more than one).
     pub default_namespace: Namespace,
 }
 
-pub use error::ApiError;
-
-/// Limits of the HTTP server.
+/// Limits and access rules of the HTTP server. [`Default`] is a server on loopback.
 #[derive(Debug, Clone)]
 pub struct HttpConfig {
-    /// Largest accepted request body, in bytes (default 1 MiB). Larger requests get a 413
-    /// `payload_too_large` before any of them is read or applied.
+    /// Largest accepted request body, in bytes (default 1 MiB). Larger requests, chunked ones
+    /// included, get a 413 `payload_too_large` before anything is applied.
     pub max_request_bytes: usize,
+    /// When API keys are required.
+    pub auth: AuthMode,
+    /// `/metrics` without a key (else it needs an admin key).
+    pub metrics_public: bool,
+    /// Hosts the server answers (`Host` and a browser's `Origin`): names or `name:port`.
+    pub allowed_hosts: Vec<String>,
+    /// Per-key rate limit; `None` = unlimited.
+    pub rate_limit: Option<RateLimit>,
+    /// Requests processed at once; past that, 503 with `Retry-After` instead of a queue.
+    pub max_in_flight: usize,
+    /// Open MCP sessions; past that, a new session gets 503.
+    pub max_mcp_sessions: usize,
+    /// An MCP session idle this long is closed.
+    pub mcp_session_idle: Duration,
+    /// A client must send a request's headers within this time (slow or half-open connections
+    /// are closed), and each chunk of its body within this time.
+    pub read_timeout: Duration,
+    /// Open connections; past that, new ones wait in the kernel's backlog.
+    pub max_connections: usize,
+    /// How long a stopping server lets in-flight requests finish before it closes them.
+    pub shutdown_grace: Duration,
 }
 
 impl Default for HttpConfig {
     fn default() -> Self {
-        Self { max_request_bytes: 1 << 20 }
+        Self {
+            max_request_bytes: 1 << 20,
+            auth: AuthMode::WhenKeysExist,
+            metrics_public: false,
+            allowed_hosts: ["localhost", "127.0.0.1", "[::1]"].map(str::to_owned).to_vec(),
+            rate_limit: Some(RateLimit {
+                per_second: std::num::NonZeroU32::new(50).unwrap_or(std::num::NonZeroU32::MIN),
+                burst: std::num::NonZeroU32::new(100).unwrap_or(std::num::NonZeroU32::MIN),
+            }),
+            max_in_flight: 256,
+            max_mcp_sessions: 256,
+            mcp_session_idle: Duration::from_secs(300),
+            read_timeout: Duration::from_secs(10),
+            max_connections: 1024,
+            shutdown_grace: Duration::from_secs(10),
+        }
     }
+}
+
+/// The application and the token that, cancelled, ends every open MCP stream (cancel it when
+/// the server stops, or SSE clients hold it open).
+pub struct App {
+    /// The routes with every middleware.
+    pub router: Router,
+    /// Cancels MCP sessions.
+    pub shutdown: tokio_util::sync::CancellationToken,
 }
 
 /// [`router_with`] and the default [`HttpConfig`].
 pub fn router(service: Arc<MemoryService>, default_namespace: Namespace) -> Router {
-    router_with(service, default_namespace, &HttpConfig::default())
+    router_with(service, default_namespace, &HttpConfig::default()).router
 }
 
 /// The application: MCP at `/mcp`, health at `/healthz` (process up) and `/readyz` (store
-/// answers), the REST API under `/v1`.
+/// answers), the REST API under `/v1`, each behind the gate.
 pub fn router_with(
     service: Arc<MemoryService>,
     default_namespace: Namespace,
     config: &HttpConfig,
-) -> Router {
-    let max = config.max_request_bytes;
+) -> App {
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let sessions = rearview_mcp::sessions(config.mcp_session_idle);
+    let limits = rearview_mcp::HttpLimits {
+        max_request_bytes: config.max_request_bytes,
+        allowed_hosts: config.allowed_hosts.clone(),
+        session_idle: config.mcp_session_idle,
+    };
+    let mcp = rearview_mcp::streamable_http(
+        Arc::clone(&service),
+        default_namespace.clone(),
+        &limits,
+        Arc::clone(&sessions),
+        shutdown.clone(),
+    );
+    let guard = Arc::new(guard::Guard::new(Arc::clone(&service), config, sessions));
     let tools = rearview_mcp::RearviewMcp::new(Arc::clone(&service), default_namespace.clone());
-    let mcp = rearview_mcp::streamable_http(Arc::clone(&service), default_namespace.clone());
-    Router::new()
-        .route("/openapi.json", get(|| async { Json(openapi::document()) }))
-        .route("/healthz", get(healthz))
+    let max = config.max_request_bytes;
+    let read_timeout = config.read_timeout;
+    let protected = Router::new()
         .route("/metrics", get(metrics))
-        .route("/readyz", get(readyz))
         .route("/v1/memories", post(routes::memories::store).get(routes::memories::list))
         .route(
             "/v1/memories/{id}",
@@ -88,19 +159,35 @@ pub fn router_with(
         .route("/mcp/tools/list", get(tools_list))
         .route("/mcp/tools/call", post(tools_call))
         .nest_service("/mcp", mcp)
-        .with_state(AppState { service, tools, default_namespace })
-        .layer(axum::extract::DefaultBodyLimit::max(max))
-        .layer(axum::middleware::from_fn(move |request, next| limit_body(max, request, next)))
-        .layer(axum::middleware::from_fn(log_request))
-}
-
-/// Serves `app` on `listener` until `shutdown` completes, then lets in-flight requests finish.
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    app: Router,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    axum::serve(listener, app).with_graceful_shutdown(shutdown).await
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(AppState { service: Arc::clone(&service), tools, default_namespace })
+        .layer(axum::middleware::from_fn(audit::audit_rest))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&guard), guard::authenticate));
+    let public = Router::new()
+        .route("/openapi.json", get(|| async { Json(openapi::document()) }))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .with_state(service);
+    let router = protected
+        .merge(public)
+        .layer(axum::middleware::from_fn(move |request, next| {
+            serve::read_body(max, read_timeout, request, next)
+        }))
+        .layer(
+            tower::ServiceBuilder::new()
+                .layer(HandleErrorLayer::new(|_: tower::BoxError| async {
+                    guard::overloaded(
+                        "the server is at its limit of requests in flight (--max-in-flight); retry shortly"
+                            .to_owned(),
+                    )
+                }))
+                .load_shed()
+                .layer(tower::limit::GlobalConcurrencyLimitLayer::new(config.max_in_flight)),
+        )
+        .layer(axum::middleware::from_fn_with_state(guard, guard::check_host))
+        .layer(axum::middleware::from_fn(serve::log_request));
+    App { router, shutdown }
 }
 
 /// `GET /metrics`: Prometheus (OpenMetrics) text.
@@ -111,68 +198,12 @@ async fn metrics(State(state): State<AppState>) -> Result<axum::response::Respon
         .into_response())
 }
 
-/// Numbers requests for logs and the `X-Request-Id` response header.
-static NEXT_REQUEST_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
-/// One structured log event per request (method, path, status, duration, request id), and the
-/// id echoed as `X-Request-Id` so a client can quote it in a bug report. MCP tool calls are
-/// additionally logged with their input and output by `rearview-mcp`.
-async fn log_request(
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    let id = NEXT_REQUEST_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let (method, path) = (request.method().clone(), request.uri().path().to_owned());
-    // The route pattern (`/v1/memories/{id}`), never the raw path: labels stay bounded.
-    let route = request
-        .extensions()
-        .get::<axum::extract::MatchedPath>()
-        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
-    let started = std::time::Instant::now();
-    let mut response = next.run(request).await;
-    let ms = started.elapsed().as_secs_f64() * 1000.0;
-    // MCP traffic is counted per tool by rearview-mcp; scrapes are not worth counting.
-    if !route.starts_with("/mcp") && route != "/metrics" {
-        let outcome = format!("{}xx", response.status().as_u16() / 100);
-        rearview_api::metrics::observe(
-            "rest",
-            &format!("{method} {route}"),
-            &outcome,
-            started.elapsed(),
-        );
-    }
-    tracing::info!(request_id = id, %method, path, status = response.status().as_u16(), ms, "http request");
-    if let Ok(value) = axum::http::HeaderValue::from_str(&id.to_string()) {
-        response.headers_mut().insert("x-request-id", value);
-    }
-    response
-}
-
-/// Refuses a declared oversized body at once and caps streamed ones (the MCP endpoint reads its
-/// body itself, past axum's extractor limit).
-async fn limit_body(
-    max: usize,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    let declared = request
-        .headers()
-        .get(axum::http::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > max as u64) {
-        return ApiError::payload_too_large(max).into_response();
-    }
-    let (parts, body) = request.into_parts();
-    let body = axum::body::Body::new(http_body_util::Limited::new(body, max));
-    next.run(axum::extract::Request::from_parts(parts, body)).await
-}
-
 async fn healthz() -> impl IntoResponse {
     Json(serde_json::json!({ "status": "ok" }))
 }
 
-async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
-    match state.service.stats().await {
+async fn readyz(State(service): State<Arc<MemoryService>>) -> impl IntoResponse {
+    match service.stats().await {
         Ok(stats) => (
             StatusCode::OK,
             Json(
@@ -184,6 +215,24 @@ async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
             Json(serde_json::json!({ "code": "unavailable", "message": e.to_string() })),
         ),
     }
+}
+
+async fn not_found(uri: axum::http::Uri) -> ApiError {
+    let path: String = uri.path().chars().take(200).collect();
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        format!("no route {path:?}; /openapi.json lists the API"),
+    )
+}
+
+async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    let path: String = uri.path().chars().take(200).collect();
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{method} is not allowed on {path:?}; /openapi.json lists the methods"),
+    )
 }
 
 /// `GET /mcp/tools/list` → `{"tools": [...]}`, the same definitions MCP's `tools/list` returns.
@@ -199,24 +248,41 @@ struct ToolCall {
     arguments: serde_json::Map<String, serde_json::Value>,
 }
 
-/// `POST /mcp/tools/call {name, arguments}` → `{"result": …}` (200), or `{"error": …}` with 400
-/// for bad arguments, 422 for a tool that ran and failed, 500 for our faults.
+/// `POST /mcp/tools/call {name, arguments}` → `{"result": …}` (200) in the design's shapes
+/// where it defines them ([`rearview_api::compat`]), or `{"code", "message", "error"}` with 400
+/// for bad arguments, 403 for a namespace outside the key's grant, 422 for a tool that ran and
+/// failed, 500 for our faults. Honours `X-Rearview-Namespace` like `/mcp`.
 async fn tools_call(
     State(state): State<AppState>,
-    Json(call): Json<ToolCall>,
-) -> impl IntoResponse {
-    use rearview_mcp::CallFailure;
-    let (status, body) = match state.tools.call_json(&call.name, call.arguments).await {
-        Ok(result) => (StatusCode::OK, serde_json::json!({ "result": result })),
-        Err(CallFailure::InvalidArguments(m)) => {
-            (StatusCode::BAD_REQUEST, serde_json::json!({ "error": m }))
-        }
-        Err(CallFailure::ToolError(m)) => {
-            (StatusCode::UNPROCESSABLE_ENTITY, serde_json::json!({ "error": m }))
-        }
-        Err(CallFailure::Internal(m)) => {
-            (StatusCode::INTERNAL_SERVER_ERROR, serde_json::json!({ "error": m }))
-        }
+    tenant: routes::Tenant,
+    body: Result<Json<ToolCall>, axum::extract::rejection::JsonRejection>,
+) -> axum::response::Response {
+    use rearview_mcp::Failure;
+    let Json(call) = match body {
+        Ok(body) => body,
+        Err(rejection) => return ApiError::from(rejection).into_response(),
     };
-    (status, Json(body))
+    let context = tenant.call();
+    match state.tools.call_json(&context, &call.name, call.arguments).await {
+        Ok(result) => {
+            let result = rearview_api::compat::design_result(&call.name, result);
+            (StatusCode::OK, Json(serde_json::json!({ "result": result }))).into_response()
+        }
+        Err(failure) => {
+            let (status, code) = match &failure {
+                Failure::InvalidArguments(_) => (StatusCode::BAD_REQUEST, "invalid_input"),
+                Failure::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+                Failure::ToolError(_) => (StatusCode::UNPROCESSABLE_ENTITY, "tool_error"),
+                Failure::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            };
+            // `error` is what this endpoint always answered; `code` and `message` are the format
+            // of every other error.
+            let message = failure.message();
+            (
+                status,
+                Json(serde_json::json!({ "code": code, "message": message, "error": message })),
+            )
+                .into_response()
+        }
+    }
 }

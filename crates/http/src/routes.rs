@@ -4,33 +4,74 @@ pub mod lifecycle;
 pub mod memories;
 pub mod recall;
 
-use axum::http::HeaderMap;
+use std::sync::{Arc, OnceLock};
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
 use rearview_core::{InputError, MemoryType, Namespace};
+use rearview_service::Caller;
 
 use crate::{ApiError, AppState};
 
-/// The request's namespace: the `X-Rearview-Namespace` header, else the server's default.
-pub(crate) fn namespace(headers: &HeaderMap, state: &AppState) -> Result<Namespace, ApiError> {
-    match headers.get("x-rearview-namespace") {
-        None => Ok(state.default_namespace.clone()),
-        Some(v) => {
-            let text = v.to_str().map_err(|_| {
-                ApiError::from(InputError::new("X-Rearview-Namespace", "must be valid text"))
-            })?;
-            Ok(text.parse()?)
+/// Where a REST handler leaves the namespace it resolved, for the request's audit event.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AuditSlot(pub(crate) Arc<OnceLock<String>>);
+
+/// Extractor: who is calling (put there by the auth middleware) and the `X-Rearview-Namespace`
+/// header.
+#[derive(Debug, Clone)]
+pub struct Tenant {
+    pub(crate) caller: Caller,
+    header: Option<String>,
+    slot: Option<AuditSlot>,
+}
+
+impl Tenant {
+    /// The namespace of the request: `named` (the body's `namespace`), else the header, else the
+    /// key's only namespace or the server's default; 403 outside the caller's grant.
+    pub(crate) fn namespace(
+        &self,
+        named: Option<&str>,
+        state: &AppState,
+    ) -> Result<Namespace, ApiError> {
+        let namespace =
+            self.caller.resolve(named, self.header.as_deref(), &state.default_namespace)?;
+        if let Some(slot) = &self.slot {
+            let _ = slot.0.set(namespace.as_str().to_owned());
         }
+        Ok(namespace)
     }
 }
 
-/// The namespace a request body names, else the header's or the server's default.
-pub(crate) fn namespace_or(
-    name: Option<&str>,
-    headers: &HeaderMap,
-    state: &AppState,
-) -> Result<Namespace, ApiError> {
-    match name {
-        Some(name) => Ok(name.parse()?),
-        None => namespace(headers, state),
+impl Tenant {
+    /// The same caller and header as a tool call's context (`/mcp/tools/call`).
+    pub(crate) fn call(&self) -> rearview_mcp::Call {
+        rearview_mcp::Call::new(self.caller.clone(), self.header.clone())
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Tenant {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        // Fail closed: every route that reaches a handler went through authentication.
+        let caller = parts.extensions.get::<Caller>().cloned().ok_or_else(|| {
+            ApiError::internal("request reached a handler without authentication")
+        })?;
+        let header = match parts.headers.get("x-rearview-namespace") {
+            None => None,
+            Some(v) => Some(
+                v.to_str()
+                    .map_err(|_| {
+                        ApiError::from(InputError::new(
+                            "X-Rearview-Namespace",
+                            "must be valid UTF-8 text without control characters",
+                        ))
+                    })?
+                    .to_owned(),
+            ),
+        };
+        Ok(Tenant { caller, header, slot: parts.extensions.get::<AuditSlot>().cloned() })
     }
 }
 

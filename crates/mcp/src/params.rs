@@ -88,3 +88,8 @@ pub struct NamespaceParams {
     /// Tenant; default the connection's.
     pub namespace: Option<String>,
 }
+
+/// Arguments of a tool that takes none (`memory_stats`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}

@@ -20,6 +20,14 @@ pub enum ServiceError {
         /// The namespace searched.
         namespace: String,
     },
+    /// The caller's credentials do not grant this namespace; nothing was read or written.
+    #[error(
+        "this API key does not grant namespace {namespace:?}; use a namespace the key grants, or ask an admin for a key that grants this one (rearview keys create --namespace ...)"
+    )]
+    Forbidden {
+        /// The namespace asked for.
+        namespace: String,
+    },
     /// A dependency (embedding model, database lock) is unavailable; retrying later may work.
     #[error("{0}")]
     Unavailable(String),
@@ -49,6 +57,8 @@ pub enum ErrorKind {
     InvalidInput,
     /// The caller's: the memory does not exist (or expired, or is another namespace's).
     NotFound,
+    /// The caller's: the credentials do not allow this (a namespace outside the key's grant).
+    Forbidden,
     /// Nobody's: try again later.
     Unavailable,
     /// Ours: a bug or corrupted data; logged with its cause.
@@ -61,6 +71,7 @@ impl ServiceError {
         match self {
             ServiceError::InvalidInput(_) => ErrorKind::InvalidInput,
             ServiceError::NotFound { .. } => ErrorKind::NotFound,
+            ServiceError::Forbidden { .. } => ErrorKind::Forbidden,
             ServiceError::Unavailable(_) => ErrorKind::Unavailable,
             ServiceError::Store(StoreError::Unavailable { .. }) => ErrorKind::Unavailable,
             ServiceError::Store(_) => ErrorKind::Internal,

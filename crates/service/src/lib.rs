@@ -26,8 +26,10 @@
 mod access;
 mod error;
 mod indexes;
+mod keys;
 mod lifecycle;
 mod requests;
+mod tenancy;
 mod transfer;
 
 use std::collections::{HashMap, HashSet};
@@ -45,6 +47,7 @@ use crate::access::AccessRecorder;
 use crate::indexes::Indexes;
 
 pub use error::{ErrorKind, ServiceError};
+pub use keys::{AuthError, CreatedKey, MIN_SEED_CHARS, NewKey};
 pub use lifecycle::{
     DistillRequest, Distilled, LifecycleConfig, Merge, Originals, SessionEnd, Stored, Suggestion,
     SweepReport,
@@ -53,6 +56,7 @@ pub use requests::{
     RecallHit, RecallRequest, RecallResponse, RecallTimings, RememberRequest, UpdateRequest,
     VectorSearch,
 };
+pub use tenancy::{Caller, Grant};
 pub use transfer::Imported;
 
 /// Settings of the service. Defaults follow the design.
@@ -544,6 +548,22 @@ impl MemoryService {
                 .unwrap_or_else(|e| e.into_inner())
                 .clone(),
         })
+    }
+
+    /// [`MemoryService::stats`] as `caller` may see it: only granted namespaces' counts, and the
+    /// database location, size and server-wide vector counts (which sum over every tenant) only
+    /// for admins. The embedding model's identity and state stay.
+    pub async fn stats_for(&self, caller: &Caller) -> Result<ServiceStats, ServiceError> {
+        let mut stats = self.stats().await?;
+        if !caller.is_admin() {
+            stats.store.tiers.retain(|t| caller.may_use(&t.namespace));
+            stats.store.location = "hidden (admin keys only)".to_owned();
+            stats.store.size_bytes = 0;
+            stats.store.vectors_per_model.clear();
+            stats.indexed_vectors = 0;
+            stats.pending_embeddings = 0;
+        }
+        Ok(stats)
     }
 
     /// Embeds up to `batch` memories that lack a vector of some model in use (the primary

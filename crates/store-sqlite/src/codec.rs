@@ -154,7 +154,7 @@ fn parse_metadata(s: &str) -> Result<Metadata, StoreError> {
     serde_json::from_str(s).map_err(|e| corrupt(format!("metadata: {e}")))
 }
 
-fn timestamp(us: i64) -> Result<Timestamp, StoreError> {
+pub(crate) fn timestamp(us: i64) -> Result<Timestamp, StoreError> {
     DateTime::from_timestamp_micros(us).ok_or_else(|| corrupt(format!("timestamp {us}")))
 }
 

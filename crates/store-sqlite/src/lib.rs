@@ -18,6 +18,7 @@
 
 mod codec;
 mod filter_sql;
+mod keys;
 mod keyword;
 mod migrate;
 
@@ -30,8 +31,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
 use rearview_store::{
-    KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page, PendingEmbedding,
-    StoreError, StoreStats, StoredVector, TierCount, VectorEntry,
+    ApiKeyRecord, KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page,
+    PendingEmbedding, StoreError, StoreStats, StoredVector, TierCount, VectorEntry,
 };
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params, params_from_iter};
 
@@ -745,6 +746,29 @@ impl MemoryStore for SqliteStore {
             Ok(())
         })
         .await
+    }
+
+    async fn insert_key(&self, key: &ApiKeyRecord) -> Result<bool, StoreError> {
+        let key = key.clone();
+        self.write(move |_, tx| keys::insert(tx, &key)).await
+    }
+
+    async fn find_key(&self, id: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
+        let id = id.to_owned();
+        self.read(move |_, conn| keys::find(conn, &id)).await
+    }
+
+    async fn list_keys(&self) -> Result<Vec<ApiKeyRecord>, StoreError> {
+        self.read(|_, conn| keys::list(conn)).await
+    }
+
+    async fn revoke_key(&self, id: &str, at: Timestamp) -> Result<bool, StoreError> {
+        let id = id.to_owned();
+        self.write(move |_, tx| keys::revoke(tx, &id, at)).await
+    }
+
+    async fn count_active_keys(&self, now: Timestamp) -> Result<u64, StoreError> {
+        self.read(move |_, conn| keys::count_active(conn, now)).await
     }
 
     async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError> {

@@ -168,6 +168,37 @@ pub struct StoreStats {
     pub location: String,
 }
 
+/// An API key as stored: never the secret, only its SHA-256 digest.
+///
+/// The id is derived from the digest (see the service's `keys` module), so a presented secret
+/// finds its record without a scan; the digest is then compared in constant time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiKeyRecord {
+    /// Public identifier, safe to log and show (`rvk_…`).
+    pub id: String,
+    /// SHA-256 of the secret.
+    pub digest: [u8; 32],
+    /// Free text for people (`--label`).
+    pub label: Option<String>,
+    /// Namespaces the key may read and write (ignored for admin keys).
+    pub namespaces: Vec<Namespace>,
+    /// May use every namespace and see server-wide details.
+    pub admin: bool,
+    /// When it was created.
+    pub created_at: Timestamp,
+    /// When it stops working, if ever.
+    pub expires_at: Option<Timestamp>,
+    /// When it was revoked, if it was.
+    pub revoked_at: Option<Timestamp>,
+}
+
+impl ApiKeyRecord {
+    /// Whether the key authenticates requests at `now`: not revoked and not expired.
+    pub fn is_active(&self, now: Timestamp) -> bool {
+        self.revoked_at.is_none() && self.expires_at.is_none_or(|t| now < t)
+    }
+}
+
 /// Durable home of memories, their keyword index, their vectors and their access statistics.
 ///
 /// Implementations: `SqliteStore` (crate `rearview-store-sqlite`), the zero-config default; a
@@ -326,4 +357,21 @@ pub trait MemoryStore: Send + Sync + 'static {
 
     /// What the store holds, at `now` (for telling live from expired).
     async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError>;
+
+    /// Saves a new API key. Returns `false` and changes nothing if a key with this id exists
+    /// (seeding the same key twice is a no-op).
+    async fn insert_key(&self, key: &ApiKeyRecord) -> Result<bool, StoreError>;
+
+    /// The key with this id, revoked and expired ones included.
+    async fn find_key(&self, id: &str) -> Result<Option<ApiKeyRecord>, StoreError>;
+
+    /// Every key, oldest first, revoked and expired ones included.
+    async fn list_keys(&self) -> Result<Vec<ApiKeyRecord>, StoreError>;
+
+    /// Marks a key revoked at `at`. Returns `false` if no such key exists; revoking twice keeps
+    /// the first instant.
+    async fn revoke_key(&self, id: &str, at: Timestamp) -> Result<bool, StoreError>;
+
+    /// How many keys are active at `now` (servers on loopback enforce keys once one exists).
+    async fn count_active_keys(&self, now: Timestamp) -> Result<u64, StoreError>;
 }

@@ -19,7 +19,9 @@ use rearview_core::{
     content_hash,
 };
 
-use crate::{MemoryRecord, MemoryStore, MemoryUpdate, Page, StoreError, StoredVector};
+use crate::{
+    ApiKeyRecord, MemoryRecord, MemoryStore, MemoryUpdate, Page, StoreError, StoredVector,
+};
 
 /// Generates one `#[tokio::test]` per contract check, each on a fresh store from `$make`.
 #[macro_export]
@@ -46,6 +48,7 @@ macro_rules! store_contract_tests {
             keyword_entries_return_normalised_terms_in_order,
             settings_persist_and_replace,
             export_pages_every_memory_of_a_namespace_with_vectors,
+            api_keys_round_trip_revoke_and_count,
         );
     };
     (@each $make:path, $($check:ident),+ $(,)?) => {
@@ -623,4 +626,44 @@ pub async fn export_pages_every_memory_of_a_namespace_with_vectors(store: Arc<dy
     let bare = store.export_page(&ns("a"), None, 10, false).await.unwrap();
     assert!(bare.iter().all(|(_, v)| v.is_empty()) && bare.len() == 5);
     assert!(store.export_page(&ns("nobody"), None, 10, true).await.unwrap().is_empty());
+}
+
+/// API keys round-trip every field; inserting an existing id changes nothing; revoking keeps the
+/// first instant; only unrevoked, unexpired keys count as active.
+pub async fn api_keys_round_trip_revoke_and_count(store: Arc<dyn MemoryStore>) {
+    let key = |id: &str, byte: u8| ApiKeyRecord {
+        id: id.to_owned(),
+        digest: [byte; 32],
+        label: Some("助手 agent".to_owned()),
+        namespaces: vec![ns("alice"), ns("项目")],
+        admin: false,
+        created_at: t0(),
+        expires_at: None,
+        revoked_at: None,
+    };
+    assert_eq!(store.count_active_keys(t0()).await.unwrap(), 0);
+    assert!(store.find_key("rvk_a").await.unwrap().is_none());
+    let a = key("rvk_a", 1);
+    assert!(store.insert_key(&a).await.unwrap());
+    assert!(!store.insert_key(&key("rvk_a", 9)).await.unwrap(), "an existing id is kept");
+    assert_eq!(store.find_key("rvk_a").await.unwrap(), Some(a.clone()));
+    let b = ApiKeyRecord {
+        admin: true,
+        namespaces: Vec::new(),
+        label: None,
+        expires_at: Some(t0() + TimeDelta::days(1)),
+        ..key("rvk_b", 2)
+    };
+    store.insert_key(&b).await.unwrap();
+    assert_eq!(store.list_keys().await.unwrap(), vec![a.clone(), b.clone()]);
+    assert_eq!(store.count_active_keys(t0()).await.unwrap(), 2);
+    assert_eq!(store.count_active_keys(t0() + TimeDelta::days(2)).await.unwrap(), 1);
+    let at = t0() + TimeDelta::hours(1);
+    assert!(store.revoke_key("rvk_a", at).await.unwrap());
+    assert!(store.revoke_key("rvk_a", at + TimeDelta::hours(1)).await.unwrap());
+    assert!(!store.revoke_key("rvk_missing", at).await.unwrap());
+    let revoked = store.find_key("rvk_a").await.unwrap().unwrap();
+    assert_eq!(revoked.revoked_at, Some(at));
+    assert!(!revoked.is_active(at));
+    assert_eq!(store.count_active_keys(at).await.unwrap(), 1);
 }

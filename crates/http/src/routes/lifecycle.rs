@@ -5,34 +5,33 @@
 use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
-use axum::http::HeaderMap;
 use rearview_api::{
     EndSessionParams, IdsParams, SuggestParams, SummarizeEpisodesParams, distilled_json,
     memories_json, session_end_json, suggestions_json,
 };
 
-use crate::routes::namespace_or;
+use crate::routes::Tenant;
 use crate::{ApiError, AppState};
 
 /// `POST /v1/archive` `{"ids": [...]}` → `{"memories": [...]}`, now archived.
 pub async fn archive(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    tenant: Tenant,
     body: Result<Json<IdsParams>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
-    let ns = namespace_or(body.namespace.as_deref(), &headers, &state)?;
+    let ns = tenant.namespace(body.namespace.as_deref(), &state)?;
     Ok(Json(memories_json(&state.service.archive(&ns, &body.ids()?).await?)))
 }
 
 /// `POST /v1/restore` `{"ids": [...]}` → `{"memories": [...]}`, back in recall.
 pub async fn restore(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    tenant: Tenant,
     body: Result<Json<IdsParams>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
-    let ns = namespace_or(body.namespace.as_deref(), &headers, &state)?;
+    let ns = tenant.namespace(body.namespace.as_deref(), &state)?;
     Ok(Json(memories_json(&state.service.restore(&ns, &body.ids()?).await?)))
 }
 
@@ -40,11 +39,11 @@ pub async fn restore(
 /// memories.
 pub async fn end_session(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    tenant: Tenant,
     body: Result<Json<EndSessionParams>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
-    let ns = namespace_or(body.namespace.as_deref(), &headers, &state)?;
+    let ns = tenant.namespace(body.namespace.as_deref(), &state)?;
     Ok(Json(session_end_json(&state.service.end_session(&ns, &body.session_id).await?)))
 }
 
@@ -52,11 +51,11 @@ pub async fn end_session(
 /// memory, the method that wrote it, and how many originals were archived or deleted.
 pub async fn summarize(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    tenant: Tenant,
     body: Result<Json<SummarizeEpisodesParams>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
-    let ns = namespace_or(body.namespace.as_deref(), &headers, &state)?;
+    let ns = tenant.namespace(body.namespace.as_deref(), &state)?;
     let request = body.to_request()?;
     Ok(Json(distilled_json(&state.service.summarize_episodes(&ns, request).await?)))
 }
@@ -65,11 +64,11 @@ pub async fn summarize(
 /// similar episodes; writes nothing.
 pub async fn suggest(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    tenant: Tenant,
     body: Result<Json<SuggestParams>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
-    let ns = namespace_or(body.namespace.as_deref(), &headers, &state)?;
+    let ns = tenant.namespace(body.namespace.as_deref(), &state)?;
     let (threshold, min_size, limit) = body.resolve()?;
     let groups = state.service.suggest_distillations(&ns, threshold, min_size, limit).await?;
     Ok(Json(suggestions_json(&groups)))

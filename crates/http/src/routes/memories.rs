@@ -4,7 +4,7 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use rearview_api::MemoryView;
 use rearview_core::{MemoryFilter, MemoryId};
 use rearview_service::{RememberRequest, UpdateRequest};
@@ -12,7 +12,7 @@ use rearview_store::Page;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::routes::{namespace, parse_tier};
+use crate::routes::{Tenant, parse_tier};
 use crate::{ApiError, AppState};
 
 /// Body of `POST /v1/memories`.
@@ -39,11 +39,11 @@ pub struct StoreBody {
 /// `POST /v1/memories` → 201 with the stored memory.
 pub async fn store(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    tenant: Tenant,
     body: Result<Json<StoreBody>, JsonRejection>,
 ) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
-    let ns = namespace(&headers, &state)?;
+    let ns = tenant.namespace(None, &state)?;
     let request = RememberRequest {
         content: body.content,
         memory_type: parse_tier(body.memory_type.as_deref())?,
@@ -84,11 +84,11 @@ pub struct ListQuery {
 /// `GET /v1/memories` → `{"memories": [...]}`, newest event first.
 pub async fn list(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    tenant: Tenant,
     query: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Query(q) = query.map_err(ApiError::from)?;
-    let ns = namespace(&headers, &state)?;
+    let ns = tenant.namespace(None, &state)?;
     let filter = MemoryFilter {
         memory_types: parse_tier(q.memory_type.as_deref())?.into_iter().collect(),
         session_id: q.session_id,
@@ -105,10 +105,10 @@ pub async fn list(
 /// `GET /v1/memories/{id}`.
 pub async fn get(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    tenant: Tenant,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let ns = namespace(&headers, &state)?;
+    let ns = tenant.namespace(None, &state)?;
     let memory = state.service.get(&ns, id.parse::<MemoryId>()?).await?;
     Ok(Json(serde_json::json!({ "memory": MemoryView::from(&memory) })))
 }
@@ -130,12 +130,12 @@ pub struct PatchBody {
 /// `PATCH /v1/memories/{id}`: correct content, metadata, tier or TTL.
 pub async fn patch(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    tenant: Tenant,
     Path(id): Path<String>,
     body: Result<Json<PatchBody>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
-    let ns = namespace(&headers, &state)?;
+    let ns = tenant.namespace(None, &state)?;
     let request = UpdateRequest {
         content: body.content,
         metadata: body.metadata,
@@ -149,10 +149,10 @@ pub async fn patch(
 /// `DELETE /v1/memories/{id}` → 204.
 pub async fn delete(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    tenant: Tenant,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    let ns = namespace(&headers, &state)?;
+    let ns = tenant.namespace(None, &state)?;
     state.service.forget(&ns, id.parse::<MemoryId>()?).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -1,0 +1,348 @@
+//! The tool registry: every tool's name, description, annotations, parameter type (and so its
+//! JSON Schema and argument check) and implementation, in one list ([`tools!`]). `tools/list`,
+//! MCP's `tools/call`, the design's `POST /mcp/tools/call` and the metrics' operation labels all
+//! read it, so they cannot disagree.
+
+use rearview_api::{
+    MemoryView, RecallView, distilled_json, memories_json, session_end_json, stored_json,
+    suggestions_json,
+};
+use rearview_core::{InputError, MemoryFilter, MemoryId, Namespace};
+use rearview_service::{Caller, ErrorKind, RememberRequest, ServiceError, UpdateRequest};
+use rearview_store::Page;
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use serde_json::Value;
+
+use crate::RearviewMcp;
+use crate::params::*;
+
+/// What one call knows besides its arguments: who calls, the transport's namespace header, and
+/// (once a tool resolved it) the namespace it worked in, for the audit log.
+#[derive(Debug)]
+pub struct Call {
+    pub(crate) caller: Caller,
+    pub(crate) header_namespace: Option<String>,
+    pub(crate) namespace: std::sync::OnceLock<String>,
+}
+
+impl Call {
+    /// A call by `caller`, with the transport's `X-Rearview-Namespace` if it sent one.
+    pub fn new(caller: Caller, header_namespace: Option<String>) -> Self {
+        Self { caller, header_namespace, namespace: std::sync::OnceLock::new() }
+    }
+}
+
+/// How a tool call fails. Transports map these: MCP answers invalid params, a tool result with
+/// `isError`, or an internal error; the design's HTTP endpoint answers 400, 403, 422 or 500.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The arguments were wrong (unknown tool, bad field); the message names the fix.
+    InvalidArguments(String),
+    /// The namespace is outside the caller's grant; nothing was read or written.
+    Forbidden(String),
+    /// The tool ran and failed (not found, model unavailable).
+    ToolError(String),
+    /// Our fault; logged.
+    Internal(String),
+}
+
+impl Failure {
+    /// The outcome label of the audit log and metrics.
+    pub fn outcome(&self) -> &'static str {
+        match self {
+            Failure::InvalidArguments(_) => "invalid_params",
+            Failure::Forbidden(_) => "forbidden",
+            Failure::ToolError(_) => "tool_error",
+            Failure::Internal(_) => "internal_error",
+        }
+    }
+
+    /// The message for the client.
+    pub fn message(&self) -> &str {
+        match self {
+            Failure::InvalidArguments(m)
+            | Failure::Forbidden(m)
+            | Failure::ToolError(m)
+            | Failure::Internal(m) => m,
+        }
+    }
+}
+
+impl From<ServiceError> for Failure {
+    fn from(e: ServiceError) -> Self {
+        match e.kind() {
+            ErrorKind::InvalidInput => Failure::InvalidArguments(e.to_string()),
+            ErrorKind::Forbidden => Failure::Forbidden(e.to_string()),
+            ErrorKind::NotFound | ErrorKind::Unavailable => Failure::ToolError(e.to_string()),
+            ErrorKind::Internal => {
+                tracing::error!(error = ?e, "tool failed internally");
+                Failure::Internal(format!("internal error: {e}"))
+            }
+        }
+    }
+}
+
+impl From<InputError> for Failure {
+    fn from(e: InputError) -> Self {
+        Failure::InvalidArguments(e.to_string())
+    }
+}
+
+type Outcome = Result<Value, Failure>;
+
+/// Declares the tools: for each, its name (the method implementing it), parameter type,
+/// description and behaviour hints. Generates [`TOOL_NAMES`], [`definitions`] and
+/// `RearviewMcp::dispatch`.
+macro_rules! tools {
+    ($(
+        $name:ident($params:ty) {
+            description: $description:literal,
+            read_only: $read_only:literal,
+            destructive: $destructive:literal,
+            idempotent: $idempotent:literal $(,)?
+        }
+    )+) => {
+        /// Every tool's name, in declaration order.
+        pub const TOOL_NAMES: &[&str] = &[$(stringify!($name)),+];
+
+        /// The `tools/list` entries, sorted by name.
+        pub fn definitions() -> Vec<Tool> {
+            let mut tools = vec![$(
+                Tool::new(
+                    stringify!($name),
+                    $description,
+                    rmcp::handler::server::common::schema_for_type::<$params>(),
+                )
+                .with_annotations(
+                    ToolAnnotations::new()
+                        .read_only($read_only)
+                        .destructive($destructive)
+                        .idempotent($idempotent)
+                        .open_world(false),
+                )
+            ),+];
+            tools.sort_by(|a, b| a.name.cmp(&b.name));
+            tools
+        }
+
+        impl RearviewMcp {
+            /// Parses `arguments` as tool `name`'s parameters (a malformed argument is
+            /// invalid-params naming the field) and runs the tool.
+            pub(crate) async fn dispatch(&self, call: &Call, name: &str, arguments: JsonObject) -> Outcome {
+                match name {
+                    $(stringify!($name) => {
+                        let params = parse_arguments::<$params>(arguments)?;
+                        self.$name(call, params).await
+                    })+
+                    _ => Err(Failure::InvalidArguments(format!(
+                        "unknown tool {name:?}; tools/list names the tools"
+                    ))),
+                }
+            }
+        }
+    };
+}
+
+tools! {
+    store_memory(StoreMemoryParams) {
+        description: "Store a memory: a fact, preference, decision or event worth recalling in a later turn or conversation. Use `episodic` for things that happened (default), `semantic` for lasting knowledge about the user or project, `working` for scratch notes of the current task (expire after 1 hour). Returns the stored memory with its id.",
+        read_only: false, destructive: false, idempotent: false,
+    }
+    retrieve_memory(RetrieveMemoryParams) {
+        description: "Retrieve the memories most relevant to a query, ranked by meaning, keywords, recency and how often they were useful. Call this before answering whenever earlier conversations, user preferences or past decisions might matter. Write the query as a short description of what you need (any language).",
+        read_only: true, destructive: false, idempotent: false,
+    }
+    get_memory(MemoryIdParams) {
+        description: "Fetch one memory by id, with all its fields.",
+        read_only: true, destructive: false, idempotent: true,
+    }
+    update_memory(UpdateMemoryParams) {
+        description: "Correct a memory that is wrong or outdated: new content (re-indexed), metadata, tier or TTL. Prefer this to storing a contradicting memory.",
+        read_only: false, destructive: true, idempotent: true,
+    }
+    delete_memory(MemoryIdParams) {
+        description: "Delete a memory permanently, e.g. when the user asks to forget something.",
+        read_only: false, destructive: true, idempotent: true,
+    }
+    list_memories(ListMemoriesParams) {
+        description: "List memories, newest event first, optionally filtered by tier, session or tags. For browsing; use retrieve_memory to search.",
+        read_only: true, destructive: false, idempotent: true,
+    }
+    memory_stats(NoParams) {
+        description: "Counts of memories per namespace and tier, database size, and the embedding model's state.",
+        read_only: true, destructive: false, idempotent: true,
+    }
+    summarize_episodes(SummarizeEpisodesParams) {
+        description: "Distil several episodic memories into one lasting semantic memory (e.g. repeated mentions of a habit become one preference), following an optional instruction. Written by the server's LLM when one is configured, else extractively (representative sentences); the result's `method` says which. The new memory lists its sources; the originals are archived by default. If the LLM fails, nothing changes.",
+        read_only: false, destructive: true, idempotent: false,
+    }
+    suggest_distillations(SuggestParams) {
+        description: "Propose groups of similar episodic memories worth distilling with summarize_episodes. Writes nothing; review the groups, then distil the ones that make sense.",
+        read_only: true, destructive: false, idempotent: true,
+    }
+    end_session(EndSessionParams) {
+        description: "End a conversation session: its working memories become episodic memories (key events extracted by the server's LLM when one is configured, otherwise each substantive user statement) and the working memories expire. Call once when a conversation is over.",
+        read_only: false, destructive: false, idempotent: true,
+    }
+    archive_memory(IdsParams) {
+        description: "Move memories to the cold archive: they stay stored but leave recall and listings unless include_archived is set. Reversible with restore_memory.",
+        read_only: false, destructive: false, idempotent: true,
+    }
+    restore_memory(IdsParams) {
+        description: "Bring archived memories back into recall.",
+        read_only: false, destructive: false, idempotent: true,
+    }
+    cleanup_expired(NamespaceParams) {
+        description: "Delete this namespace's expired memories (past their TTL) and report how many. Expired memories are already invisible to every read; this reclaims their space. The server also sweeps on its own schedule.",
+        read_only: false, destructive: true, idempotent: true,
+    }
+}
+
+impl RearviewMcp {
+    /// The namespace a call works in: its `namespace` argument, else the header, else the key's
+    /// only namespace or the connection's default; refused outside the caller's grant.
+    fn namespace(&self, call: &Call, named: Option<&str>) -> Result<Namespace, Failure> {
+        let namespace = call.caller.resolve(
+            named,
+            call.header_namespace.as_deref(),
+            &self.default_namespace,
+        )?;
+        let _ = call.namespace.set(namespace.as_str().to_owned());
+        Ok(namespace)
+    }
+
+    async fn store_memory(&self, call: &Call, p: StoreMemoryParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.as_deref())?;
+        let request = RememberRequest {
+            content: p.content,
+            memory_type: tier(p.memory_type.as_deref())?,
+            metadata: p.metadata.map(Value::Object),
+            ttl_secs: p.ttl,
+            session_id: p.session_id,
+            occurred_at: p
+                .occurred_at
+                .as_deref()
+                .map(|t| rearview_core::parse_timestamp("occurred_at", t))
+                .transpose()?,
+            dedup: p.dedup,
+        };
+        Ok(stored_json(&self.service.remember(&namespace, request).await?))
+    }
+
+    async fn retrieve_memory(&self, call: &Call, mut p: RetrieveMemoryParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.take().as_deref())?;
+        let request = p.into_request()?;
+        let result = self.service.recall(&namespace, request).await?;
+        Ok(serde_json::to_value(RecallView::from(&result)).unwrap_or_default())
+    }
+
+    async fn get_memory(&self, call: &Call, p: MemoryIdParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.as_deref())?;
+        let id = parse_id(&p.id)?;
+        Ok(memory_json(&self.service.get(&namespace, id).await?))
+    }
+
+    async fn update_memory(&self, call: &Call, p: UpdateMemoryParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.as_deref())?;
+        let id = parse_id(&p.id)?;
+        let request = UpdateRequest {
+            content: p.content,
+            metadata: p.metadata.map(Value::Object),
+            memory_type: tier(p.memory_type.as_deref())?,
+            ttl_secs: p.ttl,
+        };
+        Ok(memory_json(&self.service.update(&namespace, id, request).await?))
+    }
+
+    async fn delete_memory(&self, call: &Call, p: MemoryIdParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.as_deref())?;
+        let id = parse_id(&p.id)?;
+        self.service.forget(&namespace, id).await?;
+        Ok(serde_json::json!({ "deleted": id.to_string() }))
+    }
+
+    async fn list_memories(&self, call: &Call, p: ListMemoriesParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.as_deref())?;
+        let filter = MemoryFilter {
+            memory_types: tier(p.memory_type.as_deref())?.into_iter().collect(),
+            session_id: p.session_id,
+            tags: p.tags.unwrap_or_default(),
+            include_archived: p.include_archived.unwrap_or(false),
+            ..MemoryFilter::default()
+        };
+        let page = Page { offset: p.offset.unwrap_or(0), limit: p.limit.unwrap_or(20) };
+        let memories = self.service.list(&namespace, &filter, page).await?;
+        Ok(
+            serde_json::json!({ "memories": memories.iter().map(MemoryView::from).collect::<Vec<_>>() }),
+        )
+    }
+
+    async fn memory_stats(&self, call: &Call, _: NoParams) -> Outcome {
+        Ok(rearview_api::stats(&self.service.stats_for(&call.caller).await?))
+    }
+
+    async fn summarize_episodes(&self, call: &Call, p: SummarizeEpisodesParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.as_deref())?;
+        let request = p.to_request()?;
+        Ok(distilled_json(&self.service.summarize_episodes(&namespace, request).await?))
+    }
+
+    async fn suggest_distillations(&self, call: &Call, p: SuggestParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.as_deref())?;
+        let (threshold, min_size, limit) = p.resolve()?;
+        let groups =
+            self.service.suggest_distillations(&namespace, threshold, min_size, limit).await?;
+        Ok(suggestions_json(&groups))
+    }
+
+    async fn end_session(&self, call: &Call, p: EndSessionParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.as_deref())?;
+        Ok(session_end_json(&self.service.end_session(&namespace, &p.session_id).await?))
+    }
+
+    async fn archive_memory(&self, call: &Call, p: IdsParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.as_deref())?;
+        let ids = p.ids()?;
+        Ok(memories_json(&self.service.archive(&namespace, &ids).await?))
+    }
+
+    async fn restore_memory(&self, call: &Call, p: IdsParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.as_deref())?;
+        let ids = p.ids()?;
+        Ok(memories_json(&self.service.restore(&namespace, &ids).await?))
+    }
+
+    async fn cleanup_expired(&self, call: &Call, p: NamespaceParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.as_deref())?;
+        let cleaned = self.service.cleanup_expired(Some(&namespace)).await?;
+        Ok(serde_json::json!({ "cleaned": cleaned, "namespace": namespace.as_str() }))
+    }
+}
+
+/// `arguments` as a tool's parameter struct, or invalid-params naming the failing field.
+fn parse_arguments<T: serde::de::DeserializeOwned>(arguments: JsonObject) -> Result<T, Failure> {
+    serde_path_to_error::deserialize(Value::Object(arguments)).map_err(|e| {
+        let path = e.path().to_string();
+        let what = if path == "." {
+            format!("invalid arguments: {}", e.inner())
+        } else {
+            format!("invalid argument `{path}`: {}", e.inner())
+        };
+        Failure::InvalidArguments(format!(
+            "{what}; the tool's input schema in tools/list says what is allowed"
+        ))
+    })
+}
+
+/// `{"memory": …}`, the result of every tool that returns one memory.
+fn memory_json(memory: &rearview_core::Memory) -> Value {
+    serde_json::json!({ "memory": MemoryView::from(memory) })
+}
+
+fn tier(name: Option<&str>) -> Result<Option<rearview_core::MemoryType>, Failure> {
+    Ok(name.map(str::parse).transpose()?)
+}
+
+fn parse_id(id: &str) -> Result<MemoryId, Failure> {
+    Ok(id.parse()?)
+}
