@@ -261,8 +261,9 @@ async fn oversized_requests_get_413_and_change_nothing() {
     let config = ServiceConfig { max_content_chars: 50, ..ServiceConfig::default() };
     let service =
         Arc::new(MemoryService::open(store, None, Arc::new(SystemClock), config).await.unwrap());
-    let limits = rearview_http::HttpConfig { max_request_bytes: 2_000 };
-    let app = rearview_http::router_with(Arc::clone(&service), "default".parse().unwrap(), &limits);
+    let limits = rearview_http::HttpConfig { max_request_bytes: 2_000, ..Default::default() };
+    let app = rearview_http::router_with(Arc::clone(&service), "default".parse().unwrap(), &limits)
+        .router;
 
     // Declared too large: refused before the body is read.
     let big = serde_json::json!({ "content": "x".repeat(5_000) });
@@ -286,7 +287,9 @@ async fn oversized_requests_get_413_and_change_nothing() {
         let response = app.clone().oneshot(request).await.unwrap();
         let status = response.status();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        assert!(status.is_client_error(), "{uri}: {status} {}", String::from_utf8_lossy(&bytes));
+        let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{uri}: {body}");
+        assert_eq!(body["code"], "payload_too_large", "{uri}: {body}");
     }
 
     // Within the request limit but over the content limit: 400 naming the field and the limit.
@@ -371,7 +374,7 @@ async fn metrics_count_requests_per_route_and_tool_and_report_tiers() {
         String::from_utf8(bytes.to_vec()).unwrap()
     };
     let rest =
-        r#"rearview_requests_total{transport="rest",operation="POST /v1/memories",outcome="2xx"}"#;
+        r#"rearview_requests_total{transport="rest",operation="POST /v1/memories",outcome="ok"}"#;
     let rest_before = sample(&before, rest).unwrap_or(0.0);
     for content in ["第一条记忆", "second memory"] {
         send(&app, "POST", "/v1/memories", Some(serde_json::json!({"content": content})), None)
@@ -399,7 +402,7 @@ async fn metrics_count_requests_per_route_and_tool_and_report_tiers() {
     // The registry is process-wide and other tests run concurrently: at least our two.
     assert!(sample(&text, rest).unwrap_or(0.0) >= rest_before + 2.0, "{text}");
     let bad =
-        r#"rearview_requests_total{transport="rest",operation="POST /v1/memories",outcome="4xx"}"#;
+        r#"rearview_requests_total{transport="rest",operation="POST /v1/memories",outcome="400"}"#;
     assert!(sample(&text, bad).unwrap_or(0.0) >= 1.0, "{text}");
     let tool = r#"rearview_requests_total{transport="http-tools",operation="retrieve_memory",outcome="ok"}"#;
     assert!(sample(&text, tool).unwrap_or(0.0) >= 1.0, "{text}");

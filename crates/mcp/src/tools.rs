@@ -111,7 +111,7 @@ macro_rules! tools {
                 Tool::new(
                     stringify!($name),
                     $description,
-                    rmcp::handler::server::common::schema_for_type::<$params>(),
+                    input_schema::<$params>(),
                 )
                 .with_annotations(
                     ToolAnnotations::new()
@@ -317,6 +317,17 @@ impl RearviewMcp {
         let cleaned = self.service.cleanup_expired(Some(&namespace)).await?;
         Ok(serde_json::json!({ "cleaned": cleaned, "namespace": namespace.as_str() }))
     }
+}
+
+/// The JSON Schema of a parameter type, without the Rust type's name and doc comment (written for
+/// us, not for clients; each field keeps its own description).
+fn input_schema<T: schemars::JsonSchema + 'static>() -> std::sync::Arc<JsonObject> {
+    let mut schema = (*rmcp::handler::server::common::schema_for_type::<T>()).clone();
+    schema.remove("title");
+    schema.remove("description");
+    // Some clients insist on `properties`, even for a tool without arguments.
+    schema.entry("properties").or_insert_with(|| serde_json::json!({}));
+    std::sync::Arc::new(schema)
 }
 
 /// `arguments` as a tool's parameter struct, or invalid-params naming the failing field.
