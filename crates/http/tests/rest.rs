@@ -193,6 +193,14 @@ async fn every_error_is_code_and_message_naming_the_field() {
         ),
         (
             "POST",
+            "/v1/recall",
+            Some(serde_json::json!({"query": "记".repeat(8_001)})),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+            "longer than 8000 characters",
+        ),
+        (
+            "POST",
             "/v1/sessions/end",
             Some(serde_json::json!({"session": "x"})),
             StatusCode::BAD_REQUEST,

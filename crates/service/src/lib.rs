@@ -72,6 +72,9 @@ pub struct ServiceConfig {
     pub max_content_chars: usize,
     /// Largest `top_k` a recall may ask for.
     pub max_top_k: usize,
+    /// Longest recall query accepted, in characters (long queries cost embedding windows and
+    /// keyword lookups for every caller of the server).
+    pub max_query_chars: usize,
     /// Where keyword search runs.
     pub keyword_search: KeywordSearch,
     /// Dedup-merge, archive, summaries, distillation.
@@ -97,6 +100,7 @@ impl Default for ServiceConfig {
             tokenizer: Tokenizer::default(),
             max_content_chars: 32_768,
             max_top_k: 100,
+            max_query_chars: 8_000,
             keyword_search: KeywordSearch::default(),
             lifecycle: LifecycleConfig::default(),
         }
@@ -294,7 +298,7 @@ impl MemoryService {
         request: RecallRequest,
     ) -> Result<RecallResponse, ServiceError> {
         let started = std::time::Instant::now();
-        request.validate(self.config.max_top_k)?;
+        request.validate(self.config.max_top_k, self.config.max_query_chars)?;
         let now = request.as_of.unwrap_or_else(|| self.clock.now());
         let mut filter = request.filter.clone();
         if request.as_of.is_some() {

@@ -177,9 +177,22 @@ impl RecallRequest {
         }
     }
 
-    pub(crate) fn validate(&self, max_top_k: usize) -> Result<(), InputError> {
+    pub(crate) fn validate(
+        &self,
+        max_top_k: usize,
+        max_query_chars: usize,
+    ) -> Result<(), InputError> {
         if self.query.trim().is_empty() {
             return Err(InputError::new("query", "must not be empty or only whitespace"));
+        }
+        // Counted without reading past the limit: a huge query costs nothing to refuse.
+        if self.query.chars().nth(max_query_chars).is_some() {
+            return Err(InputError::new(
+                "query",
+                format!(
+                    "is longer than {max_query_chars} characters; send the part that says what you need (the latest turns of a dialogue)"
+                ),
+            ));
         }
         if self.top_k == 0 || self.top_k > max_top_k {
             return Err(InputError::new(
