@@ -9,8 +9,11 @@ use rusqlite::Connection;
 use crate::codec::backend;
 
 /// Migrations in order; entry `i` brings the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] =
-    &[include_str!("../migrations/0001_init.sql"), include_str!("../migrations/0002_summary.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/0001_init.sql"),
+    include_str!("../migrations/0002_summary.sql"),
+    include_str!("../migrations/0003_fts_token_characters.sql"),
+];
 
 /// The schema version this binary writes.
 pub(crate) const LATEST: i64 = MIGRATIONS.len() as i64;
