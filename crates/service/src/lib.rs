@@ -267,7 +267,7 @@ impl MemoryService {
         Ok(())
     }
 
-    /// Stores a new memory, or merges it into an existing near-duplicate (see `lifecycle.rs`:
+    /// Stores a new memory, or merges it into an existing near-duplicate (see `lifecycle/dedup.rs`:
     /// same tier, exact same text or a vector at least `dedup_threshold` similar, and no fact
     /// lost), and returns what was stored.
     ///
