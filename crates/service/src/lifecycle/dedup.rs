@@ -1,6 +1,13 @@
 //! Dedup-merge on store: an exact duplicate (same content hash) or a near duplicate (cosine at
 //! least `dedup_threshold` and one text adding no fact atom to the other) is folded into the
 //! existing memory instead of stored again; a long text gets a recall summary.
+//!
+//! A store runs in two steps. [`MemoryService::prepare`] does the slow work on the new text alone
+//! (summary, keyword terms, one embedding per model) without any lock. Then, holding the
+//! namespace's write lock (`locks.rs`), [`MemoryService::write_prepared`] looks for a duplicate
+//! and merges or inserts, and updates the in-memory indexes before letting go: the next writer's
+//! duplicate search sees this write, so concurrent identical stores give one memory and
+//! concurrent merges into one memory each keep their record.
 
 use chrono::SecondsFormat;
 use rearview_core::{
@@ -11,7 +18,24 @@ use rearview_search::extract::{adds_nothing, split_sentences};
 use rearview_store::{MemoryRecord, MemoryUpdate, StoredVector};
 
 use super::{MAX_MERGE_RECORDS, Merge, Stored};
+use crate::locks::WriteGuard;
 use crate::{KeywordSearch, MemoryService, ServiceError, expiry, not_found};
+
+/// A new memory with everything computed that can be computed without looking at the store:
+/// what [`MemoryService::write_prepared`] needs under the namespace's lock.
+pub(crate) struct Prepared {
+    new: NewMemory,
+    source_ids: Vec<MemoryId>,
+    /// Merge into a duplicate if there is one (the request's wish and the configuration's).
+    dedup: bool,
+    now: Timestamp,
+    ttl_secs: u64,
+    expires_at: Option<Timestamp>,
+    hash: String,
+    summary: Option<String>,
+    terms: Vec<String>,
+    vectors: Vec<StoredVector>,
+}
 
 impl MemoryService {
     /// Writes a validated memory: merges it into an exact or near duplicate when `dedup`, else
@@ -23,41 +47,88 @@ impl MemoryService {
         source_ids: Vec<MemoryId>,
         dedup: bool,
     ) -> Result<Stored, ServiceError> {
-        let now = self.clock.now();
-        let ttl_secs = match new.ttl_secs {
-            Some(secs) => secs,
-            None => self.config.ttls.for_tier(new.memory_type).map_or(0, |d| d.as_secs()),
-        };
-        let expires_at = expiry(now, ttl_secs)?;
-        let hash = content_hash(&new.content);
-        let dedup = dedup && self.config.lifecycle.dedup_threshold.is_some();
-        if dedup {
-            let exact = self.store.find_by_hash(namespace, &hash, now).await?;
-            if let Some(existing) = exact.into_iter().find(|m| mergeable(m, &new)) {
-                let merge = Merge { exact: true, similarity: None, content_replaced: false };
-                return self.merge_into(existing, &new, merge, None, now, expires_at).await;
+        if dedup && self.config.lifecycle.dedup_threshold.is_some() {
+            // An exact duplicate needs neither summary nor embedding: look for one first.
+            let guard = self.writes.write(namespace).await;
+            let now = self.clock.now();
+            let hash = content_hash(&new.content);
+            if let Some(existing) = self.exact_duplicate(&guard, &new, &hash, now).await? {
+                return self.merge_into(&guard, existing, &new, EXACT, None, now).await;
             }
         }
+        let prepared = self.prepare(new, source_ids, dedup).await?;
+        let guard = self.writes.write(namespace).await;
+        self.write_prepared(&guard, prepared).await
+    }
+
+    /// The part of storing `new` that needs no lock: expiry, hash, summary, terms, vectors.
+    pub(crate) async fn prepare(
+        &self,
+        new: NewMemory,
+        source_ids: Vec<MemoryId>,
+        dedup: bool,
+    ) -> Result<Prepared, ServiceError> {
+        let now = self.clock.now();
+        let (ttl_secs, expires_at) = self.lifetime(&new, now)?;
+        let hash = content_hash(&new.content);
         let summary = self.recall_summary(&new.content).await;
-        let recall_text = summary.as_deref().unwrap_or(&new.content);
         let terms = self.terms_of(&new.content, summary.as_deref());
-        let vectors = self.embed_passage(recall_text).await;
-        if dedup
-            && let Some((existing, similarity)) =
-                self.near_duplicate(namespace, &new, &vectors, now).await?
-        {
-            let replace = adds_nothing(&existing.content, &new.content)
-                && !adds_nothing(&new.content, &existing.content);
-            let merge =
-                Merge { exact: false, similarity: Some(similarity), content_replaced: replace };
-            let replacement = replace.then(|| Replacement {
-                content: new.content.clone(),
-                terms: terms.clone(),
-                hash: hash.clone(),
-                vectors: vectors.clone(),
-                summary: summary.clone(),
-            });
-            return self.merge_into(existing, &new, merge, replacement, now, expires_at).await;
+        let vectors = self.embed_passage(summary.as_deref().unwrap_or(&new.content)).await;
+        let dedup = dedup && self.config.lifecycle.dedup_threshold.is_some();
+        Ok(Prepared {
+            new,
+            source_ids,
+            dedup,
+            now,
+            ttl_secs,
+            expires_at,
+            hash,
+            summary,
+            terms,
+            vectors,
+        })
+    }
+
+    /// Writes `prepared` into the guard's namespace: merged into an exact duplicate or a near
+    /// one when it dedups, else inserted; the indexes follow before the guard is released.
+    pub(crate) async fn write_prepared(
+        &self,
+        guard: &WriteGuard<'_>,
+        prepared: Prepared,
+    ) -> Result<Stored, ServiceError> {
+        let Prepared {
+            new,
+            source_ids,
+            dedup,
+            now,
+            ttl_secs,
+            expires_at,
+            hash,
+            summary,
+            terms,
+            vectors,
+        } = prepared;
+        let namespace = guard.namespace();
+        if dedup {
+            if let Some(existing) = self.exact_duplicate(guard, &new, &hash, now).await? {
+                return self.merge_into(guard, existing, &new, EXACT, None, now).await;
+            }
+            if let Some((existing, similarity)) =
+                self.near_duplicate(guard, &new, &vectors, now).await?
+            {
+                let replace = adds_nothing(&existing.content, &new.content)
+                    && !adds_nothing(&new.content, &existing.content);
+                let merge =
+                    Merge { exact: false, similarity: Some(similarity), content_replaced: replace };
+                let replacement = replace.then(|| Replacement {
+                    content: new.content.clone(),
+                    terms,
+                    hash,
+                    vectors,
+                    summary,
+                });
+                return self.merge_into(guard, existing, &new, merge, replacement, now).await;
+            }
         }
         let memory = Memory {
             id: MemoryId::new_v7(now),
@@ -88,6 +159,31 @@ impl MemoryService {
         );
         tracing::debug!(namespace = %namespace, id = %record.memory.id, "stored memory");
         Ok(Stored { memory: record.memory, merged: None })
+    }
+
+    /// TTL in seconds (the request's, else the tier's default) and the expiry it gives at `now`.
+    fn lifetime(
+        &self,
+        new: &NewMemory,
+        now: Timestamp,
+    ) -> Result<(u64, Option<Timestamp>), ServiceError> {
+        let ttl_secs = match new.ttl_secs {
+            Some(secs) => secs,
+            None => self.config.ttls.for_tier(new.memory_type).map_or(0, |d| d.as_secs()),
+        };
+        Ok((ttl_secs, expiry(now, ttl_secs)?))
+    }
+
+    /// A visible memory of the guard's namespace with exactly this content that may absorb `new`.
+    async fn exact_duplicate(
+        &self,
+        guard: &WriteGuard<'_>,
+        new: &NewMemory,
+        hash: &str,
+        now: Timestamp,
+    ) -> Result<Option<Memory>, ServiceError> {
+        let same = self.store.find_by_hash(guard.namespace(), hash, now).await?;
+        Ok(same.into_iter().find(|m| mergeable(m, new)))
     }
 
     /// Keyword terms of a memory: its content's and, for a long one, its summary's.
@@ -123,12 +219,13 @@ impl MemoryService {
     /// two texts adds nothing to.
     async fn near_duplicate(
         &self,
-        namespace: &Namespace,
+        guard: &WriteGuard<'_>,
         new: &NewMemory,
         vectors: &[StoredVector],
         now: Timestamp,
     ) -> Result<Option<(Memory, f32)>, ServiceError> {
         let Some(threshold) = self.config.lifecycle.dedup_threshold else { return Ok(None) };
+        let namespace = guard.namespace();
         let Some(primary) = self.embedder() else { return Ok(None) };
         let Some(vector) = vectors.iter().find(|v| v.model_id == primary.model_id()) else {
             return Ok(None);
@@ -163,16 +260,17 @@ impl MemoryService {
 
     /// Folds `new` into `existing`: newest event time, the later expiry, metadata and tags
     /// united (the newer value wins a clash), a merge record appended, and the content replaced
-    /// when the new text is the fuller one.
+    /// when the new text is the fuller one. `existing` must have been read under `guard`.
     async fn merge_into(
         &self,
+        guard: &WriteGuard<'_>,
         existing: Memory,
         new: &NewMemory,
         merge: Merge,
         replacement: Option<Replacement>,
         now: Timestamp,
-        expires_at: Option<Timestamp>,
     ) -> Result<Stored, ServiceError> {
+        let (_, expires_at) = self.lifetime(new, now)?;
         let mut metadata = existing.metadata.clone();
         unite_metadata(&mut metadata, &new.metadata);
         let mut record = serde_json::json!({
@@ -217,12 +315,12 @@ impl MemoryService {
             update.vectors = Some(r.vectors);
             terms = Some(r.terms);
         }
-        let namespace = existing.namespace.clone();
+        let namespace = guard.namespace();
         let memory = self
             .store
-            .update(&namespace, existing.id, &update)
+            .update(namespace, existing.id, &update)
             .await?
-            .ok_or_else(|| not_found(&namespace, existing.id))?;
+            .ok_or_else(|| not_found(namespace, existing.id))?;
         let in_memory = self.config.keyword_search == KeywordSearch::InMemory;
         self.indexes.replace(
             &memory,
@@ -233,6 +331,9 @@ impl MemoryService {
         Ok(Stored { memory, merged: Some(merge) })
     }
 }
+
+/// The merge of an exact duplicate.
+const EXACT: Merge = Merge { exact: true, similarity: None, content_replaced: false };
 
 /// Content, terms, hash, vectors and summary that replace a merged memory's.
 struct Replacement {

@@ -20,8 +20,9 @@ use std::time::Duration;
 
 use rearview_core::{InputError, Memory, MemoryId, MemoryType, Namespace, Timestamp};
 use rearview_llm::LanguageModel;
-use rearview_store::MemoryUpdate;
+use rearview_store::{MemoryUpdate, TierCount};
 
+use crate::locks::WriteGuard;
 use crate::{MemoryService, ServiceError, not_found};
 
 /// Settings of the lifecycle. Defaults follow the design; see each field.
@@ -199,6 +200,19 @@ impl MemoryService {
         ids: &[MemoryId],
         archived: bool,
     ) -> Result<Vec<Memory>, ServiceError> {
+        let guard = self.writes.write(namespace).await;
+        self.set_archived_in(&guard, ids, archived).await
+    }
+
+    /// Archives or restores `ids` in the guard's namespace; fails before changing anything if
+    /// one of them does not exist.
+    async fn set_archived_in(
+        &self,
+        guard: &WriteGuard<'_>,
+        ids: &[MemoryId],
+        archived: bool,
+    ) -> Result<Vec<Memory>, ServiceError> {
+        let namespace = guard.namespace();
         self.existing(namespace, ids, "ids").await?;
         let update =
             MemoryUpdate { archived: Some(archived), at: self.clock.now(), ..Default::default() };
@@ -251,16 +265,25 @@ impl MemoryService {
             .ok()
             .and_then(|d| now.checked_sub_signed(d))
             .unwrap_or(Timestamp::MIN_UTC);
-        let moved = self.store.archive_idle(namespace, MemoryType::Episodic, cut, now).await?;
-        for (ns, ids) in group_by_namespace(&moved) {
+        let namespaces = match namespace {
+            Some(ns) => vec![ns.clone()],
+            None => self.namespaces_where(now, episodes_live).await?,
+        };
+        let mut archived = 0;
+        for ns in namespaces {
+            // A merge must not fold a new text into a memory that goes cold under it.
+            let _guard = self.writes.write(&ns).await;
+            let moved = self.store.archive_idle(Some(&ns), MemoryType::Episodic, cut, now).await?;
+            let ids: Vec<MemoryId> = moved.into_iter().map(|(_, id)| id).collect();
             for memory in self.store.get_many(&ns, &ids, now).await? {
                 self.indexes.replace(&memory, None, None);
             }
+            archived += ids.len();
         }
-        if !moved.is_empty() {
-            tracing::info!(archived = moved.len(), "idle episodic memories archived");
+        if archived > 0 {
+            tracing::info!(archived, "idle episodic memories archived");
         }
-        Ok(moved.len())
+        Ok(archived)
     }
 
     /// One lifecycle sweep over every namespace: delete expired memories, archive idle
@@ -271,15 +294,7 @@ impl MemoryService {
         let archived = self.archive_idle(None).await?;
         let mut distilled = 0;
         if self.config.lifecycle.auto_distill && self.embedder().is_some() {
-            let stats = self.store.stats(self.clock.now()).await?;
-            let mut namespaces: Vec<Namespace> = stats
-                .tiers
-                .iter()
-                .filter(|t| t.memory_type == MemoryType::Episodic && t.live > 0)
-                .map(|t| t.namespace.clone())
-                .collect();
-            namespaces.dedup();
-            for ns in namespaces {
+            for ns in self.namespaces_where(self.clock.now(), episodes_live).await? {
                 for group in self.suggest_distillations(&ns, None, 3, 10).await? {
                     let request = DistillRequest { ids: group.ids, ..Default::default() };
                     match self.summarize_episodes(&ns, request).await {
@@ -295,13 +310,7 @@ impl MemoryService {
     }
 }
 
-fn group_by_namespace(items: &[(Namespace, MemoryId)]) -> Vec<(Namespace, Vec<MemoryId>)> {
-    let mut groups: Vec<(Namespace, Vec<MemoryId>)> = Vec::new();
-    for (ns, id) in items {
-        match groups.iter_mut().find(|(n, _)| n == ns) {
-            Some((_, ids)) => ids.push(*id),
-            None => groups.push((ns.clone(), vec![*id])),
-        }
-    }
-    groups
+/// Tiers the archive sweep and automatic distillation look at: live episodes.
+fn episodes_live(tier: &TierCount) -> bool {
+    tier.memory_type == MemoryType::Episodic && tier.live > 0
 }
