@@ -19,7 +19,7 @@
 //! [`MemoryService::backfill_embeddings`]. A failing model never loses a write.
 //!
 //! **Concurrency.** Every method takes `&self` and may run concurrently. Calls that read memories,
-//! decide and write (dedup and merges, update, archive) hold their
+//! decide and write (dedup and merges, update, archive, ending a session, distilling) hold their
 //! namespace's write lock from the read through the write (`locks.rs`), so concurrent calls in one
 //! namespace behave as if they ran one after another; embedding and LLM calls happen before the
 //! lock is taken, and namespaces never wait for each other. Reads take no lock.

@@ -1,4 +1,5 @@
-//! Correct under concurrency: calls that read memories, decide and write (dedup, merges) hold their namespace's write lock from the read through the write, so concurrent
+//! Correct under concurrency: calls that read memories, decide and write (dedup, merges, ending a
+//! session) hold their namespace's write lock from the read through the write, so concurrent
 //! calls behave as if they ran one after another; a write in one namespace never waits for
 //! another namespace. Over a real SQLite file, the test embedder and a manual clock, on a
 //! multi-threaded runtime.
@@ -13,9 +14,11 @@ use rearview_core::{
     Clock, ManualClock, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp,
 };
 use rearview_embed::{Embedder, TestEmbedder, TextKind};
+use rearview_llm::{Completion, LanguageModel, LlmError, Message, Operation};
 use rearview_search::extract::adds_nothing;
 use rearview_service::{
-    LifecycleConfig, MemoryService, RememberRequest, ServiceConfig, Stored, UpdateRequest,
+    DistillRequest, ErrorKind, LifecycleConfig, MemoryService, RememberRequest, ServiceConfig,
+    Stored, UpdateRequest,
 };
 use rearview_store::{
     KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page, PendingEmbedding,
@@ -218,6 +221,43 @@ async fn concurrent_near_duplicates_lose_no_merge_record_and_no_text() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn ending_a_session_twice_at_once_promotes_each_turn_once() {
+    let h = harness().await;
+    let turns = [
+        "我下周三要去上海出差，住在静安区",
+        "My flight to Shanghai leaves Wednesday at 7 from gate 12",
+        "会议改到周四下午三点，在二号会议室",
+        "The hotel booking reference is KX-4471",
+    ];
+    for turn in turns {
+        let request = RememberRequest {
+            memory_type: Some(MemoryType::Working),
+            session_id: Some("trip".into()),
+            ..RememberRequest::new(turn)
+        };
+        h.service.remember(&ns("s"), request).await.unwrap();
+    }
+    let ends: Vec<_> = (0..2)
+        .map(|_| {
+            let service = Arc::clone(&h.service);
+            tokio::spawn(async move { service.end_session(&ns("s"), "trip").await.unwrap() })
+        })
+        .collect();
+    let mut promoted = 0;
+    for end in ends {
+        promoted += end.await.unwrap().episodes.len();
+    }
+    assert_eq!(promoted, turns.len(), "each turn became an episode once, across both calls");
+    let episodic = MemoryFilter { memory_types: vec![MemoryType::Episodic], ..Default::default() };
+    let page = Page { offset: 0, limit: 100 };
+    let episodes = h.service.list(&ns("s"), &episodic, page).await.unwrap();
+    assert_eq!(episodes.len(), turns.len());
+    for episode in &episodes {
+        assert!(episode.metadata.get("merges").is_none(), "promoted twice: {episode:#?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_write_waiting_in_one_namespace_never_blocks_another() {
     let (entered_tx, mut entered) = mpsc::unbounded_channel();
     let gate = Arc::new(Semaphore::new(0));
@@ -270,6 +310,160 @@ async fn a_write_waiting_in_one_namespace_never_blocks_another() {
     assert!(second.merged.as_ref().is_some_and(|m| m.exact), "{second:?}");
     assert_eq!(first.memory.id, second.memory.id);
     assert_eq!(everything(&h.service, &ns("slow")).await.len(), 1);
+}
+
+/// A language model that answers `answer`, after waiting for a permit of `gate` when
+/// `pause_next` is set (telling `entered` that it is waiting): a slow LLM call during which the
+/// test changes things.
+#[derive(Debug)]
+struct PausingLlm {
+    answer: String,
+    pause_next: AtomicBool,
+    gate: Arc<Semaphore>,
+    entered: mpsc::UnboundedSender<()>,
+}
+
+impl PausingLlm {
+    fn new(answer: serde_json::Value) -> (Arc<Self>, mpsc::UnboundedReceiver<()>) {
+        let (entered, waiting) = mpsc::unbounded_channel();
+        let llm = Self {
+            answer: answer.to_string(),
+            pause_next: AtomicBool::new(false),
+            gate: Arc::new(Semaphore::new(0)),
+            entered,
+        };
+        (Arc::new(llm), waiting)
+    }
+}
+
+#[async_trait]
+impl LanguageModel for PausingLlm {
+    fn model_for(&self, _operation: Operation) -> &str {
+        "pausing-llm"
+    }
+
+    async fn complete(
+        &self,
+        _operation: Operation,
+        _messages: &[Message],
+        _json: bool,
+    ) -> Result<Completion, LlmError> {
+        if self.pause_next.swap(false, Ordering::SeqCst) {
+            self.entered.send(()).unwrap();
+            self.gate.acquire().await.unwrap().forget();
+        }
+        Ok(Completion {
+            text: self.answer.clone(),
+            model: "pausing-llm".into(),
+            prompt_tokens: None,
+            completion_tokens: None,
+        })
+    }
+}
+
+async fn tier(service: &MemoryService, namespace: &Namespace, tier: MemoryType) -> Vec<Memory> {
+    let filter = MemoryFilter { memory_types: vec![tier], ..Default::default() };
+    service.list(namespace, &filter, Page { offset: 0, limit: 100 }).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_distillation_whose_original_changes_meanwhile_writes_nothing() {
+    let h = harness().await;
+    let space = ns("distill");
+    let mut ids = Vec::new();
+    for text in [
+        "周六我们在杭州西湖边骑了自行车",
+        "The team shipped release 2.4 on Friday",
+        "周日又去杭州西湖看了荷花",
+    ] {
+        ids.push(h.service.remember(&space, RememberRequest::new(text)).await.unwrap().memory.id);
+    }
+    let (llm, mut entered) = PausingLlm::new(serde_json::json!({
+        "summary": "周末在杭州西湖骑自行车、看荷花；the team shipped release 2.4 on Friday"
+    }));
+    h.service.set_llm(Some(Arc::clone(&llm) as Arc<dyn LanguageModel>));
+
+    llm.pause_next.store(true, Ordering::SeqCst);
+    let distilling = {
+        let (service, space, ids) = (Arc::clone(&h.service), space.clone(), ids.clone());
+        tokio::spawn(async move {
+            let request = DistillRequest { ids, ..Default::default() };
+            service.summarize_episodes(&space, request).await
+        })
+    };
+    entered.recv().await.unwrap();
+    // While the LLM writes, one of the originals is corrected.
+    let fix = UpdateRequest {
+        content: Some("The team shipped release 2.5 on Friday".into()),
+        ..Default::default()
+    };
+    h.service.update(&space, ids[1], fix).await.unwrap();
+    llm.gate.add_permits(1);
+    let err = distilling.await.unwrap().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Unavailable, "{err}");
+    assert!(err.to_string().contains(&ids[1].to_string()), "{err}");
+    assert!(tier(&h.service, &space, MemoryType::Semantic).await.is_empty(), "nothing written");
+    assert_eq!(tier(&h.service, &space, MemoryType::Episodic).await.len(), 3, "none archived");
+
+    // Retried, it distills what the originals say now, and archives them.
+    let request = DistillRequest { ids: ids.clone(), ..Default::default() };
+    let done = h.service.summarize_episodes(&space, request).await.unwrap();
+    assert_eq!((done.originals_changed, done.memory.source_ids.len()), (3, 3));
+    assert_eq!(tier(&h.service, &space, MemoryType::Semantic).await.len(), 1);
+    assert!(tier(&h.service, &space, MemoryType::Episodic).await.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_session_changed_or_ended_while_its_events_are_extracted_is_not_ended_twice() {
+    let h = harness().await;
+    let space = ns("sessions");
+    let turns = ["我下周三要去上海出差，住在静安区", "The hotel booking reference is KX-4471"];
+    let mut ids = Vec::new();
+    for turn in turns {
+        let request = RememberRequest {
+            memory_type: Some(MemoryType::Working),
+            session_id: Some("trip".into()),
+            ..RememberRequest::new(turn)
+        };
+        ids.push(h.service.remember(&space, request).await.unwrap().memory.id);
+    }
+    let (llm, mut entered) = PausingLlm::new(serde_json::json!({
+        "events": ["下周三去上海出差，住在静安区", "Hotel booking reference KX-4471"]
+    }));
+    h.service.set_llm(Some(Arc::clone(&llm) as Arc<dyn LanguageModel>));
+    let end = || {
+        let (service, space) = (Arc::clone(&h.service), space.clone());
+        tokio::spawn(async move { service.end_session(&space, "trip").await })
+    };
+
+    // A turn corrected while the LLM reads the session: nothing is promoted or expired.
+    llm.pause_next.store(true, Ordering::SeqCst);
+    let first = end();
+    entered.recv().await.unwrap();
+    let fix = UpdateRequest {
+        content: Some("The hotel booking reference is KX-4472".into()),
+        ..Default::default()
+    };
+    h.service.update(&space, ids[1], fix).await.unwrap();
+    llm.gate.add_permits(1);
+    let err = first.await.unwrap().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Unavailable, "{err}");
+    assert!(tier(&h.service, &space, MemoryType::Episodic).await.is_empty());
+    assert_eq!(tier(&h.service, &space, MemoryType::Working).await.len(), 2, "turns still live");
+
+    // Ended by another call while this one waits for the LLM: this one ends nothing more.
+    llm.pause_next.store(true, Ordering::SeqCst);
+    let slow = end();
+    entered.recv().await.unwrap();
+    let fast = end().await.unwrap().unwrap();
+    assert_eq!((fast.working_memories, fast.episodes.len()), (2, 2));
+    llm.gate.add_permits(1);
+    let slow = slow.await.unwrap().unwrap();
+    assert_eq!((slow.working_memories, slow.episodes.len()), (0, 0));
+    let episodes = tier(&h.service, &space, MemoryType::Episodic).await;
+    assert_eq!(episodes.len(), 2);
+    assert!(episodes.iter().all(|e| e.metadata.get("merges").is_none()), "{episodes:#?}");
+    assert!(tier(&h.service, &space, MemoryType::Working).await.is_empty());
 }
 
 /// A store that stops the first insert into `namespace` until `gate` gets a permit (telling

@@ -11,7 +11,7 @@ use rearview_search::extract::{keyword_centrality, select_mmr, split_sentences, 
 use rearview_store::Page;
 
 use super::session::episode_of;
-use super::{DistillRequest, Distilled, MAX_SUGGEST_CANDIDATES, Originals, Suggestion};
+use super::{DistillRequest, Distilled, MAX_SUGGEST_CANDIDATES, Originals, Suggestion, unchanged};
 use crate::{MemoryService, ServiceError};
 
 impl MemoryService {
@@ -21,7 +21,8 @@ impl MemoryService {
     /// given, without repeating each other; by shared keywords when there is no embedding model).
     /// The result has `source_ids` and says in `metadata.distillation` how it was made. The
     /// originals are archived (or deleted, or kept) only after it is stored; if the LLM fails,
-    /// nothing changes.
+    /// nothing changes. If an original changes while it is being distilled (the LLM can take a
+    /// while), nothing is written and the call fails as `Unavailable`, to be retried.
     pub async fn summarize_episodes(
         &self,
         namespace: &Namespace,
@@ -63,13 +64,25 @@ impl MemoryService {
             ..NewMemory::new(content)
         };
         let ids: Vec<MemoryId> = sources.iter().map(|s| s.id).collect();
-        let stored = self.store_new(namespace, new, ids.clone(), false).await?;
+        let prepared = self.prepare(new, ids.clone(), false).await?;
+        let guard = self.writes.write(namespace).await;
+        // The originals must still say what was distilled (a concurrent distillation of the same
+        // episodes archives them first, and this one then fails instead of writing a twin).
+        let current = self.existing(namespace, &ids, "episode_ids").await?;
+        if let Some((then, _)) = sources.iter().zip(&current).find(|(then, c)| !unchanged(then, c))
+        {
+            return Err(ServiceError::Unavailable(format!(
+                "memory {} changed while it was being distilled; nothing was changed, try again",
+                then.id
+            )));
+        }
+        let stored = self.write_prepared(&guard, prepared).await?;
         let originals_changed = match request.originals {
             Originals::Keep => 0,
-            Originals::Archive => self.set_archived(namespace, &ids, true).await?.len(),
+            Originals::Archive => self.set_archived_in(&guard, &ids, true).await?.len(),
             Originals::Delete => {
                 for id in &ids {
-                    self.forget(namespace, *id).await?;
+                    self.forget_in(&guard, *id).await?;
                 }
                 ids.len()
             }

@@ -314,3 +314,10 @@ impl MemoryService {
 fn episodes_live(tier: &TierCount) -> bool {
     tier.memory_type == MemoryType::Episodic && tier.live > 0
 }
+
+/// Whether `now` is still the memory `then` was: nothing but its access statistics (which every
+/// recall bumps) has changed. A derived memory made from `then` is still true to it.
+fn unchanged(then: &Memory, now: &Memory) -> bool {
+    let content_of = |m: &Memory| Memory { access_count: 0, last_accessed_at: None, ..m.clone() };
+    content_of(then) == content_of(now)
+}

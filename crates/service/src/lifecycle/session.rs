@@ -2,11 +2,12 @@
 
 use rearview_core::{
     InputError, Memory, MemoryFilter, MemoryId, MemoryType, Metadata, Namespace, NewMemory,
+    Timestamp,
 };
 use rearview_llm::Episode;
 use rearview_store::{MemoryUpdate, Page};
 
-use super::SessionEnd;
+use super::{SessionEnd, unchanged};
 use crate::{MemoryService, ServiceError};
 
 impl MemoryService {
@@ -14,7 +15,9 @@ impl MemoryService {
     /// events an LLM extracts when one is configured, else by rule: every turn not spoken by the
     /// assistant (`metadata.role`), not a question, with at least three keyword terms, becomes an
     /// episode as it is — and the working memories expire now. If the LLM fails, nothing
-    /// changes. Ending a session twice finds no working memories the second time.
+    /// changes. Ending a session twice finds no working memories the second time, also when the
+    /// two calls overlap; if a turn changes while the session is being ended (the LLM can take a
+    /// while), nothing is written and the call fails as `Unavailable`, to be retried.
     pub async fn end_session(
         &self,
         namespace: &Namespace,
@@ -24,22 +27,7 @@ impl MemoryService {
             return Err(InputError::new("session_id", "must not be empty").into());
         }
         let now = self.clock.now();
-        let filter = MemoryFilter {
-            memory_types: vec![MemoryType::Working],
-            session_id: Some(session_id.to_owned()),
-            ..Default::default()
-        };
-        let mut turns = Vec::new();
-        loop {
-            let page = Page { offset: turns.len() as u64, limit: 1000 };
-            let batch = self.store.list(namespace, &filter, now, page).await?;
-            let done = batch.len() < 1000;
-            turns.extend(batch);
-            if done {
-                break;
-            }
-        }
-        turns.sort_by(|a, b| a.occurred_at.cmp(&b.occurred_at).then(a.id.cmp(&b.id)));
+        let turns = self.session_turns(namespace, session_id, now).await?;
         let mut result = SessionEnd {
             working_memories: turns.len(),
             episodes: Vec::new(),
@@ -95,8 +83,32 @@ impl MemoryService {
                 planned.push((new, vec![turn.id]));
             }
         }
+        // The slow part (summaries, embeddings) before taking the namespace.
+        let mut prepared = Vec::with_capacity(planned.len());
         for (new, sources) in planned {
-            result.episodes.push(self.store_new(namespace, new, sources, true).await?);
+            prepared.push(self.prepare(new, sources, true).await?);
+        }
+        let guard = self.writes.write(namespace).await;
+        // Another call may have ended the session, or changed a turn, since we read them (read
+        // again at a fresh "now": a call that ended it expired its turns at its own "now").
+        let current = self.session_turns(namespace, session_id, self.clock.now()).await?;
+        if !turns.iter().any(|t| current.iter().any(|c| c.id == t.id)) {
+            tracing::info!(namespace = %namespace, session_id, "session was ended meanwhile");
+            return Ok(SessionEnd {
+                working_memories: 0,
+                episodes: Vec::new(),
+                method: "rules",
+                model: None,
+            });
+        }
+        if !turns.iter().all(|t| current.iter().any(|c| unchanged(t, c))) {
+            return Err(ServiceError::Unavailable(format!(
+                "session {session_id:?} changed while it was being ended; nothing was changed, \
+                 try again"
+            )));
+        }
+        for p in prepared {
+            result.episodes.push(self.write_prepared(&guard, p).await?);
         }
         // Only now that every episode is committed: the working memories expire.
         for turn in &turns {
@@ -109,6 +121,32 @@ impl MemoryService {
         }
         tracing::info!(namespace = %namespace, session_id, episodes = result.episodes.len(), method = result.method, "session ended");
         Ok(result)
+    }
+
+    /// The live working memories of a session, oldest first.
+    async fn session_turns(
+        &self,
+        namespace: &Namespace,
+        session_id: &str,
+        now: Timestamp,
+    ) -> Result<Vec<Memory>, ServiceError> {
+        let filter = MemoryFilter {
+            memory_types: vec![MemoryType::Working],
+            session_id: Some(session_id.to_owned()),
+            ..Default::default()
+        };
+        let mut turns = Vec::new();
+        loop {
+            let page = Page { offset: turns.len() as u64, limit: 1000 };
+            let batch = self.store.list(namespace, &filter, now, page).await?;
+            let done = batch.len() < 1000;
+            turns.extend(batch);
+            if done {
+                break;
+            }
+        }
+        turns.sort_by(|a, b| a.occurred_at.cmp(&b.occurred_at).then(a.id.cmp(&b.id)));
+        Ok(turns)
     }
 }
 
