@@ -18,6 +18,12 @@
 //! are keyword-searchable at once; they get their vector later from
 //! [`MemoryService::backfill_embeddings`]. A failing model never loses a write.
 //!
+//! **Concurrency.** Every method takes `&self` and may run concurrently. Calls that read memories,
+//! decide and write (dedup and merges, update, archive, ending a session, distilling) hold their
+//! namespace's write lock from the read through the write (`locks.rs`), so concurrent calls in one
+//! namespace behave as if they ran one after another; embedding and LLM calls happen before the
+//! lock is taken, and namespaces never wait for each other. Reads take no lock.
+//!
 //! **Time.** The service reads the clock once per call and passes that instant down; ranking and
 //! stores never read it themselves. `as_of` replaces "now" for a recall, so old conversations can
 //! be replayed: expiry and decay are evaluated at that instant, and memories whose event time is
@@ -28,6 +34,7 @@ mod error;
 mod indexes;
 mod keys;
 mod lifecycle;
+mod locks;
 mod requests;
 mod tenancy;
 mod transfer;
@@ -41,10 +48,14 @@ use rearview_core::{
 };
 use rearview_embed::{Embedder, TextKind};
 use rearview_search::{Candidate, RankingConfig, Tokenizer, rank};
-use rearview_store::{KeywordHit, MemoryStore, MemoryUpdate, Page, StoreStats, StoredVector};
+use rearview_store::{
+    KeywordHit, MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreStats, StoredVector,
+    TierCount,
+};
 
 use crate::access::AccessRecorder;
 use crate::indexes::Indexes;
+use crate::locks::{WriteGuard, WriteLocks};
 
 pub use error::{ErrorKind, ServiceError};
 pub use keys::{AuthError, CreatedKey, MIN_SEED_CHARS, NewKey};
@@ -157,6 +168,8 @@ pub struct MemoryService {
     access: AccessRecorder,
     /// Extracts, distills and summarises when set; rule-based and extractive methods otherwise.
     llm: std::sync::RwLock<Option<Arc<dyn rearview_llm::LanguageModel>>>,
+    /// One write lock per namespace, held by every read-decide-write (see `locks.rs`).
+    writes: WriteLocks,
 }
 
 impl std::fmt::Debug for MemoryService {
@@ -191,6 +204,7 @@ impl MemoryService {
             indexes: Indexes::default(),
             access,
             llm: std::sync::RwLock::new(None),
+            writes: WriteLocks::default(),
         };
         service.check_tokenizer().await?;
         service.load_indexes().await?;
@@ -275,7 +289,7 @@ impl MemoryService {
         Ok(())
     }
 
-    /// Stores a new memory, or merges it into an existing near-duplicate (see `lifecycle.rs`:
+    /// Stores a new memory, or merges it into an existing near-duplicate (see `lifecycle/dedup.rs`:
     /// same tier, exact same text or a vector at least `dedup_threshold` similar, and no fact
     /// lost), and returns what was stored.
     ///
@@ -475,6 +489,8 @@ impl MemoryService {
         if let Some(ttl) = change.ttl_secs {
             update.ttl = Some((ttl, expiry(now, ttl)?));
         }
+        // Embedded above, unlocked; the write and the index update happen as one step.
+        let _guard = self.writes.write(namespace).await;
         let memory = self
             .store
             .update(namespace, id, &update)
@@ -491,6 +507,13 @@ impl MemoryService {
 
     /// Deletes a memory, its keyword entry and its vectors.
     pub async fn forget(&self, namespace: &Namespace, id: MemoryId) -> Result<(), ServiceError> {
+        let guard = self.writes.write(namespace).await;
+        self.forget_in(&guard, id).await
+    }
+
+    /// [`MemoryService::forget`] for a caller that holds the namespace.
+    async fn forget_in(&self, guard: &WriteGuard<'_>, id: MemoryId) -> Result<(), ServiceError> {
+        let namespace = guard.namespace();
         if !self.store.delete(namespace, id).await? {
             return Err(not_found(namespace, id));
         }
@@ -506,16 +529,40 @@ impl MemoryService {
         namespace: Option<&Namespace>,
     ) -> Result<usize, ServiceError> {
         let started = std::time::Instant::now();
-        let deleted = self.store.delete_expired(namespace, self.clock.now()).await?;
-        for (ns, id) in &deleted {
-            self.indexes.remove(ns, *id);
+        let now = self.clock.now();
+        let namespaces = match namespace {
+            Some(ns) => vec![ns.clone()],
+            None => self.namespaces_where(now, |t| t.expired > 0).await?,
+        };
+        let mut cleaned = 0;
+        for ns in namespaces {
+            // A merge must not fold a new text into a memory being deleted under it.
+            let _guard = self.writes.write(&ns).await;
+            let deleted = self.store.delete_expired(Some(&ns), now).await?;
+            for (ns, id) in &deleted {
+                self.indexes.remove(ns, *id);
+            }
+            cleaned += deleted.len();
         }
         tracing::info!(
-            cleaned = deleted.len(),
+            cleaned,
             ms = started.elapsed().as_secs_f64() * 1000.0,
             "expired memories deleted"
         );
-        Ok(deleted.len())
+        Ok(cleaned)
+    }
+
+    /// The namespaces with a tier `pick` selects (from the store's counts at `now`), each once.
+    async fn namespaces_where(
+        &self,
+        now: Timestamp,
+        pick: impl Fn(&TierCount) -> bool,
+    ) -> Result<Vec<Namespace>, ServiceError> {
+        let stats = self.store.stats(now).await?;
+        let mut namespaces: Vec<Namespace> =
+            stats.tiers.iter().filter(|t| pick(t)).map(|t| t.namespace.clone()).collect();
+        namespaces.dedup(); // the counts come sorted by namespace
+        Ok(namespaces)
     }
 
     /// Counts per namespace and tier, vectors, size, and the embedding model's state.
@@ -595,14 +642,26 @@ impl MemoryService {
             let vectors = embedder.embed(&texts, TextKind::Passage).await?;
             let mut done = 0;
             let now = self.clock.now();
-            for (p, embedding) in pending.iter().zip(vectors) {
-                let vector = StoredVector { model_id: embedder.model_id().to_owned(), embedding };
-                if self.store.put_vector(&p.namespace, p.id, &vector).await? {
-                    done += 1;
-                    // Expired memories get their vector too (so they leave the queue) but no
-                    // index entry.
-                    if let Some(memory) = self.store.get(&p.namespace, p.id, now).await? {
-                        self.indexes.add_vector(&memory, embedder.model_id(), &vector.embedding);
+            let model = embedder.model_id();
+            for (namespace, batch) in by_namespace(pending.into_iter().zip(vectors)) {
+                let _guard = self.writes.write(&namespace).await;
+                let ids: Vec<MemoryId> = batch.iter().map(|(p, _)| p.id).collect();
+                let current = self.store.get_many(&namespace, &ids, now).await?;
+                for (p, embedding) in batch {
+                    let memory = current.iter().find(|m| m.id == p.id);
+                    if memory.is_some_and(|m| m.content != p.content) {
+                        // Updated while we embedded: this vector is of the old text. The update
+                        // brought its own, or the memory is pending again with its new text.
+                        continue;
+                    }
+                    let vector = StoredVector { model_id: model.to_owned(), embedding };
+                    if self.store.put_vector(&namespace, p.id, &vector).await? {
+                        done += 1;
+                        // Expired memories get their vector too (so they leave the queue) but no
+                        // index entry.
+                        if let Some(memory) = memory {
+                            self.indexes.add_vector(memory, model, &vector.embedding);
+                        }
                     }
                 }
             }
@@ -732,6 +791,20 @@ fn expiry(now: Timestamp, ttl_secs: u64) -> Result<Option<Timestamp>, ServiceErr
         .and_then(|d| now.checked_add_signed(d))
         .map(Some)
         .ok_or_else(|| InputError::new("ttl", "is too large; use 0 for never").into())
+}
+
+/// Backfill work grouped by namespace, in first-seen order.
+fn by_namespace(
+    items: impl IntoIterator<Item = (PendingEmbedding, Embedding)>,
+) -> Vec<(Namespace, Vec<(PendingEmbedding, Embedding)>)> {
+    let mut groups: Vec<(Namespace, Vec<(PendingEmbedding, Embedding)>)> = Vec::new();
+    for item in items {
+        match groups.iter_mut().find(|(ns, _)| *ns == item.0.namespace) {
+            Some((_, group)) => group.push(item),
+            None => groups.push((item.0.namespace.clone(), vec![item])),
+        }
+    }
+    groups
 }
 
 fn not_found(namespace: &Namespace, id: MemoryId) -> ServiceError {

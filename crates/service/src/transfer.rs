@@ -91,6 +91,8 @@ impl MemoryService {
         }
         let terms = self.terms_of(&memory.content, memory.summary.as_deref());
         let record = MemoryRecord { memory, terms, vectors };
+        // Insert and index as one step, so a concurrent delete cannot leave an index entry behind.
+        let _guard = self.writes.write(namespace).await;
         match self.store.insert(&record).await {
             Ok(()) => {}
             Err(StoreError::Conflict { .. }) => return Ok(Imported::Skipped),

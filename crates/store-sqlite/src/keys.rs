@@ -1,4 +1,4 @@
-//! API keys: the `api_keys` table (migration 3). Only digests are stored.
+//! API keys: the `api_keys` table (migration 4). Only digests are stored.
 
 use rearview_core::Timestamp;
 use rearview_store::{ApiKeyRecord, StoreError};

@@ -1,7 +1,9 @@
 //! The keyword index: FTS5 over namespace-prefixed tokens, scored by Okapi BM25.
 //!
 //! Every term is stored as `n{namespace id}_{term}`, so a namespace's posting lists and document
-//! frequencies are its own. BM25 is FTS5's `bm25()` (k1 = 1.2, b = 0.75); its IDF is
+//! frequencies are its own. That holds only if FTS5 keeps the term as one token: its tokenizer
+//! counts letters, marks, numbers and symbols as token characters (migration 0003), a superset of
+//! what `normalize_term` keeps. BM25 is FTS5's `bm25()` (k1 = 1.2, b = 0.75); its IDF is
 //! `ln((N − df + 0.5) / (df + 0.5))`, clamped by FTS5 to 1e-6 when that is ≤ 0.
 //!
 //! **Common-term pruning.** A query term found in more than half of the namespace's memories has
@@ -142,8 +144,11 @@ fn informative_terms(
     Ok(if kept.is_empty() { vec![rarest] } else { kept })
 }
 
-/// `n12_爬山` for term `爬山` in namespace 12, keeping only characters FTS5 indexes as one token
-/// (letters and digits, lower-cased), or `None` if nothing is left.
+/// `n12_爬山` for term `爬山` in namespace 12, keeping only what [`normalize_term`] keeps
+/// (letters, digits and the marks and symbols Unicode counts as alphabetic, lower-cased), or
+/// `None` if nothing is left. Every such character is a token character of `memory_terms`
+/// (schema v3), so the whole prefixed term is one FTS5 token: no unprefixed piece can leak into
+/// another namespace's statistics (`tests/keyword_scripts.rs` checks every character).
 fn namespaced_term(ns_id: i64, term: &str) -> Option<String> {
     normalize_term(term).map(|clean| format!("n{ns_id}_{clean}"))
 }

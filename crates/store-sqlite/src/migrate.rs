@@ -12,7 +12,8 @@ use crate::codec::backend;
 const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_init.sql"),
     include_str!("../migrations/0002_summary.sql"),
-    include_str!("../migrations/0003_api_keys.sql"),
+    include_str!("../migrations/0003_fts_token_characters.sql"),
+    include_str!("../migrations/0004_api_keys.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -35,6 +35,7 @@ macro_rules! store_contract_tests {
             list_filters_agree_with_memory_filter,
             list_orders_newest_first_and_pages,
             keyword_search_ranks_by_bm25_and_respects_filters,
+            keyword_search_keeps_terms_whole_in_every_script,
             delete_removes_row_terms_and_vectors,
             update_replaces_content_terms_and_vectors,
             concurrent_record_access_loses_no_increment,
@@ -295,6 +296,40 @@ pub async fn keyword_search_ranks_by_bm25_and_respects_filters(store: Arc<dyn Me
     assert!(empty.is_empty());
     let odd = terms("\"quoted\" OR NEAR ( * ) -");
     assert!(store.keyword_search(&ns("a"), &odd, &episodic, t0(), 10).await.is_ok());
+}
+
+/// A term is matched whole in every script: the combining marks `normalize_term` keeps
+/// (Devanagari, Thai and Arabic vowel signs) and circled letters are part of it, so words that
+/// share only their base letters never match each other.
+pub async fn keyword_search_keeps_terms_whole_in_every_script(store: Arc<dyn MemoryStore>) {
+    // (content, a query that must find it, a word with the same base letters that must not).
+    let cases = [
+        ("मेला देखा", "मेला", "मूल"),                   // Hindi: fair / root
+        ("ไป กิน ข้าว", "กิน", "กัน"),                  // Thai: eat / together
+        ("كَتَبَ رسالة", "كَتَبَ", "كُتُب"),                // Arabic: he wrote / books
+        ("tiếng Việt", "việt", "viet"),             // Vietnamese, precomposed
+        ("한국어 공부", "한국어", "한국"),          // Korean
+        ("喜欢 爬山", "爬山", "爬"),                // Chinese
+        ("ⓐⓑⓒ circled", "ⓐⓑⓒ", "ⓧⓨ"),               // circled letters
+        ("☕coffee 咖啡☕\u{fe0f}", "咖啡", "tea"), // emoji next to a word
+    ];
+    let mut ids = Vec::new();
+    for (content, _, _) in cases {
+        let m = memory("scripts", content, t0());
+        store.insert(&record(m.clone())).await.unwrap();
+        ids.push(m.id);
+    }
+    let any = MemoryFilter::default();
+    for ((content, found_by, missed_by), id) in cases.into_iter().zip(ids) {
+        let hits =
+            store.keyword_search(&ns("scripts"), &terms(found_by), &any, t0(), 20).await.unwrap();
+        assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), vec![id], "{found_by:?}");
+        let hits =
+            store.keyword_search(&ns("scripts"), &terms(missed_by), &any, t0(), 20).await.unwrap();
+        assert!(hits.is_empty(), "{missed_by:?} matched {content:?}: {hits:?}");
+    }
+    let coffee = store.keyword_search(&ns("scripts"), &terms("coffee"), &any, t0(), 5).await;
+    assert_eq!(coffee.unwrap().len(), 1, "an emoji glued to a word does not hide the word");
 }
 
 /// Deleting removes the memory from every read path.

@@ -1,4 +1,4 @@
--- Schema version 3: API keys (issue 14). Only the SHA-256 digest of a secret is stored; the id is
+-- Schema version 4: API keys (issue 14). Only the SHA-256 digest of a secret is stored; the id is
 -- derived from the digest, so a presented secret finds its row by primary key.
 CREATE TABLE api_keys (
     id          TEXT    PRIMARY KEY,

@@ -1,0 +1,374 @@
+//! Dedup-merge on store: an exact duplicate (same content hash) or a near duplicate (cosine at
+//! least `dedup_threshold` and one text adding no fact atom to the other) is folded into the
+//! existing memory instead of stored again; a long text gets a recall summary.
+//!
+//! A store runs in two steps. [`MemoryService::prepare`] does the slow work on the new text alone
+//! (summary, keyword terms, one embedding per model) without any lock. Then, holding the
+//! namespace's write lock (`locks.rs`), [`MemoryService::write_prepared`] looks for a duplicate
+//! and merges or inserts, and updates the in-memory indexes before letting go: the next writer's
+//! duplicate search sees this write, so concurrent identical stores give one memory and
+//! concurrent merges into one memory each keep their record.
+
+use chrono::SecondsFormat;
+use rearview_core::{
+    Memory, MemoryFilter, MemoryId, MemoryType, Metadata, Namespace, NewMemory, Timestamp,
+    content_hash,
+};
+use rearview_search::extract::{adds_nothing, split_sentences};
+use rearview_store::{MemoryRecord, MemoryUpdate, StoredVector};
+
+use super::{MAX_MERGE_RECORDS, Merge, Stored};
+use crate::locks::WriteGuard;
+use crate::{KeywordSearch, MemoryService, ServiceError, expiry, not_found};
+
+/// A new memory with everything computed that can be computed without looking at the store:
+/// what [`MemoryService::write_prepared`] needs under the namespace's lock.
+pub(crate) struct Prepared {
+    new: NewMemory,
+    source_ids: Vec<MemoryId>,
+    /// Merge into a duplicate if there is one (the request's wish and the configuration's).
+    dedup: bool,
+    now: Timestamp,
+    ttl_secs: u64,
+    expires_at: Option<Timestamp>,
+    hash: String,
+    summary: Option<String>,
+    terms: Vec<String>,
+    vectors: Vec<StoredVector>,
+}
+
+impl MemoryService {
+    /// Writes a validated memory: merges it into an exact or near duplicate when `dedup`, else
+    /// inserts it (with a recall summary when it is long).
+    pub(crate) async fn store_new(
+        &self,
+        namespace: &Namespace,
+        new: NewMemory,
+        source_ids: Vec<MemoryId>,
+        dedup: bool,
+    ) -> Result<Stored, ServiceError> {
+        if dedup && self.config.lifecycle.dedup_threshold.is_some() {
+            // An exact duplicate needs neither summary nor embedding: look for one first.
+            let guard = self.writes.write(namespace).await;
+            let now = self.clock.now();
+            let hash = content_hash(&new.content);
+            if let Some(existing) = self.exact_duplicate(&guard, &new, &hash, now).await? {
+                return self.merge_into(&guard, existing, &new, EXACT, None, now).await;
+            }
+        }
+        let prepared = self.prepare(new, source_ids, dedup).await?;
+        let guard = self.writes.write(namespace).await;
+        self.write_prepared(&guard, prepared).await
+    }
+
+    /// The part of storing `new` that needs no lock: expiry, hash, summary, terms, vectors.
+    pub(crate) async fn prepare(
+        &self,
+        new: NewMemory,
+        source_ids: Vec<MemoryId>,
+        dedup: bool,
+    ) -> Result<Prepared, ServiceError> {
+        let now = self.clock.now();
+        let (ttl_secs, expires_at) = self.lifetime(&new, now)?;
+        let hash = content_hash(&new.content);
+        let summary = self.recall_summary(&new.content).await;
+        let terms = self.terms_of(&new.content, summary.as_deref());
+        let vectors = self.embed_passage(summary.as_deref().unwrap_or(&new.content)).await;
+        let dedup = dedup && self.config.lifecycle.dedup_threshold.is_some();
+        Ok(Prepared {
+            new,
+            source_ids,
+            dedup,
+            now,
+            ttl_secs,
+            expires_at,
+            hash,
+            summary,
+            terms,
+            vectors,
+        })
+    }
+
+    /// Writes `prepared` into the guard's namespace: merged into an exact duplicate or a near
+    /// one when it dedups, else inserted; the indexes follow before the guard is released.
+    pub(crate) async fn write_prepared(
+        &self,
+        guard: &WriteGuard<'_>,
+        prepared: Prepared,
+    ) -> Result<Stored, ServiceError> {
+        let Prepared {
+            new,
+            source_ids,
+            dedup,
+            now,
+            ttl_secs,
+            expires_at,
+            hash,
+            summary,
+            terms,
+            vectors,
+        } = prepared;
+        let namespace = guard.namespace();
+        if dedup {
+            if let Some(existing) = self.exact_duplicate(guard, &new, &hash, now).await? {
+                return self.merge_into(guard, existing, &new, EXACT, None, now).await;
+            }
+            if let Some((existing, similarity)) =
+                self.near_duplicate(guard, &new, &vectors, now).await?
+            {
+                let replace = adds_nothing(&existing.content, &new.content)
+                    && !adds_nothing(&new.content, &existing.content);
+                let merge =
+                    Merge { exact: false, similarity: Some(similarity), content_replaced: replace };
+                let replacement = replace.then(|| Replacement {
+                    content: new.content.clone(),
+                    terms,
+                    hash,
+                    vectors,
+                    summary,
+                });
+                return self.merge_into(guard, existing, &new, merge, replacement, now).await;
+            }
+        }
+        let memory = Memory {
+            id: MemoryId::new_v7(now),
+            namespace: namespace.clone(),
+            memory_type: new.memory_type,
+            content_hash: hash,
+            content: new.content,
+            metadata: new.metadata,
+            session_id: new.session_id,
+            ttl_secs,
+            timestamp: now,
+            occurred_at: new.occurred_at.unwrap_or(now),
+            updated_at: now,
+            last_accessed_at: None,
+            expires_at,
+            access_count: 0,
+            archived: false,
+            source_ids,
+            summary,
+        };
+        let record = MemoryRecord { memory, terms, vectors };
+        self.store.insert(&record).await?;
+        let in_memory = self.config.keyword_search == KeywordSearch::InMemory;
+        self.indexes.add(
+            &record.memory,
+            in_memory.then_some(record.terms.as_slice()),
+            &self.current_vectors(&record.vectors),
+        );
+        tracing::debug!(namespace = %namespace, id = %record.memory.id, "stored memory");
+        Ok(Stored { memory: record.memory, merged: None })
+    }
+
+    /// TTL in seconds (the request's, else the tier's default) and the expiry it gives at `now`.
+    fn lifetime(
+        &self,
+        new: &NewMemory,
+        now: Timestamp,
+    ) -> Result<(u64, Option<Timestamp>), ServiceError> {
+        let ttl_secs = match new.ttl_secs {
+            Some(secs) => secs,
+            None => self.config.ttls.for_tier(new.memory_type).map_or(0, |d| d.as_secs()),
+        };
+        Ok((ttl_secs, expiry(now, ttl_secs)?))
+    }
+
+    /// A visible memory of the guard's namespace with exactly this content that may absorb `new`.
+    async fn exact_duplicate(
+        &self,
+        guard: &WriteGuard<'_>,
+        new: &NewMemory,
+        hash: &str,
+        now: Timestamp,
+    ) -> Result<Option<Memory>, ServiceError> {
+        let same = self.store.find_by_hash(guard.namespace(), hash, now).await?;
+        Ok(same.into_iter().find(|m| mergeable(m, new)))
+    }
+
+    /// Keyword terms of a memory: its content's and, for a long one, its summary's.
+    pub(crate) fn terms_of(&self, content: &str, summary: Option<&str>) -> Vec<String> {
+        let mut terms = self.config.tokenizer.index_terms(content);
+        if let Some(summary) = summary {
+            terms.extend(self.config.tokenizer.index_terms(summary));
+        }
+        terms
+    }
+
+    /// The recall summary of a long text: by the LLM when one is configured (falling back to
+    /// the extractive summary if it fails: a store must not fail because of it), else the
+    /// sentences most central to the text, up to `summary_chars`.
+    pub(crate) async fn recall_summary(&self, content: &str) -> Option<String> {
+        let config = &self.config.lifecycle;
+        if content.chars().count() <= config.long_content_chars {
+            return None;
+        }
+        if let Some(llm) = self.llm() {
+            match rearview_llm::summarize(llm.as_ref(), content, config.summary_chars).await {
+                Ok((summary, _)) => return Some(summary),
+                Err(e) => {
+                    tracing::warn!(error = %e, "LLM summary failed; using the extractive summary")
+                }
+            }
+        }
+        Some(self.keyword_extract(&split_sentences(content), config.summary_chars, " ", true))
+    }
+
+    /// The best visible memory of the same tier (and session, for working memory) whose vector
+    /// is at least `dedup_threshold` similar in the primary model's space and that one of the
+    /// two texts adds nothing to.
+    async fn near_duplicate(
+        &self,
+        guard: &WriteGuard<'_>,
+        new: &NewMemory,
+        vectors: &[StoredVector],
+        now: Timestamp,
+    ) -> Result<Option<(Memory, f32)>, ServiceError> {
+        let Some(threshold) = self.config.lifecycle.dedup_threshold else { return Ok(None) };
+        let namespace = guard.namespace();
+        let Some(primary) = self.embedder() else { return Ok(None) };
+        let Some(vector) = vectors.iter().find(|v| v.model_id == primary.model_id()) else {
+            return Ok(None);
+        };
+        let filter = MemoryFilter { memory_types: vec![new.memory_type], ..Default::default() };
+        let hits = self.indexes.search_vectors(
+            namespace,
+            primary.model_id(),
+            &vector.embedding,
+            5,
+            &filter,
+            now,
+        );
+        let close: Vec<(MemoryId, f32)> =
+            hits.iter().filter(|h| h.cosine >= threshold).map(|h| (h.id, h.cosine)).collect();
+        if close.is_empty() {
+            return Ok(None);
+        }
+        let ids: Vec<MemoryId> = close.iter().map(|(id, _)| *id).collect();
+        let memories = self.store.get_many(namespace, &ids, now).await?;
+        for (id, cosine) in close {
+            let Some(existing) = memories.iter().find(|m| m.id == id) else { continue };
+            if mergeable(existing, new)
+                && (adds_nothing(&new.content, &existing.content)
+                    || adds_nothing(&existing.content, &new.content))
+            {
+                return Ok(Some((existing.clone(), cosine)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Folds `new` into `existing`: newest event time, the later expiry, metadata and tags
+    /// united (the newer value wins a clash), a merge record appended, and the content replaced
+    /// when the new text is the fuller one. `existing` must have been read under `guard`.
+    async fn merge_into(
+        &self,
+        guard: &WriteGuard<'_>,
+        existing: Memory,
+        new: &NewMemory,
+        merge: Merge,
+        replacement: Option<Replacement>,
+        now: Timestamp,
+    ) -> Result<Stored, ServiceError> {
+        let (_, expires_at) = self.lifetime(new, now)?;
+        let mut metadata = existing.metadata.clone();
+        unite_metadata(&mut metadata, &new.metadata);
+        let mut record = serde_json::json!({
+            "at": now.to_rfc3339_opts(SecondsFormat::Micros, true),
+            "exact": merge.exact,
+            "similarity": merge.similarity,
+        });
+        if merge.content_replaced {
+            record["replaced_content"] = existing.content.clone().into();
+        } else if new.content != existing.content {
+            record["content"] = new.content.clone().into();
+        }
+        let records = metadata.entry("merges").or_insert_with(|| serde_json::json!([]));
+        if !records.is_array() {
+            *records = serde_json::json!([]);
+        }
+        if let Some(list) = records.as_array_mut() {
+            list.push(record);
+            let excess = list.len().saturating_sub(MAX_MERGE_RECORDS);
+            list.drain(..excess);
+        }
+        let occurred = new.occurred_at.unwrap_or(now).max(existing.occurred_at);
+        let ttl = match (existing.expires_at, expires_at) {
+            (Some(_), None) => Some((0, None)),
+            (Some(old), Some(later)) if later > old => {
+                let secs = (later - existing.timestamp).num_seconds().max(1) as u64;
+                Some((secs, Some(later)))
+            }
+            _ => None,
+        };
+        let mut update = MemoryUpdate {
+            metadata: Some(metadata),
+            occurred_at: (occurred != existing.occurred_at).then_some(occurred),
+            ttl,
+            at: now,
+            ..MemoryUpdate::default()
+        };
+        let mut terms = None;
+        if let Some(r) = replacement {
+            update.content = Some((r.content, r.terms.clone(), r.hash));
+            update.summary = Some(r.summary);
+            update.vectors = Some(r.vectors);
+            terms = Some(r.terms);
+        }
+        let namespace = guard.namespace();
+        let memory = self
+            .store
+            .update(namespace, existing.id, &update)
+            .await?
+            .ok_or_else(|| not_found(namespace, existing.id))?;
+        let in_memory = self.config.keyword_search == KeywordSearch::InMemory;
+        self.indexes.replace(
+            &memory,
+            terms.as_deref().filter(|_| in_memory),
+            update.vectors.as_deref().map(|v| self.current_vectors(v)).as_deref(),
+        );
+        tracing::debug!(namespace = %namespace, into = %memory.id, exact = merge.exact, "merged memory");
+        Ok(Stored { memory, merged: Some(merge) })
+    }
+}
+
+/// The merge of an exact duplicate.
+const EXACT: Merge = Merge { exact: true, similarity: None, content_replaced: false };
+
+/// Content, terms, hash, vectors and summary that replace a merged memory's.
+struct Replacement {
+    content: String,
+    terms: Vec<String>,
+    hash: String,
+    vectors: Vec<StoredVector>,
+    summary: Option<String>,
+}
+
+/// Whether `existing` may absorb `new`: same tier, not archived, and for working memory the same
+/// session (a session's working memory must stay whole for `end_session`).
+fn mergeable(existing: &Memory, new: &NewMemory) -> bool {
+    existing.memory_type == new.memory_type
+        && !existing.archived
+        && (new.memory_type != MemoryType::Working || existing.session_id == new.session_id)
+}
+
+/// `tags` united in order; other keys from `new` win; `merges` is the service's own.
+fn unite_metadata(into: &mut Metadata, new: &Metadata) {
+    for (key, value) in new {
+        match key.as_str() {
+            "merges" => {}
+            "tags" => {
+                let mut tags = rearview_core::tags_of(into);
+                for tag in rearview_core::tags_of(new) {
+                    if !tags.contains(&tag) {
+                        tags.push(tag);
+                    }
+                }
+                into.insert("tags".into(), serde_json::json!(tags));
+            }
+            _ => {
+                into.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
