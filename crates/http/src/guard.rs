@@ -185,11 +185,11 @@ pub(crate) async fn authenticate(
         )
         .into_response();
     }
-    if let (Some(limiter), Some(id)) = (&guard.limiter, caller.key_id()) {
-        if let Err(not_until) = limiter.check_key(&id.to_owned()) {
-            let wait = not_until.wait_time_from(governor::clock::Clock::now(limiter.clock()));
-            return too_many_requests(wait);
-        }
+    if let (Some(limiter), Some(id)) = (&guard.limiter, caller.key_id())
+        && let Err(not_until) = limiter.check_key(&id.to_owned())
+    {
+        let wait = not_until.wait_time_from(governor::clock::Clock::now(limiter.clock()));
+        return too_many_requests(wait);
     }
     if opens_session && rearview_mcp::open_sessions(&guard.sessions).await >= guard.max_sessions {
         return overloaded(format!(
