@@ -45,3 +45,8 @@ fi
 echo
 echo "reliability: $([ "$status" -eq 0 ] && echo 'all passed' || echo 'FAILED')"
 exit "$status"
+
+if [ -z "${SKIP_FUZZ:-}" ]; then
+  echo "==> fuzz: ${FUZZ_CASES:-1000000} structure-aware inputs through the router (REARVIEW_FUZZ_CASES)" >&2
+  REARVIEW_FUZZ_CASES="${FUZZ_CASES:-1000000}" cargo test --release -p rearview-http --test fuzz -- --nocapture
+fi

@@ -27,9 +27,13 @@ fi
 
 step "Python venv for the integration examples (~/.cache/rearview/venv-examples)"
 examples_venv="${REARVIEW_EXAMPLES_VENV:-$HOME/.cache/rearview/venv-examples}"
-if ! "$examples_venv/bin/python" -c 'import langchain_mcp_adapters, requests' 2>/dev/null; then
+# Rebuilt when requirements.txt changes (its hash is kept in the venv).
+req_hash=$(sha256sum examples/python/requirements.txt | cut -d' ' -f1)
+if [ "$(cat "$examples_venv/.requirements-sha256" 2>/dev/null)" != "$req_hash" ]; then
+  rm -rf "$examples_venv"
   python3 -m venv "$examples_venv"
   "$examples_venv/bin/pip" install --quiet --disable-pip-version-check -r examples/python/requirements.txt
+  echo "$req_hash" > "$examples_venv/.requirements-sha256"
 fi
 
 step "Dockerfile and docker-compose.yml lint (hadolint, Compose Specification schema)"
@@ -59,6 +63,16 @@ set +e
 e2e=${PIPESTATUS[0]}
 set -e
 [ "$status" -eq 0 ] && status=$e2e
+
+step "reliability: kill -9 under 4 writers (20 cycles), soak 64 clients x 15 s (default model)"
+set +e
+python3 tests/reliability/crash.py "$bin" --cycles 20 2>&1 | tee -a "$log"
+crash=${PIPESTATUS[0]}
+python3 tests/reliability/soak.py "$bin" --clients 64 --seconds 15 2>&1 | tee -a "$log"
+soak=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] && status=$crash
+[ "$status" -eq 0 ] && status=$soak
 
 step "examples: MCP client configs, LangChain (MCP adapters and plain HTTP), agent loop"
 set +e

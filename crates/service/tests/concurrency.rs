@@ -630,4 +630,24 @@ impl MemoryStore for GatedStore {
     async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError> {
         self.inner.stats(now).await
     }
+
+    async fn insert_key(&self, key: &rearview_store::ApiKeyRecord) -> Result<bool, StoreError> {
+        self.inner.insert_key(key).await
+    }
+
+    async fn find_key(&self, id: &str) -> Result<Option<rearview_store::ApiKeyRecord>, StoreError> {
+        self.inner.find_key(id).await
+    }
+
+    async fn list_keys(&self) -> Result<Vec<rearview_store::ApiKeyRecord>, StoreError> {
+        self.inner.list_keys().await
+    }
+
+    async fn revoke_key(&self, id: &str, at: Timestamp) -> Result<bool, StoreError> {
+        self.inner.revoke_key(id, at).await
+    }
+
+    async fn count_active_keys(&self, now: Timestamp) -> Result<u64, StoreError> {
+        self.inner.count_active_keys(now).await
+    }
 }
