@@ -115,9 +115,12 @@ fn a_server_on_all_interfaces_refuses_to_start_without_a_key() {
 fn the_compose_setup_answers_an_agent_that_sends_its_host_and_key() {
     let home = tempfile::tempdir().unwrap();
     let mut cmd = rearview(home.path());
+    let log = home.path().join("audit.jsonl");
     cmd.env("REARVIEW_API_KEY", ADMIN_KEY)
         .env("REARVIEW_ALLOWED_HOSTS", "rearview,localhost")
         .env("REARVIEW_LISTEN", "0.0.0.0:0")
+        .args(["--log-format", "json", "--log-file"])
+        .arg(&log)
         .arg("serve");
     let (mut child, port) = start(cmd);
     let bearer = format!("Bearer {ADMIN_KEY}");
@@ -133,8 +136,27 @@ fn the_compose_setup_answers_an_agent_that_sends_its_host_and_key() {
     let evil = [("Host", "attacker.example"), ("Authorization", bearer.as_str())];
     let (status, _, _) = request(port, "GET", "/v1/stats", &evil, "");
     assert_eq!(status, 403, "a host outside the list");
+    let call =
+        r#"{"name":"store_memory","arguments":{"content":"审计日志 audit me","namespace":"ops"}}"#;
+    let (status, _, body) = request(port, "POST", "/mcp/tools/call", &agent, call);
+    assert_eq!(status, 200, "{body}");
     Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     assert!(wait_for_exit(&mut child, Duration::from_secs(20)).success());
+    // The audit log: one JSON event per call, with the key's id and never its secret.
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(!text.contains(ADMIN_KEY), "the secret reached the log");
+    let events: Vec<serde_json::Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|e: &serde_json::Value| e["target"] == "rearview::audit")
+        .collect();
+    let store = events.iter().find(|e| e["tool"] == "store_memory").expect("the tool call");
+    assert_eq!(store["transport"], "http-tools");
+    assert_eq!(store["namespace"], "ops");
+    assert_eq!(store["outcome"], "ok");
+    assert!(store["key_id"].as_str().unwrap().starts_with("rvk_"), "{store}");
+    assert!(store["input"].as_str().unwrap().contains("审计日志"), "{store}");
+    assert!(events.iter().any(|e| e["tool"] == "GET /v1/stats" && e["transport"] == "rest"));
 }
 
 #[test]

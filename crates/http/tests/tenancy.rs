@@ -409,3 +409,44 @@ async fn mcp_call(app: &axum::Router, key: &str, session: &str, tool: &str, args
             .await;
     answer["result"].clone()
 }
+
+#[tokio::test]
+async fn a_key_over_its_rate_gets_429_with_retry_after_and_others_are_unaffected() {
+    let store = Arc::new(SqliteStore::in_memory().unwrap());
+    let service = Arc::new(
+        MemoryService::open(store, None, Arc::new(SystemClock), ServiceConfig::default())
+            .await
+            .unwrap(),
+    );
+    let key = |name: &str| NewKey { namespaces: vec![name.parse().unwrap()], ..NewKey::default() };
+    let greedy = service.create_key(key("greedy")).await.unwrap().secret;
+    let polite = service.create_key(key("polite")).await.unwrap().secret;
+    let one = std::num::NonZeroU32::new(1).unwrap();
+    let config = rearview_http::HttpConfig {
+        rate_limit: Some(rearview_http::RateLimit {
+            per_second: one,
+            burst: one.saturating_add(1),
+        }),
+        ..Default::default()
+    };
+    let app = rearview_http::router_with(service, "default".parse().unwrap(), &config).router;
+    let request = |key: &str| {
+        Request::get("/v1/memories")
+            .header("Authorization", format!("Bearer {key}"))
+            .body(Body::empty())
+            .unwrap()
+    };
+    let mut statuses = Vec::new();
+    let mut retry_after = None;
+    for _ in 0..4 {
+        let response = app.clone().oneshot(request(&greedy)).await.unwrap();
+        statuses.push(response.status().as_u16());
+        if response.status() == StatusCode::TOO_MANY_REQUESTS {
+            retry_after = response.headers().get("retry-after").cloned();
+        }
+    }
+    assert_eq!(statuses, [200, 200, 429, 429], "a burst of 2, then refused");
+    assert_eq!(retry_after.unwrap().to_str().unwrap(), "1");
+    let other = app.clone().oneshot(request(&polite)).await.unwrap();
+    assert_eq!(other.status(), StatusCode::OK, "another key has its own budget");
+}
