@@ -100,9 +100,14 @@ def compat_checks(base):
     listed = json.loads(urllib.request.urlopen(f"{base}/mcp/tools/list", timeout=10).read())
     check("compat: GET /mcp/tools/list", "store_memory" in [t["name"] for t in listed["tools"]], listed)
     status, stored = call("store_memory", {"content": "LangChain 通过 HTTP 存的记忆", "namespace": "compat"})
-    check("compat: store_memory", status == 200 and stored["result"]["memory"]["namespace"] == "compat", stored)
+    check("compat: store_memory answers the design's {id, status}",
+          status == 200 and stored["result"]["status"] == "stored"
+          and stored["result"]["memory"]["namespace"] == "compat", stored)
     status, found = call("retrieve_memory", {"query": "记忆", "namespace": "compat"})
-    check("compat: retrieve_memory", status == 200 and found["result"]["hits"][0]["memory"]["id"] == stored["result"]["memory"]["id"], found)
+    # The design's shape: a list of {id, timestamp, content, memory_type, metadata, score}.
+    check("compat: retrieve_memory answers the design's list",
+          status == 200 and found["result"][0]["id"] == stored["result"]["id"]
+          and found["result"][0]["content"] == "LangChain 通过 HTTP 存的记忆", found)
     status, bad = call("retrieve_memory", {"query": "x", "top_k": 500})
     check("compat: bad arguments are 400 naming the field", status == 400 and "top_k" in bad["error"], (status, bad))
     status, missing = call("get_memory", {"id": "01a22910-7243-7e36-b21d-4ba2b60629d1"})
