@@ -13,6 +13,12 @@ pub const EXCERPT_CHARS: usize = 300;
 /// The `tracing` target of audit events.
 pub const TARGET: &str = "rearview::audit";
 
+/// Whether audit events are logged (the filter lets `rearview::audit` info through). Callers
+/// skip rendering input and output when not: a recall's answer can be tens of kilobytes.
+pub fn enabled() -> bool {
+    tracing::enabled!(target: TARGET, tracing::Level::INFO)
+}
+
 /// One tool call, as logged.
 #[derive(Debug, Clone, Copy)]
 pub struct AuditEvent<'a> {
@@ -35,9 +41,12 @@ pub struct AuditEvent<'a> {
     pub output: &'a str,
 }
 
-/// Logs `event` and counts it in the request metrics.
+/// Logs `event` (when [`enabled`]) and counts it in the request metrics.
 pub fn record(event: &AuditEvent<'_>) {
     crate::metrics::observe(event.transport, event.tool, event.outcome, event.duration);
+    if !enabled() {
+        return;
+    }
     tracing::info!(
         target: TARGET,
         transport = event.transport,

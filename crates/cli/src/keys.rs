@@ -80,8 +80,8 @@ pub async fn http_config(
             "serving without authentication (--insecure-no-auth)"
         );
     }
-    let mut allowed_hosts: Vec<String> =
-        ["localhost", "127.0.0.1", "[::1]"].map(str::to_owned).to_vec();
+    let defaults = HttpConfig::default();
+    let mut allowed_hosts = defaults.allowed_hosts.clone();
     if let Some(address) = address.filter(|a| !a.ip().is_unspecified()) {
         allowed_hosts.push(match address {
             SocketAddr::V4(a) => a.ip().to_string(),
@@ -101,6 +101,6 @@ pub async fn http_config(
         rate_limit,
         max_in_flight: settings.max_in_flight,
         max_mcp_sessions: settings.max_mcp_sessions,
-        ..HttpConfig::default()
+        ..defaults
     })
 }

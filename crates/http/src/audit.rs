@@ -18,7 +18,7 @@ pub(crate) async fn audit_rest(mut request: Request, next: Next) -> Response {
         .extensions()
         .get::<MatchedPath>()
         .map(|p| p.as_str().to_owned())
-        .filter(|p| p.starts_with("/v1/") || p == "/metrics")
+        .filter(|p| p.starts_with("/v1/"))
     else {
         return next.run(request).await;
     };
@@ -27,6 +27,22 @@ pub(crate) async fn audit_rest(mut request: Request, next: Next) -> Response {
     let key_id = request.extensions().get::<Caller>().and_then(|c| c.key_id().map(str::to_owned));
     let slot = AuditSlot::default();
     request.extensions_mut().insert(slot.clone());
+    if !audit::enabled() {
+        // Metrics only: no copies of the bodies.
+        let response = next.run(request).await;
+        let status = response.status();
+        audit::record(&AuditEvent {
+            transport: "rest",
+            tool: &operation,
+            namespace: None,
+            key_id: key_id.as_deref(),
+            outcome: if status.is_success() { "ok" } else { status.as_str() },
+            duration: started.elapsed(),
+            input: "",
+            output: "",
+        });
+        return response;
+    }
     let (parts, body) = request.into_parts();
     // The body is already buffered (serve::read_body), so this only takes it back out.
     let input = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();

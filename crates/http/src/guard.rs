@@ -209,18 +209,20 @@ async fn caller(guard: &Guard, authorization: Option<&HeaderValue>) -> Result<Ca
                 .ok_or_else(|| unauthorized("the Authorization header must be `Bearer KEY`"))?,
         ),
     };
-    let required = guard.keys_required().await.map_err(IntoResponse::into_response)?;
-    match bearer {
-        Some(secret) => guard
+    if let Some(secret) = bearer {
+        return guard
             .service
             .authenticate(secret)
             .await
-            .map_err(|e| unauthorized(&format!("{e}; create one with `rearview keys create`"))),
-        None if required => Err(unauthorized(
-            "this server requires an API key: send `Authorization: Bearer KEY` (create one with `rearview keys create --namespace NAME`)",
-        )),
-        None => Ok(Caller::trusted()),
+            .map_err(|e| unauthorized(&format!("{e}; create one with `rearview keys create`")));
     }
+    // Only a request without a key needs to know whether keys are required.
+    if guard.keys_required().await.map_err(IntoResponse::into_response)? {
+        return Err(unauthorized(
+            "this server requires an API key: send `Authorization: Bearer KEY` (create one with `rearview keys create --namespace NAME`)",
+        ));
+    }
+    Ok(Caller::trusted())
 }
 
 fn bearer_token(value: &HeaderValue) -> Option<&str> {

@@ -125,7 +125,6 @@ pub fn router_with(
     let limits = rearview_mcp::HttpLimits {
         max_request_bytes: config.max_request_bytes,
         allowed_hosts: config.allowed_hosts.clone(),
-        session_idle: config.mcp_session_idle,
     };
     let mcp = rearview_mcp::streamable_http(
         Arc::clone(&service),

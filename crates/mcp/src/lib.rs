@@ -70,9 +70,15 @@ impl RearviewMcp {
         arguments: JsonObject,
     ) -> Result<serde_json::Value, Failure> {
         let started = std::time::Instant::now();
-        let input = serde_json::Value::Object(arguments.clone()).to_string();
+        let audited = audit::enabled();
+        let input = if audited {
+            serde_json::Value::Object(arguments.clone()).to_string()
+        } else {
+            String::new()
+        };
         let result = self.dispatch(call, name, arguments).await;
         let output = match &result {
+            _ if !audited => String::new(),
             Ok(value) => value.to_string(),
             Err(failure) => failure.message().to_owned(),
         };
@@ -175,8 +181,6 @@ pub struct HttpLimits {
     pub max_request_bytes: usize,
     /// Hosts (`name` or `name:port`) the endpoint answers; rmcp's DNS-rebinding check.
     pub allowed_hosts: Vec<String>,
-    /// A session idle this long is closed.
-    pub session_idle: std::time::Duration,
 }
 
 /// The session manager of the Streamable HTTP endpoint; shared so the HTTP layer can count open
