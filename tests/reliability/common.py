@@ -4,6 +4,7 @@ a small keep-alive JSON client, the CLI, percentiles."""
 import http.client
 import json
 import os
+import shutil
 import socket
 import subprocess
 import time
@@ -120,3 +121,13 @@ def percentile(sorted_values: list[float], p: float) -> float:
         return float("nan")
     rank = max(1, -(-len(sorted_values) * p // 100))  # ceil(n·p/100), at least 1
     return sorted_values[int(rank) - 1]
+
+
+def finish(workdir, failed: bool, keep: bool) -> int:
+    """Removes the scratch directory unless asked to keep it or the run failed; the exit code."""
+    if not keep:
+        if failed:
+            print(f"kept for inspection: {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return 1 if failed else 0

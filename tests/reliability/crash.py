@@ -31,7 +31,6 @@ import argparse
 import http.client
 import json
 import random
-import shutil
 import sys
 import tempfile
 import threading
@@ -39,7 +38,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import Client, cli, export, free_port, server_env, start_server, wait_ready  # noqa: E402
+from common import Client, cli, export, finish, free_port, server_env, start_server, wait_ready  # noqa: E402
 
 WRITERS = 4
 
@@ -218,12 +217,7 @@ def main() -> int:
         f"altered {total_altered}, http errors {http_errors}, doctor failures {doctor_failures}: "
         f"{'FAIL' if failed else 'ok'}"
     )
-    if not args.keep:
-        if failed:
-            print(f"kept for inspection: {workdir}")
-        else:
-            shutil.rmtree(workdir, ignore_errors=True)
-    return 1 if failed else 0
+    return finish(workdir, bool(failed), args.keep)
 
 
 if __name__ == "__main__":

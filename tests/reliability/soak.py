@@ -33,7 +33,6 @@ import collections
 import http.client
 import json
 import random
-import shutil
 import signal
 import sys
 import tempfile
@@ -42,7 +41,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import Client, export, free_port, percentile, readyz, server_env, start_server, wait_ready  # noqa: E402
+from common import Client, export, finish, free_port, percentile, readyz, server_env, start_server, wait_ready  # noqa: E402
 
 STORE_SHARE = 0.30
 
@@ -247,12 +246,7 @@ def main() -> int:
                         f"({counted} recorded, {stats.hit_total} returned)")
 
     print(f"soak: {'FAIL: ' + '; '.join(failures) if failures else 'ok'}")
-    if not args.keep:
-        if failures:
-            print(f"kept for inspection: {workdir}")
-        else:
-            shutil.rmtree(workdir, ignore_errors=True)
-    return 1 if failures else 0
+    return finish(workdir, bool(failures), args.keep)
 
 
 if __name__ == "__main__":

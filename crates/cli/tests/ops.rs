@@ -1,26 +1,17 @@
 //! Operating rearview: layered configuration through the real binary, `doctor`, `health`,
 //! export → import round trips, and graceful shutdown of the HTTP server under write load.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-fn rearview(home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rearview"));
-    // A private HOME/XDG so no user config file or database is picked up.
-    for var in ["REARVIEW_DB", "REARVIEW_NAMESPACE", "REARVIEW_LOG", "REARVIEW_CONFIG", "DB_PATH"] {
-        cmd.env_remove(var);
-    }
-    cmd.env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("REARVIEW_MODEL", "none");
-    cmd
-}
+use common::rearview;
 
 fn ok(out: Output, what: &str) -> String {
     assert!(out.status.success(), "{what} failed: {}", String::from_utf8_lossy(&out.stderr));
@@ -285,36 +276,9 @@ fn export_then_import_preserves_every_field_and_vector() {
 
 /// Starts `rearview serve` on a free port; returns the child and its address.
 fn start_server(home: &Path, db: &Path) -> (Child, String) {
-    let mut child = rearview(home)
-        .arg("--db")
-        .arg(db)
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut address = None;
-    while address.is_none() && Instant::now() < deadline {
-        line.clear();
-        if stderr.read_line(&mut line).unwrap_or(0) == 0 {
-            break;
-        }
-        address = line
-            .trim()
-            .strip_prefix("rearview listening on http://")
-            .and_then(|rest| rest.split_whitespace().next())
-            .map(str::to_owned);
-    }
-    let Some(address) = address else {
-        child.kill().ok();
-        child.wait().ok();
-        panic!("the server did not start listening: {line}");
-    };
-    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
-    (child, address)
+    let mut cmd = rearview(home);
+    cmd.arg("--db").arg(db).args(["serve", "--listen", "127.0.0.1:0"]);
+    common::start(cmd)
 }
 
 /// One HTTP/1.1 request on a fresh connection; the status and body, or an I/O error.

@@ -3,62 +3,27 @@
 //! `REARVIEW_ALLOWED_HOSTS=rearview,localhost`) answers an agent that sends `Host: rearview:8765`
 //! and its key; SIGTERM stops a server while an MCP client holds an SSE stream open.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 const ADMIN_KEY: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
+/// The binary in a private home, with its own database file.
 fn rearview(home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rearview"));
-    for var in [
-        "REARVIEW_DB",
-        "REARVIEW_NAMESPACE",
-        "REARVIEW_LOG",
-        "REARVIEW_CONFIG",
-        "DB_PATH",
-        "REARVIEW_API_KEY",
-        "REARVIEW_ALLOWED_HOSTS",
-        "REARVIEW_LISTEN",
-        "REARVIEW_INSECURE_NO_AUTH",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("REARVIEW_MODEL", "none")
-        .env("REARVIEW_DB", home.join("serve.db"));
+    let mut cmd = common::rearview(home);
+    cmd.env("REARVIEW_DB", home.join("serve.db"));
     cmd
 }
 
 /// Starts the server; returns it and the port it listens on.
-fn start(mut cmd: Command) -> (Child, u16) {
-    let mut child = cmd.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut port = None;
-    while port.is_none() && Instant::now() < deadline {
-        line.clear();
-        if stderr.read_line(&mut line).unwrap_or(0) == 0 {
-            break;
-        }
-        port = line
-            .trim()
-            .strip_prefix("rearview listening on http://")
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|address| address.rsplit_once(':'))
-            .and_then(|(_, port)| port.parse().ok());
-    }
-    let Some(port) = port else {
-        child.kill().ok();
-        child.wait().ok();
-        panic!("the server did not start listening: {line}");
-    };
-    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+fn start(cmd: Command) -> (Child, u16) {
+    let (child, address) = common::start(cmd);
+    let port = address.rsplit_once(':').and_then(|(_, p)| p.parse().ok()).expect("a port");
     (child, port)
 }
 

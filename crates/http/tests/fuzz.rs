@@ -8,6 +8,8 @@
 //! `REARVIEW_FUZZ_CASES` sets the number of inputs (CI: the default, 50,000; the long run in
 //! `scripts/reliability.sh`: 1,000,000).
 
+mod common;
+
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -15,9 +17,8 @@ use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use rearview_core::{Namespace, SystemClock};
+use rearview_core::Namespace;
 use rearview_service::{MemoryService, NewKey, RememberRequest, ServiceConfig};
-use rearview_store_sqlite::SqliteStore;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -238,12 +239,7 @@ fn fuzzed_requests_never_fail_the_server_or_touch_another_tenant() {
     let runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let target = runtime.block_on(async {
-        let store = Arc::new(SqliteStore::in_memory().unwrap());
-        let service = Arc::new(
-            MemoryService::open(store, None, Arc::new(SystemClock), ServiceConfig::default())
-                .await
-                .unwrap(),
-        );
+        let service = common::service(ServiceConfig::default()).await;
         let key = service
             .create_key(NewKey { namespaces: vec!["fuzz".parse().unwrap()], ..NewKey::default() })
             .await

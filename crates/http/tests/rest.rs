@@ -1,24 +1,24 @@
 //! The REST API in process (`router().oneshot(request)`, no socket): every route, success and
 //! each error class, in the one `{code, message}` format.
 
+mod common;
+
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
-use rearview_core::SystemClock;
-use rearview_service::{MemoryService, ServiceConfig};
-use rearview_store_sqlite::SqliteStore;
+use rearview_service::ServiceConfig;
 use tower::ServiceExt;
 
 async fn app() -> axum::Router {
-    let store = Arc::new(SqliteStore::in_memory().unwrap());
-    let service = MemoryService::open(store, None, Arc::new(SystemClock), ServiceConfig::default())
-        .await
-        .unwrap();
-    rearview_http::router(Arc::new(service), "default".parse().unwrap())
+    rearview_http::router(
+        common::service(ServiceConfig::default()).await,
+        "default".parse().unwrap(),
+    )
 }
 
+/// A request without a key, in `namespace` (the header) when given.
 async fn send(
     app: &axum::Router,
     method: &str,
@@ -26,21 +26,9 @@ async fn send(
     body: Option<serde_json::Value>,
     namespace: Option<&str>,
 ) -> (StatusCode, serde_json::Value) {
-    let mut request = Request::builder().method(method).uri(uri);
-    if let Some(ns) = namespace {
-        request = request.header("X-Rearview-Namespace", ns);
-    }
-    let request = match body {
-        Some(b) => {
-            request.header("Content-Type", "application/json").body(Body::from(b.to_string()))
-        }
-        None => request.body(Body::empty()),
-    }
-    .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null))
+    let headers: Vec<_> = namespace.map(|ns| ("X-Rearview-Namespace", ns)).into_iter().collect();
+    let (status, json, _) = common::send(app, None, method, uri, &headers, body).await;
+    (status, json)
 }
 
 #[tokio::test]
@@ -265,10 +253,8 @@ async fn openapi_document_describes_routes_that_exist_with_resolvable_schemas() 
 
 #[tokio::test]
 async fn oversized_requests_get_413_and_change_nothing() {
-    let store = Arc::new(SqliteStore::in_memory().unwrap());
-    let config = ServiceConfig { max_content_chars: 50, ..ServiceConfig::default() };
     let service =
-        Arc::new(MemoryService::open(store, None, Arc::new(SystemClock), config).await.unwrap());
+        common::service(ServiceConfig { max_content_chars: 50, ..ServiceConfig::default() }).await;
     let limits = rearview_http::HttpConfig { max_request_bytes: 2_000, ..Default::default() };
     let app = rearview_http::router_with(Arc::clone(&service), "default".parse().unwrap(), &limits)
         .router;

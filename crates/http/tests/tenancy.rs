@@ -4,14 +4,15 @@
 //! nothing read or written), and with an admin key (must work). The foreign tenant's export is
 //! compared before and after: zero foreign reads, zero foreign writes.
 
+mod common;
+
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
-use rearview_core::{Namespace, SystemClock};
+use rearview_core::Namespace;
 use rearview_service::{MemoryService, NewKey, RememberRequest, ServiceConfig};
-use rearview_store_sqlite::SqliteStore;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -28,12 +29,7 @@ struct World {
 }
 
 async fn world() -> World {
-    let store = Arc::new(SqliteStore::in_memory().unwrap());
-    let service = Arc::new(
-        MemoryService::open(store, None, Arc::new(SystemClock), ServiceConfig::default())
-            .await
-            .unwrap(),
-    );
+    let service = common::service(ServiceConfig::default()).await;
     let key = |namespaces: &[&str], admin: bool| NewKey {
         namespaces: namespaces.iter().map(|n| n.parse().unwrap()).collect(),
         admin,
@@ -58,34 +54,7 @@ fn ns(name: &str) -> Namespace {
     name.parse().unwrap()
 }
 
-async fn send(
-    app: &axum::Router,
-    key: Option<&str>,
-    method: &str,
-    uri: &str,
-    headers: &[(&str, &str)],
-    body: Option<Value>,
-) -> (StatusCode, Value, String) {
-    let mut request = Request::builder().method(method).uri(uri);
-    if let Some(key) = key {
-        request = request.header("Authorization", format!("Bearer {key}"));
-    }
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    let request = match body {
-        Some(b) => {
-            request.header("Content-Type", "application/json").body(Body::from(b.to_string()))
-        }
-        None => request.body(Body::empty()),
-    }
-    .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null), text)
-}
+use common::send;
 
 /// Bob's whole namespace as exported (every memory, archived and working too, with counts).
 async fn export_bob(service: &MemoryService) -> Vec<String> {
@@ -304,12 +273,7 @@ async fn the_tool_registry_is_the_same_everywhere() {
 
 #[tokio::test]
 async fn hosts_and_origins_outside_the_allow_list_are_refused_on_every_route() {
-    let store = Arc::new(SqliteStore::in_memory().unwrap());
-    let service = Arc::new(
-        MemoryService::open(store, None, Arc::new(SystemClock), ServiceConfig::default())
-            .await
-            .unwrap(),
-    );
+    let service = common::service(ServiceConfig::default()).await;
     let admin = service.create_key(NewKey { admin: true, ..NewKey::default() }).await.unwrap();
     // As the compose file starts it: all interfaces, `--allowed-hosts rearview,localhost`.
     let config = rearview_http::HttpConfig {
@@ -412,12 +376,7 @@ async fn mcp_call(app: &axum::Router, key: &str, session: &str, tool: &str, args
 
 #[tokio::test]
 async fn a_key_over_its_rate_gets_429_with_retry_after_and_others_are_unaffected() {
-    let store = Arc::new(SqliteStore::in_memory().unwrap());
-    let service = Arc::new(
-        MemoryService::open(store, None, Arc::new(SystemClock), ServiceConfig::default())
-            .await
-            .unwrap(),
-    );
+    let service = common::service(ServiceConfig::default()).await;
     let key = |name: &str| NewKey { namespaces: vec![name.parse().unwrap()], ..NewKey::default() };
     let greedy = service.create_key(key("greedy")).await.unwrap().secret;
     let polite = service.create_key(key("polite")).await.unwrap().secret;
