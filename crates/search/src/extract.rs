@@ -2,11 +2,14 @@
 //! "adds nothing new" test behind lossless merging. Pure: vectors, when used, come in as inputs.
 //!
 //! Used for summaries when no LLM is configured (long memories, `summarize_episodes` in
-//! extractive mode) and by dedup-merge on store.
+//! extractive mode) and by dedup-merge on store, which asks [`adds_nothing`] whether a merge
+//! loses a fact and [`contradicts`] whether a near duplicate states a changed fact instead.
+
+mod facts;
 
 use std::collections::{BTreeSet, HashMap};
 
-use rearview_core::fact_atoms;
+pub use facts::{adds_nothing, contradicts};
 
 /// Sentences of `text`: cut after `.`, `!`, `?`, `;` followed by a space, after `。！？；` and at
 /// line breaks; trimmed, empty ones dropped. Never cuts inside a character.
@@ -36,13 +39,6 @@ fn push_trimmed<'a>(out: &mut Vec<&'a str>, piece: &'a str) {
     if !piece.is_empty() {
         out.push(piece);
     }
-}
-
-/// Whether `candidate` states nothing that `reference` lacks: every fact atom of it occurs in
-/// `reference`. `服务端口是 8765` adds nothing to `我们的服务端口是 8765。`; `端口 8766` adds
-/// `8766` to `端口 8765`, so merging those two would lose a fact.
-pub fn adds_nothing(candidate: &str, reference: &str) -> bool {
-    fact_atoms(candidate).is_subset(&fact_atoms(reference))
 }
 
 /// How central each item is among `items` (each a list of terms): the mean, over its distinct
@@ -114,6 +110,8 @@ pub fn select_mmr(
 
 #[cfg(test)]
 mod tests {
+    use rearview_core::fact_atoms;
+
     use super::*;
 
     #[test]

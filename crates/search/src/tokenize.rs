@@ -125,15 +125,19 @@ fn runs(text: &str) -> impl Iterator<Item = Run<'_>> {
 
 fn split_other(text: &str, out: &mut Vec<String>) {
     for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-        let lower = word.to_lowercase();
-        if STOP_WORDS.binary_search(&lower.as_str()).is_ok() {
-            continue;
-        }
-        if lower.bytes().all(|b| b.is_ascii_lowercase()) {
-            out.push(ENGLISH.stem(&lower).into_owned());
-        } else {
-            out.push(lower);
-        }
+        out.extend(keyword_of(&word.to_lowercase()));
+    }
+}
+
+/// The term of one lower-cased non-Han word: `None` for a stop word, the Snowball stem for a
+/// purely alphabetic ASCII word, else the word itself.
+pub(crate) fn keyword_of(lower: &str) -> Option<String> {
+    if STOP_WORDS.binary_search(&lower).is_ok() {
+        None
+    } else if lower.bytes().all(|b| b.is_ascii_lowercase()) {
+        Some(ENGLISH.stem(lower).into_owned())
+    } else {
+        Some(lower.to_owned())
     }
 }
 

@@ -1,0 +1,848 @@
+//! What a text states, read closely enough to tell a restatement from a different fact, and the
+//! two comparisons built on it: [`adds_nothing`] (may one text be folded into another without
+//! losing a fact?) and [`contradicts`] (does a newer text give a different value for what an
+//! older one says?).
+//!
+//! A text is read clause by clause into [`Facts`]:
+//! - **atoms**: every Han character, every other word (lower-cased) and every whole value, each
+//!   marked with whether it stands in a negated stretch of its clause (from `不`, `没`, `not`,
+//!   `never`, `n't`… to the end of the clause);
+//! - **values**: numbers (`8765`, `2.5`, `10:30`, `v1.2`, a Chinese numeral before a measure word
+//!   as in `三点`), e-mail addresses, URLs, and names (a capitalised word that does not open its
+//!   sentence, an all-caps or mixed-case word, any Latin word inside Chinese text);
+//! - **poles**: which side of an antonym pair of [`ANTONYMS`] the text takes, after negation
+//!   (`不喜欢` takes the same side as `讨厌`, `not enabled` the same as `disabled`);
+//! - **changes**: "from X to Y" in order (`从 X 改成 Y`, `X 改为 Y`, `from X to Y`,
+//!   `changed X to Y`, `X → Y`);
+//! - **topic**: the remaining content words (English ones stemmed, stop words dropped) and Han
+//!   characters (particles dropped): what the text is about.
+//!
+//! All of this is a reading of surface forms, not understanding. It is tuned to fail safe for
+//! merging: when unsure, two texts count as different, so a merge is skipped and both memories
+//! are kept. Known blind spot: Chinese names and places are plain characters (no segmentation or
+//! entity tagging here), so `我住在上海` and `我住在北京` differ as facts but do not share enough
+//! topic to count as contradicting each other.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rearview_core::is_han;
+
+use crate::tokenize::keyword_of;
+
+/// Whether `candidate` states nothing that `reference` lacks, so that folding it into
+/// `reference` loses no fact: each of its atoms occurs in `reference` with the same negation, it
+/// takes no antonym side `reference` does not take, and every change it states (`from X to Y`,
+/// in that order) `reference` states too.
+///
+/// `服务端口是 8765` adds nothing to `我们的服务端口是 8765。`; `端口 8766` adds `8766` to
+/// `端口 8765`; `用户喜欢深色主题` adds the positive `喜欢` to `用户不喜欢深色主题`; and
+/// `moved from Paris to Berlin` adds the opposite direction to `moved from Berlin to Paris`.
+pub fn adds_nothing(candidate: &str, reference: &str) -> bool {
+    let (candidate, reference) = (Facts::of(candidate), Facts::of(reference));
+    candidate.atoms.is_subset(&reference.atoms)
+        && candidate.poles.is_subset(&reference.poles)
+        && candidate.changes.is_subset(&reference.changes)
+}
+
+/// Whether `newer` states a different value for what `older` says (same subject, different fact atoms:
+/// a number, a negation, an antonym, the order of from-X-to-Y, a named entity, an e-mail…), so that
+/// `newer` should supersede `older` rather than merge into it or sit beside it. Pure, bilingual.
+///
+/// "Same subject": at least half the topic terms of the text with fewer are in the other.
+/// "Different value", any of:
+/// - a shared atom is negated in one text and not in the other (`drinks coffee` / `does not
+///   drink coffee`);
+/// - the texts take opposite sides of an antonym pair (`prefers light theme` / `prefers dark
+///   theme`, `开启` / `关闭`, `喜欢` / `不喜欢`);
+/// - both state changes and neither's changes include the other's (`从 8765 改成 8766` /
+///   `从 8766 改成 8765`), or one states a change and the other holds its old value without
+///   the new one (`端口是 8765` / `端口从 8765 改成 8766`);
+/// - of one kind of value (numbers, e-mails, URLs, names), each text has one the other lacks
+///   (`port 8765` / `port 8766`, `lives in Berlin` / `lives in Paris`).
+///
+/// A text that only adds a detail contradicts nothing: `端口 8765` / `服务端口是 8765，部署在
+/// A 机房` is `false`. Meant for pairs that are already close by vector; it is symmetric except
+/// for that "newer holds the old value" case being checked both ways as well.
+pub fn contradicts(older: &str, newer: &str) -> bool {
+    let (older, newer) = (Facts::of(older), Facts::of(newer));
+    older.shares_topic_with(&newer)
+        && (older.negation_conflict(&newer)
+            || older.pole_conflict(&newer)
+            || older.change_conflict(&newer)
+            || newer.change_conflict(&older)
+            || older.value_conflict(&newer))
+}
+
+/// Antonym pairs whose sides are facts: `(first side, second side)`, each a list of forms
+/// separated by spaces. English
+/// forms are listed with their inflections (matched as whole words, case-folded); Chinese forms
+/// are matched as character sequences, longest first across all pairs (so `早上` is "morning",
+/// not "early"). A negation up to [`NEGATION_REACH`] tokens before a form switches sides.
+///
+/// Kept short on purpose: each entry must be unambiguous enough that taking the other side
+/// really is a different fact. `早`/`晚` are single characters and also occur in words such as
+/// `早就`; the cost of a false match is a skipped merge, never a lost fact.
+const ANTONYMS: &[(&str, &str)] = &[
+    (
+        "like likes liked liking love loves loved enjoy enjoys enjoyed 喜欢 喜爱 热爱 偏爱",
+        "dislike dislikes disliked hate hates hated detest detests 讨厌 厌恶 反感 嫌弃",
+    ),
+    ("light lighter 浅色 亮色", "dark darker 深色 暗色"),
+    (
+        "enable enables enabled enabling 开启 打开 启用 开着",
+        "disable disables disabled disabling 关闭 关掉 禁用 停用 关着",
+    ),
+    (
+        "increase increases increased raise raises raised 增加 提高 增大 加大 上调 调高",
+        "decrease decreases decreased reduce reduces reduced lower lowers lowered 减少 降低 减小 \
+         下调 调低",
+    ),
+    ("early earlier 早", "late later 晚"),
+    ("morning mornings 早上 早晨 上午", "evening evenings night nights 晚上 夜里 下午"),
+    (
+        "allow allows allowed permit permits permitted 允许",
+        "forbid forbids forbidden prohibit prohibits prohibited 禁止",
+    ),
+    (
+        "accept accepts accepted agree agrees agreed 接受 同意",
+        "reject rejects rejected refuse refuses refused 拒绝 反对",
+    ),
+    ("start starts started begin begins began 开始 启动", "stop stops stopped 停止 结束"),
+    ("include includes included 包括 包含", "exclude excludes excluded 排除"),
+    ("public 公开", "private 私有 私密"),
+    ("succeed succeeds succeeded success successful 成功", "fail fails failed failure 失败"),
+    ("true correct 正确", "false wrong incorrect 错误"),
+    ("buy buys bought 买", "sell sells sold 卖"),
+];
+
+/// How many tokens after a negation an antonym may start and still be the one it negates
+/// (`不太喜欢`, `don't really like`, `不是很喜欢`).
+const NEGATION_REACH: usize = 3;
+
+/// What one text states; see the module docs.
+#[derive(Debug, Default)]
+struct Facts {
+    /// Each atom with whether a negation governs it.
+    atoms: BTreeSet<(String, bool)>,
+    /// Values by kind, lower-cased.
+    values: BTreeMap<ValueKind, BTreeSet<String>>,
+    /// `(index into ANTONYMS, side)`: `true` is the first side.
+    poles: BTreeSet<(usize, bool)>,
+    /// `(from, to)`: each end's atoms, sorted, particles and articles dropped.
+    changes: BTreeSet<(Vec<String>, Vec<String>)>,
+    /// Content terms that are none of the above.
+    topic: BTreeSet<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum ValueKind {
+    Number,
+    Email,
+    Url,
+    Name,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Han,
+    Word,
+    Value(ValueKind),
+    Negation,
+    Arrow,
+    ClauseEnd,
+}
+
+#[derive(Debug, Clone)]
+struct Token {
+    /// The atom: a Han character, a lower-cased word or value, a negation marker (`不`, `not`).
+    text: String,
+    kind: Kind,
+}
+
+impl Facts {
+    fn of(text: &str) -> Self {
+        let tokens = scan(text);
+        let mut facts = Facts::default();
+        for clause in tokens.split(|t| t.kind == Kind::ClauseEnd) {
+            facts.read_clause(clause);
+        }
+        facts
+    }
+
+    fn read_clause(&mut self, clause: &[Token]) {
+        let poles = find_poles(clause);
+        let mut flipped = vec![false; clause.len()];
+        let mut negated = false;
+        for (i, token) in clause.iter().enumerate() {
+            match token.kind {
+                Kind::Negation => {
+                    // Right before an antonym, a negation picks its other side (`不喜欢` is
+                    // `讨厌`); otherwise it governs the rest of the clause.
+                    let target = (i + 1..clause.len().min(i + 1 + NEGATION_REACH))
+                        .take_while(|&j| clause[j].kind != Kind::Negation)
+                        .find(|&j| poles.starts[j].is_some());
+                    match target {
+                        Some(j) => flipped[j] = !flipped[j],
+                        None => negated = !negated,
+                    }
+                    self.atoms.insert((token.text.clone(), false));
+                }
+                Kind::Arrow | Kind::ClauseEnd => {}
+                Kind::Han | Kind::Word | Kind::Value(_) => {
+                    self.atoms.insert((token.text.clone(), negated));
+                    if let Some((pair, side)) = poles.starts[i] {
+                        self.poles.insert((pair, side ^ negated ^ flipped[i]));
+                    }
+                    if let Kind::Value(kind) = token.kind {
+                        self.values.entry(kind).or_default().insert(token.text.clone());
+                    } else if !poles.covered[i] {
+                        let term = match token.kind {
+                            Kind::Word => keyword_of(&token.text),
+                            _ => Some(token.text.clone()).filter(|t| !is_particle(t)),
+                        };
+                        self.topic.extend(term);
+                    }
+                }
+            }
+        }
+        self.changes.extend(changes_in(clause));
+    }
+
+    /// Every atom's text, whatever its negation.
+    fn said(&self) -> BTreeSet<&str> {
+        self.atoms.iter().map(|(atom, _)| atom.as_str()).collect()
+    }
+
+    /// Each atom with whether it occurs outside (`.0`) and inside (`.1`) a negation.
+    fn polarity(&self) -> BTreeMap<&str, (bool, bool)> {
+        let mut map: BTreeMap<&str, (bool, bool)> = BTreeMap::new();
+        for (atom, negated) in &self.atoms {
+            let seen = map.entry(atom.as_str()).or_default();
+            if *negated {
+                seen.1 = true;
+            } else {
+                seen.0 = true;
+            }
+        }
+        map
+    }
+
+    fn shares_topic_with(&self, other: &Facts) -> bool {
+        let shared = self.topic.intersection(&other.topic).count();
+        let smaller = self.topic.len().min(other.topic.len());
+        shared > 0 && shared * 2 >= smaller
+    }
+
+    fn negation_conflict(&self, other: &Facts) -> bool {
+        let (mine, theirs) = (self.polarity(), other.polarity());
+        mine.iter().any(|(atom, &(pos, neg))| {
+            theirs.get(atom).is_some_and(|&(their_pos, their_neg)| {
+                (pos && !neg && their_neg && !their_pos) || (neg && !pos && their_pos && !their_neg)
+            })
+        })
+    }
+
+    fn pole_conflict(&self, other: &Facts) -> bool {
+        let sides = |facts: &Facts, pair: usize| -> BTreeSet<bool> {
+            facts.poles.iter().filter(|(p, _)| *p == pair).map(|(_, side)| *side).collect()
+        };
+        self.poles.iter().map(|(pair, _)| *pair).any(|pair| {
+            let theirs = sides(other, pair);
+            !theirs.is_empty() && sides(self, pair).is_disjoint(&theirs)
+        })
+    }
+
+    /// Changes that disagree: both texts state changes and neither includes the other's, or
+    /// `self` states a change `X → Y` and `other`, stating none, says `X` but not `Y`.
+    fn change_conflict(&self, other: &Facts) -> bool {
+        if self.changes.is_empty() {
+            return false;
+        }
+        if !other.changes.is_empty() {
+            return !self.changes.is_subset(&other.changes)
+                && !other.changes.is_subset(&self.changes);
+        }
+        let said = other.said();
+        self.changes.iter().any(|(from, to)| {
+            from.iter().any(|x| said.contains(x.as_str()))
+                && !to.iter().any(|y| said.contains(y.as_str()))
+        })
+    }
+
+    /// Of one kind of value, each text has one the other does not say at all.
+    fn value_conflict(&self, other: &Facts) -> bool {
+        let (mine, theirs) = (self.said(), other.said());
+        self.values.iter().any(|(kind, values)| {
+            let Some(their_values) = other.values.get(kind) else { return false };
+            values.iter().any(|v| !theirs.contains(v.as_str()))
+                && their_values.iter().any(|v| !mine.contains(v.as_str()))
+        })
+    }
+}
+
+/// Where antonym forms start in a clause, and which tokens they cover.
+struct Poles {
+    starts: Vec<Option<(usize, bool)>>,
+    covered: Vec<bool>,
+}
+
+fn find_poles(clause: &[Token]) -> Poles {
+    let mut poles = Poles { starts: vec![None; clause.len()], covered: vec![false; clause.len()] };
+    let mut i = 0;
+    while i < clause.len() {
+        let best = antonym_forms()
+            .iter()
+            .filter_map(|&(form, pair, side)| form_len_at(clause, i, form).map(|n| (n, pair, side)))
+            .max_by_key(|&(n, _, _)| n);
+        match best {
+            Some((n, pair, side)) => {
+                poles.starts[i] = Some((pair, side));
+                poles.covered[i..i + n].iter_mut().for_each(|c| *c = true);
+                i += n;
+            }
+            None => i += 1,
+        }
+    }
+    poles
+}
+
+/// Every antonym form with its pair and side.
+fn antonym_forms() -> &'static [(&'static str, usize, bool)] {
+    static FORMS: std::sync::LazyLock<Vec<(&str, usize, bool)>> = std::sync::LazyLock::new(|| {
+        let mut forms = Vec::new();
+        for (pair, (first, second)) in ANTONYMS.iter().enumerate() {
+            forms.extend(first.split_whitespace().map(|f| (f, pair, true)));
+            forms.extend(second.split_whitespace().map(|f| (f, pair, false)));
+        }
+        forms
+    });
+    &FORMS
+}
+
+/// How many tokens `form` spans at `i`: one word, or one Han token per character.
+fn form_len_at(clause: &[Token], i: usize, form: &str) -> Option<usize> {
+    if form.chars().next().is_some_and(is_han) {
+        let n = form.chars().count();
+        let tokens = clause.get(i..i + n)?;
+        let same = tokens
+            .iter()
+            .zip(form.chars())
+            .all(|(t, c)| t.kind == Kind::Han && t.text.chars().eq(std::iter::once(c)));
+        same.then_some(n)
+    } else {
+        let t = &clause[i];
+        (matches!(t.kind, Kind::Word | Kind::Value(ValueKind::Name)) && t.text == form).then_some(1)
+    }
+}
+
+// ---- changes ---------------------------------------------------------------------------------
+
+/// Chinese verbs of change, which mark the new value (`改成 8766`); after `从 X`, a bare `到`
+/// or `至` does too. Longest first wins at a position.
+const ZH_CHANGE_VERBS: &str = "调整为 调整到 更改为 修改为 升级到 增加到 减少到 改成 改为 改到 \
+    变成 变为 换成 换为 换到 调成 调为 调到 搬到 迁到 迁至 转到 转为 升到 升至 降到 降至 涨到 跌到";
+/// `从`/`由` that do not mean "from" here, by the character before or after.
+const ZH_NOT_FROM: &str = "从来 从不 从未 从事 从而 从前 从小 从此 从头 从中 自从 服从 听从 跟从 \
+    随从 盲从 由于 由此 由衷 自由 理由 缘由 经由 来由";
+/// English verbs of change: `changed the port to 8766`, `moved to Paris`.
+const EN_CHANGE_VERBS: &str = "change changed changes switch switched switches move moved moves \
+    update updated updates set sets rename renamed renames migrate migrated upgrade upgraded \
+    downgrade downgraded convert converted bump bumped";
+/// Words that end the new value of an English change (`to Paris in 2023`).
+const EN_TAIL_STOPS: &str = "in on at since because when after before for with and by last this \
+    next yesterday today tomorrow now then so as";
+
+/// The changes a clause states, in order of appearance.
+fn changes_in(clause: &[Token]) -> Vec<(Vec<String>, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut push = |from: Vec<String>, to: Vec<String>| {
+        if !to.is_empty() {
+            out.push((from, to));
+        }
+    };
+    for (i, t) in clause.iter().enumerate() {
+        if t.kind == Kind::Arrow {
+            let from = endpoint(clause, i, Direction::Back);
+            if !from.is_empty() {
+                push(from, endpoint(clause, i + 1, Direction::Forward));
+            }
+        }
+    }
+    let han_from = (0..clause.len()).find(|&i| {
+        matches!(clause[i].text.as_str(), "从" | "由")
+            && clause[i].kind == Kind::Han
+            && !ZH_NOT_FROM
+                .split_whitespace()
+                .any(|w| han_word_at(clause, i, w) || han_word_ends_at(clause, i, w))
+    });
+    if let Some(p) = han_from {
+        let markers = format!("{ZH_CHANGE_VERBS} 到 至");
+        if let Some((q, n)) = find_han_marker(clause, p + 1, &markers) {
+            push(atoms_of(&clause[p + 1..q]), atoms_of(capped(&clause[q + n..], 6)));
+        }
+    } else if let Some((q, n)) = find_han_marker(clause, 0, ZH_CHANGE_VERBS) {
+        // `把 X 改成 Y` names X; a bare `改成 Y` names only the new value.
+        let ba = clause[..q].iter().rposition(|t| t.kind == Kind::Han && t.text == "把");
+        let from = ba.map(|b| atoms_of(&clause[b + 1..q])).unwrap_or_default();
+        push(from, atoms_of(capped(&clause[q + n..], 6)));
+    }
+    let word_at = |w: &str| clause.iter().position(|t| t.kind == Kind::Word && t.text == w);
+    let to_after = |start: usize, within: usize| {
+        (start..clause.len().min(start + within))
+            .find(|&j| clause[j].kind == Kind::Word && clause[j].text == "to")
+    };
+    if let Some(p) = word_at("from") {
+        if let Some(q) = to_after(p + 2, 6) {
+            push(atoms_of(&clause[p + 1..q]), english_tail(&clause[q + 1..]));
+        }
+    } else if let Some(v) =
+        clause.iter().position(|t| t.kind == Kind::Word && listed(EN_CHANGE_VERBS, &t.text))
+        && let Some(q) = to_after(v + 1, 7)
+    {
+        push(atoms_of(&clause[v + 1..q]), english_tail(&clause[q + 1..]));
+    }
+    out
+}
+
+#[derive(Clone, Copy)]
+enum Direction {
+    Back,
+    Forward,
+}
+
+/// The value next to an arrow: the adjacent word or value, or up to four adjacent Han
+/// characters. `Back` reads the tokens before `at`, `Forward` those from `at` on.
+fn endpoint(clause: &[Token], at: usize, direction: Direction) -> Vec<String> {
+    let indexes: Vec<usize> = match direction {
+        Direction::Back => (0..at).rev().collect(),
+        Direction::Forward => (at..clause.len()).collect(),
+    };
+    let Some(&first) = indexes.first() else { return Vec::new() };
+    let mut taken = match clause[first].kind {
+        Kind::Han => {
+            indexes.iter().copied().take_while(|&j| clause[j].kind == Kind::Han).take(4).collect()
+        }
+        Kind::Word | Kind::Value(_) => vec![first],
+        _ => Vec::new(),
+    };
+    taken.sort_unstable();
+    let tokens: Vec<Token> = taken.iter().map(|&j| clause[j].clone()).collect();
+    atoms_of(&tokens)
+}
+
+/// The new value of an English change: up to four tokens, ending at a preposition or the like.
+fn english_tail(tokens: &[Token]) -> Vec<String> {
+    let end = tokens
+        .iter()
+        .position(|t| t.kind == Kind::Word && listed(EN_TAIL_STOPS, &t.text))
+        .unwrap_or(tokens.len());
+    atoms_of(capped(&tokens[..end], 4))
+}
+
+/// Whether `word` is one of the space-separated words of `list`.
+fn listed(list: &str, word: &str) -> bool {
+    list.split_whitespace().any(|w| w == word)
+}
+
+fn capped(tokens: &[Token], n: usize) -> &[Token] {
+    &tokens[..tokens.len().min(n)]
+}
+
+/// The atoms of an end of a change, sorted, without particles and articles (`改成了 8766` and
+/// `改成 8766` name the same value).
+fn atoms_of(tokens: &[Token]) -> Vec<String> {
+    let mut atoms: Vec<String> = tokens
+        .iter()
+        .filter(|t| matches!(t.kind, Kind::Han | Kind::Word | Kind::Value(_)))
+        .filter(|t| !is_particle(&t.text) && !ARTICLES.contains(&t.text.as_str()))
+        .map(|t| t.text.clone())
+        .collect();
+    atoms.sort_unstable();
+    atoms.dedup();
+    atoms
+}
+
+const ARTICLES: &[&str] = &["the", "a", "an", "my", "our", "your", "its", "their", "his", "her"];
+
+/// The first of `markers` (Han words separated by spaces) at or after `from`, longest first at
+/// each position: `(index, length in tokens)`.
+fn find_han_marker(clause: &[Token], from: usize, markers: &str) -> Option<(usize, usize)> {
+    (from..clause.len()).find_map(|i| {
+        markers
+            .split_whitespace()
+            .filter(|m| han_word_at(clause, i, m))
+            .map(|m| m.chars().count())
+            .max()
+            .map(|n| (i, n))
+    })
+}
+
+/// Whether the Han word `word` starts at token `i`.
+fn han_word_at(clause: &[Token], i: usize, word: &str) -> bool {
+    let n = word.chars().count();
+    clause.get(i..i + n).is_some_and(|tokens| {
+        tokens.iter().zip(word.chars()).all(|(t, c)| {
+            matches!(t.kind, Kind::Han | Kind::Negation) && t.text.chars().eq(std::iter::once(c))
+        })
+    })
+}
+
+/// Whether the Han word `word` ends at token `i`.
+fn han_word_ends_at(clause: &[Token], i: usize, word: &str) -> bool {
+    let n = word.chars().count();
+    (i + 1).checked_sub(n).is_some_and(|start| han_word_at(clause, start, word))
+}
+
+// ---- scanning --------------------------------------------------------------------------------
+
+/// Characters that are grammar rather than content in Chinese: left out of the topic and of the
+/// ends of a change.
+fn is_particle(atom: &str) -> bool {
+    const PARTICLES: &str =
+        "的了是在和与及也都就还又很太我你他她它们这那个吧呢啊吗把被从由到给对着过得地之";
+    let mut chars = atom.chars();
+    matches!((chars.next(), chars.next()), (Some(c), None) if PARTICLES.contains(c))
+}
+
+/// Chinese negation markers. Each is one character; the words in [`ZH_NOT_NEGATION`] that
+/// contain one are not negations (`非常` is "very", `未来` "future", `别人` "others").
+const ZH_NEGATIONS: &str = "不没别未无非勿莫否";
+const ZH_NOT_NEGATION: &str = "非常 除非 无非 是非 莫非 未来 别人 别的 别处 分别 特别 区别 类别 \
+    级别 告别 差别 识别 性别 个别 无论 不过 不但 不仅 不管 不论 不断 不久 要不 否则 是否 能否 可否 差不";
+/// English negation words (contractions in `n't` are split into the verb and `not`).
+const EN_NEGATIONS: &[&str] =
+    &["not", "no", "never", "none", "nobody", "nothing", "nowhere", "neither", "nor", "without"];
+/// Negative contractions written without the apostrophe, and `cannot`: the verb they negate.
+const EN_CONTRACTED: &[(&str, &str)] = &[
+    ("cannot", "can"),
+    ("cant", "can"),
+    ("dont", "do"),
+    ("doesnt", "does"),
+    ("didnt", "did"),
+    ("isnt", "is"),
+    ("arent", "are"),
+    ("wasnt", "was"),
+    ("werent", "were"),
+    ("wont", "will"),
+    ("wouldnt", "would"),
+    ("couldnt", "could"),
+    ("shouldnt", "should"),
+    ("havent", "have"),
+    ("hasnt", "has"),
+    ("hadnt", "had"),
+];
+/// Words that start a new clause for negation (`not tea but coffee`).
+const EN_CLAUSE_WORDS: &[&str] = &["but", "however", "although", "though", "whereas"];
+/// Chinese numerals, read as a number when a measure word follows (`三点`, `两个`) or `第`
+/// precedes (`第三`).
+const ZH_NUMERALS: &str = "零〇一二两三四五六七八九十百千万半";
+const ZH_MEASURES: &str =
+    "个位名岁年月日号天周次点分秒元块角米里斤克倍层楼台本杯碗瓶条件张只辆间套家人小刻遍趟";
+
+/// The tokens of `text`, clauses separated by `ClauseEnd`.
+fn scan(text: &str) -> Vec<Token> {
+    let chars: Vec<char> = text.chars().collect();
+    let chinese = chars.iter().any(|&c| is_han(c));
+    let mut out = Vec::new();
+    let mut sentence_start = true;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if let Some(n) = url_len(&chars, i) {
+            let url: String = chars[i..i + n].iter().collect();
+            out.push(Token { text: url.to_lowercase(), kind: Kind::Value(ValueKind::Url) });
+            (i, sentence_start) = (i + n, false);
+        } else if let Some(n) = arrow_len(&chars, i) {
+            out.push(Token { text: "→".into(), kind: Kind::Arrow });
+            i += n;
+        } else if is_han(c) {
+            i = scan_han(&chars, i, &mut out);
+            sentence_start = false;
+        } else if c.is_alphanumeric() {
+            let end = run_end(&chars, i);
+            let run: String = chars[i..end].iter().collect();
+            push_run(&run, chinese, sentence_start, &mut out);
+            (i, sentence_start) = (end, false);
+        } else {
+            match c {
+                '.' | '!' | '?' | '。' | '！' | '？' | '\n' => {
+                    out.push(clause_end());
+                    sentence_start = true;
+                }
+                ',' | ';' | ':' | '，' | '；' | '：' | '、' | '(' | ')' | '（' | '）' => {
+                    out.push(clause_end())
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+fn clause_end() -> Token {
+    Token { text: String::new(), kind: Kind::ClauseEnd }
+}
+
+/// One Han character (or a numeral run) at `i`; returns where the next token starts.
+fn scan_han(chars: &[char], i: usize, out: &mut Vec<Token>) -> usize {
+    let c = chars[i];
+    if ZH_NUMERALS.contains(c) {
+        let end =
+            (i..chars.len()).find(|&j| !ZH_NUMERALS.contains(chars[j])).unwrap_or(chars.len());
+        let measured = chars.get(end).is_some_and(|n| ZH_MEASURES.contains(*n));
+        let ordinal = i > 0 && chars[i - 1] == '第';
+        if measured || ordinal {
+            let numeral: String = chars[i..end].iter().collect();
+            out.push(Token { text: numeral, kind: Kind::Value(ValueKind::Number) });
+            return end;
+        }
+    }
+    if c == '但' {
+        // "But": what follows is not governed by a negation before it.
+        out.push(clause_end());
+        return i + 1;
+    }
+    let kind = if ZH_NEGATIONS.contains(c) && !in_word(chars, i, ZH_NOT_NEGATION) {
+        Kind::Negation
+    } else {
+        Kind::Han
+    };
+    out.push(Token { text: c.to_string(), kind });
+    i + 1
+}
+
+/// Whether the character at `i` is part of one of the two-character `words` (separated by
+/// spaces).
+fn in_word(chars: &[char], i: usize, words: &str) -> bool {
+    let pair = |a: usize| chars.get(a..a + 2).map(|p| p.iter().collect::<String>());
+    let before = i.checked_sub(1).and_then(pair);
+    let after = pair(i);
+    words.split_whitespace().any(|w| before.as_deref() == Some(w) || after.as_deref() == Some(w))
+}
+
+/// Length of a URL starting at `i` (`http://`, `https://` or `www.`), trailing punctuation left out.
+fn url_len(chars: &[char], i: usize) -> Option<usize> {
+    if i > 0 && chars[i - 1].is_alphanumeric() {
+        return None;
+    }
+    let head: String = chars[i..chars.len().min(i + 8)].iter().collect::<String>().to_lowercase();
+    if !["http://", "https://", "www."].iter().any(|p| head.starts_with(p)) {
+        return None;
+    }
+    let stop =
+        |c: char| c.is_whitespace() || is_han(c) || "\"'<>()[]{}，。、）】「」！？；".contains(c);
+    let mut end = (i..chars.len()).find(|&j| stop(chars[j])).unwrap_or(chars.len());
+    while end > i && ".,;:!?".contains(chars[end - 1]) {
+        end -= 1;
+    }
+    Some(end - i)
+}
+
+/// Length of an arrow at `i`: `→`, `⇒`, `->`, `=>`, `-->`…
+fn arrow_len(chars: &[char], i: usize) -> Option<usize> {
+    let at = |j: usize| chars.get(j).copied();
+    match chars[i] {
+        '→' | '⇒' | '⟶' | '➔' | '➜' | '⇨' => Some(1),
+        '-' if at(i + 1) == Some('-') && at(i + 2) == Some('>') => Some(3),
+        '-' | '=' if at(i + 1) == Some('>') => Some(2),
+        _ => None,
+    }
+}
+
+/// End of a run of letters and digits starting at `i`, joined by the punctuation that belongs
+/// inside a value: `.`, `-`, `_`, `@`, `+`, `/` between letters or digits, `:` and `,` between
+/// digits (`10:30`, `8,765`), an apostrophe between letters (`doesn't`), `%` after a digit.
+fn run_end(chars: &[char], i: usize) -> usize {
+    let word = |c: char| c.is_alphanumeric() && !is_han(c);
+    let mut j = i + 1;
+    while j < chars.len() {
+        let c = chars[j];
+        let (prev, next) = (chars[j - 1], chars.get(j + 1).copied());
+        let joins = word(c)
+            || match c {
+                '.' | '-' | '_' | '@' | '+' | '/' => word(prev) && next.is_some_and(word),
+                ':' | ',' => prev.is_ascii_digit() && next.is_some_and(|n| n.is_ascii_digit()),
+                '\'' | '’' => prev.is_alphabetic() && next.is_some_and(char::is_alphabetic),
+                '%' => prev.is_ascii_digit(),
+                _ => false,
+            };
+        if !joins {
+            break;
+        }
+        j += 1;
+    }
+    j
+}
+
+/// Tokens of one run: an e-mail, a number (any run with a digit: `8765`, `2.5`, `v1.2`, `3pm`),
+/// or words.
+fn push_run(run: &str, chinese: bool, sentence_start: bool, out: &mut Vec<Token>) {
+    let lower = run.to_lowercase();
+    if run.contains('@') {
+        out.push(Token { text: lower, kind: Kind::Value(ValueKind::Email) });
+    } else if run.chars().any(|c| c.is_numeric()) {
+        out.push(Token { text: lower, kind: Kind::Value(ValueKind::Number) });
+    } else {
+        let parts = run.split(['.', '-', '_', '+', '/']).filter(|p| !p.is_empty());
+        for (n, part) in parts.enumerate() {
+            push_word(part, chinese, sentence_start && n == 0, out);
+        }
+    }
+}
+
+fn push_word(word: &str, chinese: bool, sentence_start: bool, out: &mut Vec<Token>) {
+    let lower = word.to_lowercase().replace('’', "'");
+    let negated_verb = lower.strip_suffix("n't").map(|verb| match verb {
+        "ca" => "can".to_owned(),
+        "wo" => "will".to_owned(),
+        "sha" => "shall".to_owned(),
+        "ai" => "is".to_owned(),
+        verb => verb.to_owned(),
+    });
+    let negated_verb = negated_verb.or_else(|| {
+        EN_CONTRACTED.iter().find(|(w, _)| *w == lower).map(|(_, verb)| (*verb).to_owned())
+    });
+    if let Some(verb) = negated_verb {
+        out.push(Token { text: verb, kind: Kind::Word });
+        out.push(Token { text: "not".into(), kind: Kind::Negation });
+        return;
+    }
+    // `user's` → `user`, `I'm` → `i`: the clitic carries no fact we compare.
+    let lower = lower.split('\'').next().unwrap_or_default().to_owned();
+    if EN_NEGATIONS.contains(&lower.as_str()) {
+        out.push(Token { text: lower, kind: Kind::Negation });
+        return;
+    }
+    if EN_CLAUSE_WORDS.contains(&lower.as_str()) {
+        out.push(clause_end());
+        return;
+    }
+    let mut chars = word.chars();
+    let initial_upper = chars.next().is_some_and(char::is_uppercase);
+    let inner_upper = chars.any(char::is_uppercase);
+    let name = lower != "i" && (chinese || inner_upper || (initial_upper && !sentence_start));
+    let kind = if name { Kind::Value(ValueKind::Name) } else { Kind::Word };
+    out.push(Token { text: lower, kind });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(older, newer)` pairs that state different facts, each language.
+    const CONTRADICTIONS: &[(&str, &str)] = &[
+        ("用户不喜欢深色主题", "用户喜欢深色主题"),
+        ("用户喜欢深色主题", "用户不喜欢深色主题"),
+        ("端口从 8765 改成 8766", "端口从 8766 改成 8765"),
+        ("The user likes dark mode", "The user does not like dark mode"),
+        ("The user doesn't like dark mode", "The user likes dark mode"),
+        ("moved from Berlin to Paris", "moved from Paris to Berlin"),
+        ("The user prefers light theme", "The user prefers dark theme"),
+        ("用户喜欢吃香菜", "用户讨厌吃香菜"),
+        ("编辑器开启了自动保存", "编辑器关闭了自动保存"),
+        ("Auto-save is enabled in the editor", "Auto-save is disabled in the editor"),
+        ("Increase the cache size", "Decrease the cache size"),
+        ("我每天早起跑步", "我每天晚起跑步"),
+        ("我每天早上跑步", "我每天晚上跑步"),
+        ("The API server listens on port 8765", "The API server listens on port 8766"),
+        ("I live in Berlin", "I live in Paris"),
+        ("The user's e-mail is ana@example.com", "The user's e-mail is ana@example.org"),
+        ("The docs are at https://a.example/v1", "The docs are at https://a.example/v2"),
+        ("服务部署在 A 机房", "服务部署在 B 机房"),
+        ("端口是 8765", "端口从 8765 改成 8766"),
+        ("The user lives in Berlin", "The user moved from Berlin to Paris"),
+        ("The user drinks coffee", "The user does not drink coffee"),
+        ("数据库地址 10.0.0.5 → 10.0.0.6", "数据库地址 10.0.0.6 → 10.0.0.5"),
+        ("changed the port from 8765 to 8766", "changed the port from 8766 to 8765"),
+        ("把端口改成 8765", "把端口改成 8766"),
+        ("每天三点起床", "每天五点起床"),
+        ("The user does not like tea", "The user likes tea"),
+    ];
+
+    /// Pairs that say the same thing or where the newer only adds a detail.
+    const COMPATIBLE: &[(&str, &str)] = &[
+        ("服务端口是 8765", "我们的服务端口是 8765。"),
+        ("User likes tea.", "The user likes tea"),
+        ("端口 8765", "服务端口是 8765，部署在 A 机房"),
+        ("端口 8766", "端口从 8765 改成 8766"),
+        ("端口从 8765 改成 8766", "端口从8765改成了8766"),
+        ("The user likes tea", "The user likes tea with milk"),
+        ("I moved to Berlin", "I moved to Berlin in 2020"),
+        ("用户不喜欢深色主题", "用户讨厌深色主题"),
+        ("Auto-save is not enabled", "Auto-save is disabled"),
+        ("The user doesn't like tea", "The user does not like tea"),
+        ("用户喜欢猫", "用户养了一只狗"),
+        ("我非常喜欢爬山", "我很喜欢爬山"),
+    ];
+
+    #[test]
+    fn contradictions_are_found_in_both_languages() {
+        for (older, newer) in CONTRADICTIONS {
+            assert!(contradicts(older, newer), "{older:?} → {newer:?} should contradict");
+        }
+    }
+
+    #[test]
+    fn restatements_and_added_details_are_not_contradictions() {
+        for (older, newer) in COMPATIBLE {
+            assert!(!contradicts(older, newer), "{older:?} → {newer:?} should not contradict");
+        }
+    }
+
+    #[test]
+    fn contradicting_texts_never_pass_the_lossless_test() {
+        for (older, newer) in CONTRADICTIONS {
+            // "端口是 8765" adds nothing to its change; every other pair differs both ways.
+            if *older == "端口是 8765" || *older == "The user lives in Berlin" {
+                continue;
+            }
+            assert!(
+                !adds_nothing(newer, older) && !adds_nothing(older, newer),
+                "{older:?} / {newer:?} must not merge"
+            );
+        }
+    }
+
+    #[test]
+    fn paraphrases_still_pass_the_lossless_test() {
+        assert!(adds_nothing("服务端口是 8765", "我们的服务端口是 8765。"));
+        assert!(adds_nothing("User likes tea.", "The user likes tea"));
+        assert!(adds_nothing("likes TEA", "The user likes tea."));
+        assert!(adds_nothing("The user doesn't like tea", "The user does not like tea"));
+        assert!(adds_nothing("端口 8766", "端口从 8765 改成 8766"));
+        assert!(adds_nothing("我们不用 Java", "我们不用 Java，服务端口是 8765"));
+        assert!(adds_nothing("服务端口是 8765", "我们不用 Java。服务端口是 8765"));
+        assert!(!adds_nothing("服务端口是 8766", "服务端口是 8765"));
+        assert!(!adds_nothing("I live in Beijing", "I live in Shanghai"));
+        assert!(!adds_nothing("version 2.5", "version 5.2"), "whole values, not digit runs");
+        assert!(!adds_nothing("ana@example.com", "example.com ana"));
+    }
+
+    #[test]
+    fn words_that_only_look_negative_negate_nothing() {
+        // `非常` is "very", `未来` "future", `别人` "other people".
+        assert!(adds_nothing("我喜欢爬山", "我非常喜欢爬山"));
+        assert!(adds_nothing("未来计划", "我们的未来计划"));
+        assert!(adds_nothing("别人的车", "这是别人的车"));
+    }
+
+    #[test]
+    fn facts_are_read_into_their_kinds() {
+        let f = Facts::of(
+            "Ana moved from Berlin to Paris on 2023-05-08; mail ana@x.io, see https://x.io/a.",
+        );
+        assert_eq!(
+            f.changes.iter().next().unwrap(),
+            &(vec!["berlin".into()], vec!["paris".into()])
+        );
+        assert!(f.values[&ValueKind::Number].contains("2023-05-08"));
+        assert!(f.values[&ValueKind::Email].contains("ana@x.io"));
+        assert!(f.values[&ValueKind::Url].contains("https://x.io/a"));
+        assert!(!f.values[&ValueKind::Name].contains("ana"), "a sentence's first word is no name");
+        let zh = Facts::of("用户不太喜欢 Vim，从 8765 改成了 8766");
+        assert!(zh.poles.contains(&(0, false)), "不太喜欢 is the dislike side");
+        assert!(zh.values[&ValueKind::Name].contains("vim"), "Latin inside Chinese is a name");
+        assert!(zh.changes.contains(&(vec!["8765".into()], vec!["8766".into()])));
+    }
+}
