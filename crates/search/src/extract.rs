@@ -6,10 +6,14 @@
 //! loses a fact and [`contradicts`] whether a near duplicate states a changed fact instead.
 
 mod facts;
+mod small_talk;
+mod timestamps;
 
 use std::collections::{BTreeSet, HashMap};
 
 pub use facts::{adds_nothing, contradicts};
+pub use small_talk::is_small_talk;
+pub use timestamps::strip_timestamps;
 
 /// Sentences of `text`: cut after `.`, `!`, `?`, `;` followed by a space, after `。！？；` and at
 /// line breaks; trimmed, empty ones dropped. Never cuts inside a character.
