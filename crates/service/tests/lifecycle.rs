@@ -199,6 +199,48 @@ async fn different_facts_never_merge_however_similar() {
 }
 
 #[tokio::test]
+async fn a_near_duplicate_stating_a_changed_fact_is_stored_beside_the_old_one() {
+    // The vector cannot tell these apart (the test embedder hashes words, so a reversed order
+    // is the same vector); at this threshold every pair is a near duplicate and only the facts
+    // decide.
+    assert!(cosine("端口从 8765 改成 8766", "端口从 8766 改成 8765").await > 0.99);
+    let everything = LifecycleConfig { dedup_threshold: Some(0.01), ..LifecycleConfig::default() };
+    for (older, newer) in [
+        ("用户不喜欢深色主题", "用户喜欢深色主题"),
+        ("端口从 8765 改成 8766", "端口从 8766 改成 8765"),
+        ("The user likes dark mode", "The user does not like dark mode"),
+        ("moved from Berlin to Paris", "moved from Paris to Berlin"),
+        ("The user prefers light theme", "The user prefers dark theme"),
+        ("用户喜欢吃香菜", "用户讨厌吃香菜"),
+        ("编辑器开启了自动保存", "编辑器关闭了自动保存"),
+        ("Enable auto-save in the editor", "Disable auto-save in the editor"),
+        ("Increase the cache size", "Decrease the cache size"),
+        ("我每天早上跑步", "我每天晚上跑步"),
+        // The old text adds nothing to the new one, which would replace it in a merge; but
+        // the new one says the value changed, so the old one is kept beside it.
+        ("端口 8765", "端口从 8765 改成 8766"),
+    ] {
+        let h = harness_with(everything.clone(), true).await;
+        let old = store(&h, RememberRequest::new(older)).await.memory;
+        let new = store(&h, RememberRequest::new(newer)).await;
+        assert!(new.merged.is_none(), "{newer:?} must not merge into {older:?}");
+        assert_ne!(new.memory.id, old.id);
+        assert_eq!(count(&h, MemoryFilter::default()).await, 2, "{older:?} / {newer:?}");
+        assert_eq!(h.service.get(&ns(), new.memory.id).await.unwrap().content, newer);
+        assert_eq!(h.service.get(&ns(), old.id).await.unwrap().content, older);
+    }
+    // Restatements still merge.
+    for (first, again) in
+        [("服务端口是 8765", "我们的服务端口是 8765。"), ("User likes tea.", "The user likes tea")]
+    {
+        let h = harness_with(everything.clone(), true).await;
+        store(&h, RememberRequest::new(first)).await;
+        assert!(store(&h, RememberRequest::new(again)).await.merged.is_some(), "{again:?}");
+        assert_eq!(count(&h, MemoryFilter::default()).await, 1);
+    }
+}
+
+#[tokio::test]
 async fn dedup_off_in_the_configuration_keeps_everything() {
     let off = LifecycleConfig { dedup_threshold: None, ..LifecycleConfig::default() };
     let h = harness_with(off, true).await;

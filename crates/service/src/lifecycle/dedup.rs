@@ -1,6 +1,8 @@
 //! Dedup-merge on store: an exact duplicate (same content hash) or a near duplicate (cosine at
 //! least `dedup_threshold` and one text adding no fact atom to the other) is folded into the
-//! existing memory instead of stored again; a long text gets a recall summary.
+//! existing memory instead of stored again; a long text gets a recall summary. A near duplicate
+//! that states a changed fact (`端口从 8765 改成 8766` after `端口是 8765`: see [`conflicts`]) is
+//! never merged: the new memory is stored beside it.
 //!
 //! A store runs in two steps. [`MemoryService::prepare`] does the slow work on the new text alone
 //! (summary, keyword terms, one embedding per model) without any lock. Then, holding the
@@ -14,7 +16,7 @@ use rearview_core::{
     Memory, MemoryFilter, MemoryId, MemoryType, Metadata, Namespace, NewMemory, Timestamp,
     content_hash,
 };
-use rearview_search::extract::{adds_nothing, split_sentences};
+use rearview_search::extract::{adds_nothing, contradicts, split_sentences};
 use rearview_store::{MemoryRecord, MemoryUpdate, StoredVector};
 
 use super::{MAX_MERGE_RECORDS, Merge, Stored};
@@ -113,21 +115,34 @@ impl MemoryService {
             if let Some(existing) = self.exact_duplicate(guard, &new, &hash, now).await? {
                 return self.merge_into(guard, existing, &new, EXACT, None, now).await;
             }
-            if let Some((existing, similarity)) =
-                self.near_duplicate(guard, &new, &vectors, now).await?
-            {
-                let replace = adds_nothing(&existing.content, &new.content)
-                    && !adds_nothing(&new.content, &existing.content);
-                let merge =
-                    Merge { exact: false, similarity: Some(similarity), content_replaced: replace };
-                let replacement = replace.then(|| Replacement {
-                    content: new.content.clone(),
-                    terms,
-                    hash,
-                    vectors,
-                    summary,
-                });
-                return self.merge_into(guard, existing, &new, merge, replacement, now).await;
+            match self.near_duplicate(guard, &new, &vectors, now).await? {
+                Some(NearDuplicate::Merge(existing, similarity)) => {
+                    let replace = adds_nothing(&existing.content, &new.content)
+                        && !adds_nothing(&new.content, &existing.content);
+                    let merge = Merge {
+                        exact: false,
+                        similarity: Some(similarity),
+                        content_replaced: replace,
+                    };
+                    let replacement = replace.then(|| Replacement {
+                        content: new.content.clone(),
+                        terms,
+                        hash,
+                        vectors,
+                        summary,
+                    });
+                    return self.merge_into(guard, existing, &new, merge, replacement, now).await;
+                }
+                Some(NearDuplicate::Conflict(existing, similarity)) => {
+                    // supersede: `existing` holds the older value of what `new` says, and the
+                    // memory inserted below (same tier, id minted below) replaces it: the
+                    // `superseded_by` link from `existing.id` to that id belongs with the insert.
+                    tracing::debug!(
+                        namespace = %namespace, existing = %existing.id, similarity,
+                        "near duplicate states a different fact; stored beside it"
+                    );
+                }
+                None => {}
             }
         }
         let memory = Memory {
@@ -216,14 +231,15 @@ impl MemoryService {
 
     /// The best visible memory of the same tier (and session, for working memory) whose vector
     /// is at least `dedup_threshold` similar in the primary model's space and that one of the
-    /// two texts adds nothing to.
+    /// two texts adds nothing to; failing that, the best such memory that `new` [`conflicts`]
+    /// with (stated a different value for the same thing).
     async fn near_duplicate(
         &self,
         guard: &WriteGuard<'_>,
         new: &NewMemory,
         vectors: &[StoredVector],
         now: Timestamp,
-    ) -> Result<Option<(Memory, f32)>, ServiceError> {
+    ) -> Result<Option<NearDuplicate>, ServiceError> {
         let Some(threshold) = self.config.lifecycle.dedup_threshold else { return Ok(None) };
         let namespace = guard.namespace();
         let Some(primary) = self.embedder() else { return Ok(None) };
@@ -246,16 +262,21 @@ impl MemoryService {
         }
         let ids: Vec<MemoryId> = close.iter().map(|(id, _)| *id).collect();
         let memories = self.store.get_many(namespace, &ids, now).await?;
+        let mut conflict = None;
         for (id, cosine) in close {
             let Some(existing) = memories.iter().find(|m| m.id == id) else { continue };
-            if mergeable(existing, new)
-                && (adds_nothing(&new.content, &existing.content)
-                    || adds_nothing(&existing.content, &new.content))
+            if !mergeable(existing, new) {
+                continue;
+            }
+            if conflicts(existing, new) {
+                conflict = conflict.or(Some(NearDuplicate::Conflict(existing.clone(), cosine)));
+            } else if adds_nothing(&new.content, &existing.content)
+                || adds_nothing(&existing.content, &new.content)
             {
-                return Ok(Some((existing.clone(), cosine)));
+                return Ok(Some(NearDuplicate::Merge(existing.clone(), cosine)));
             }
         }
-        Ok(None)
+        Ok(conflict)
     }
 
     /// Folds `new` into `existing`: newest event time, the later expiry, metadata and tags
@@ -330,6 +351,22 @@ impl MemoryService {
         tracing::debug!(namespace = %namespace, into = %memory.id, exact = merge.exact, "merged memory");
         Ok(Stored { memory, merged: Some(merge) })
     }
+}
+
+/// A memory close enough by vector to a new one to be its duplicate, with the cosine.
+enum NearDuplicate {
+    /// One text adds nothing to the other: merge.
+    Merge(Memory, f32),
+    /// The new text states a different value for what the memory says: keep both.
+    Conflict(Memory, f32),
+}
+
+/// Whether `new` states a different fact than its near duplicate `existing` (a negation, an
+/// antonym, the direction of a change, a number, a name…; see
+/// `rearview_search::extract::contradicts`), so that it must not be merged into it: merging
+/// would either lose the new value or keep the old one as if it were still true.
+fn conflicts(existing: &Memory, new: &NewMemory) -> bool {
+    contradicts(&existing.content, &new.content)
 }
 
 /// The merge of an exact duplicate.

@@ -5,8 +5,10 @@
 //!
 //! Rules every operation here keeps:
 //! - **Nothing is lost.** A merge only happens when one text adds no fact atom to the other
-//!   (`rearview_search::extract::adds_nothing`: `port 8765` and `port 8766` never merge), and a
-//!   replaced text is kept in the merge record. Originals are archived or deleted only after the
+//!   (`rearview_search::extract::adds_nothing`: `port 8765` and `port 8766` never merge, nor do
+//!   `喜欢` and `不喜欢`, or `from Berlin to Paris` and its reverse), and never when the new text
+//!   states a changed fact (`rearview_search::extract::contradicts`: both are kept); a replaced
+//!   text is kept in the merge record. Originals are archived or deleted only after the
 //!   memory made from them is committed. A failing or babbling LLM changes nothing.
 //! - **Provenance.** Episodes and distillations carry `source_ids`; metadata says which method
 //!   (and model) produced them.
