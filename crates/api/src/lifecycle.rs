@@ -154,10 +154,12 @@ pub fn memories_json(memories: &[rearview_core::Memory]) -> serde_json::Value {
     serde_json::json!({ "memories": memories.iter().map(MemoryView::from).collect::<Vec<_>>() })
 }
 
-/// The result of ending a session.
+/// The result of ending a session (`small_talk`: turns skipped as greetings or
+/// acknowledgements).
 pub fn session_end_json(end: &SessionEnd) -> serde_json::Value {
     serde_json::json!({
         "working_memories": end.working_memories,
+        "small_talk": end.small_talk,
         "method": end.method,
         "model": end.model,
         "episodes": end.episodes.iter().map(stored_json).collect::<Vec<_>>(),

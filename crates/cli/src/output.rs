@@ -63,11 +63,15 @@ impl Printer {
             return self.emit_json(&rearview_api::session_end_json(end));
         }
         let mut out = format!(
-            "session ended: {} working memories → {} episodes (by {}{})\n",
+            "session ended: {} working memories → {} episodes (by {}{}){}\n",
             end.working_memories,
             end.episodes.len(),
             end.method,
-            end.model.as_deref().map_or_else(String::new, |m| format!(", {m}"))
+            end.model.as_deref().map_or_else(String::new, |m| format!(", {m}")),
+            match end.small_talk {
+                0 => String::new(),
+                n => format!("; {n} greetings or acknowledgements skipped"),
+            }
         );
         for e in &end.episodes {
             let mark = if e.merged.is_some() { " (merged)" } else { "" };

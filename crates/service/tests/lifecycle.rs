@@ -369,7 +369,9 @@ async fn an_llm_extracts_session_events_and_a_bad_llm_changes_nothing() {
         texts,
         ["The user's new laptop is called kestrel.", "The user's laptop runs Fedora 41."]
     );
-    assert!(end.episodes.iter().all(|e| e.memory.source_ids.len() == 2));
+    // "hi there" is small talk: not sent to the LLM, so not a source of what it extracted.
+    assert_eq!(end.small_talk, 1);
+    assert!(end.episodes.iter().all(|e| e.memory.source_ids.len() == 1));
 
     // Malformed three times: an error, the working memories untouched, no episode written.
     store(&h, working("remember that the staging DB is on port 5433", "s2", "user")).await;
@@ -381,6 +383,46 @@ async fn an_llm_extracts_session_events_and_a_bad_llm_changes_nothing() {
     assert_eq!(count(&h, MemoryFilter::default()).await, before);
     let s2 = MemoryFilter { session_id: Some("s2".into()), ..Default::default() };
     assert_eq!(count(&h, s2).await, 1);
+}
+
+#[tokio::test]
+async fn greetings_and_acknowledgements_never_become_episodes() {
+    let small_talk = [
+        "你好",
+        "您好！",
+        "谢谢！",
+        " 好的， 谢谢 ",
+        "嗯",
+        "收到",
+        "ok",
+        "Thanks!",
+        "thank you",
+        "hi",
+        "Hello.",
+        "got it",
+        "👍",
+    ];
+    let h = harness().await;
+    for text in small_talk {
+        store(&h, working(text, "hello", "user")).await;
+    }
+    // An LLM that would fail if asked: a session of small talk asks it nothing.
+    h.service.set_llm(Some(llm(vec![Reply::status(500, "must not be called")])));
+    let end = h.service.end_session(&ns(), "hello").await.unwrap();
+    assert_eq!((end.working_memories, end.small_talk), (small_talk.len(), small_talk.len()));
+    assert!(end.episodes.is_empty(), "no episode: {:?}", end.episodes);
+    let session = MemoryFilter { session_id: Some("hello".into()), ..MemoryFilter::default() };
+    assert_eq!(count(&h, session).await, 0, "the session is ended all the same");
+
+    // By rule, the statement among them is kept and only it.
+    h.service.set_llm(None);
+    for text in ["你好", "我对花生过敏，点餐时要注意", "谢谢！"] {
+        store(&h, working(text, "dinner", "user")).await;
+    }
+    let end = h.service.end_session(&ns(), "dinner").await.unwrap();
+    assert_eq!(end.small_talk, 2);
+    let texts: Vec<&str> = end.episodes.iter().map(|e| e.memory.content.as_str()).collect();
+    assert_eq!(texts, ["我对花生过敏，点餐时要注意"]);
 }
 
 // ---- distillation ------------------------------------------------------------------------

@@ -91,6 +91,8 @@ pub struct Merge {
 pub struct SessionEnd {
     /// Working memories the session had.
     pub working_memories: usize,
+    /// Of those, greetings and acknowledgements (`你好`, `thanks`…): never made into episodes.
+    pub small_talk: usize,
     /// The episodic memories made from them (merged ones appear as the memory they merged into).
     pub episodes: Vec<Stored>,
     /// `llm` or `rules`.

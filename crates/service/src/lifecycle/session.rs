@@ -5,6 +5,7 @@ use rearview_core::{
     Timestamp,
 };
 use rearview_llm::Episode;
+use rearview_search::extract::is_small_talk;
 use rearview_store::{MemoryUpdate, Page};
 
 use super::{SessionEnd, unchanged};
@@ -14,8 +15,10 @@ impl MemoryService {
     /// Ends a session (design §2.2): its working memories become episodic memories — the key
     /// events an LLM extracts when one is configured, else by rule: every turn not spoken by the
     /// assistant (`metadata.role`), not a question, with at least three keyword terms, becomes an
-    /// episode as it is — and the working memories expire now. If the LLM fails, nothing
-    /// changes. Ending a session twice finds no working memories the second time, also when the
+    /// episode as it is — and the working memories expire now. Greetings and acknowledgements
+    /// (`你好`, `好的`, `收到`, `thanks`, `got it`, `👍`…) are skipped either way and counted in
+    /// `small_talk`; a session made only of them gives no episode (and asks no LLM), and is ended
+    /// all the same. If the LLM fails, nothing changes. Ending a session twice finds no working memories the second time, also when the
     /// two calls overlap; if a turn changes while the session is being ended (the LLM can take a
     /// while), nothing is written and the call fails as `Unavailable`, to be retried.
     pub async fn end_session(
@@ -28,8 +31,11 @@ impl MemoryService {
         }
         let now = self.clock.now();
         let turns = self.session_turns(namespace, session_id, now).await?;
+        let statements: Vec<&Memory> =
+            turns.iter().filter(|t| !is_small_talk(&t.content)).collect();
         let mut result = SessionEnd {
             working_memories: turns.len(),
+            small_talk: turns.len() - statements.len(),
             episodes: Vec::new(),
             method: "rules",
             model: None,
@@ -38,8 +44,9 @@ impl MemoryService {
             return Ok(result);
         }
         let mut planned: Vec<(NewMemory, Vec<MemoryId>)> = Vec::new();
-        if let Some(llm) = self.llm() {
-            let inputs: Vec<Episode> = turns.iter().map(episode_of).collect();
+        let llm = self.llm().filter(|_| !statements.is_empty());
+        if let Some(llm) = llm {
+            let inputs: Vec<Episode> = statements.iter().map(|t| episode_of(t)).collect();
             let (events, completion) = rearview_llm::extract_events(
                 llm.as_ref(),
                 &inputs,
@@ -48,8 +55,8 @@ impl MemoryService {
             .await?;
             result.method = "llm";
             result.model = Some(completion.model.clone());
-            let sources: Vec<MemoryId> = turns.iter().map(|t| t.id).collect();
-            let last = turns.last().map_or(now, |t| t.occurred_at);
+            let sources: Vec<MemoryId> = statements.iter().map(|t| t.id).collect();
+            let last = statements.last().map_or(now, |t| t.occurred_at);
             for event in events {
                 let mut metadata = Metadata::new();
                 metadata.insert(
@@ -65,7 +72,7 @@ impl MemoryService {
                 planned.push((new, sources.clone()));
             }
         } else {
-            for turn in &turns {
+            for turn in statements {
                 if !worth_an_episode(turn, self.config.tokenizer.index_terms(&turn.content).len()) {
                     continue;
                 }
@@ -96,6 +103,7 @@ impl MemoryService {
             tracing::info!(namespace = %namespace, session_id, "session was ended meanwhile");
             return Ok(SessionEnd {
                 working_memories: 0,
+                small_talk: 0,
                 episodes: Vec::new(),
                 method: "rules",
                 model: None,
