@@ -166,13 +166,15 @@ pub fn session_end_json(end: &SessionEnd) -> serde_json::Value {
     })
 }
 
-/// The result of a distillation.
+/// The result of a distillation (`already_existed`: the same memories had been distilled with
+/// the same instruction before; `memory` is that distillation and nothing changed).
 pub fn distilled_json(d: &Distilled) -> serde_json::Value {
     serde_json::json!({
         "memory": MemoryView::from(&d.memory),
         "method": d.method,
         "model": d.model,
         "originals_changed": d.originals_changed,
+        "already_existed": d.already_existed,
     })
 }
 

@@ -84,6 +84,14 @@ impl Printer {
         if self.json {
             return self.emit_json(&rearview_api::distilled_json(d));
         }
+        if d.already_existed {
+            return self.text(&format!(
+                "already distilled into {} (by {}); nothing changed\n  {}\n",
+                d.memory.id,
+                d.method,
+                d.memory.content.replace('\n', "\n  "),
+            ));
+        }
         self.text(&format!(
             "distilled {} sources into {} (by {}{}); {} originals {}\n  {}\n",
             d.memory.source_ids.len(),

@@ -71,6 +71,33 @@ pub fn keyword_centrality(items: &[Vec<String>]) -> Vec<f32> {
         .collect()
 }
 
+/// How much each item shares with the items of other groups (a group is, say, one episode): the
+/// mean, over the item's distinct terms, of the share of the other groups that use the term.
+/// `0` for an item that shares no term with any other group (an aside), and for every item when
+/// there is only one group.
+pub fn shared_support(items: &[Vec<String>], groups: &[usize]) -> Vec<f32> {
+    let mut users: HashMap<&str, BTreeSet<usize>> = HashMap::new();
+    for (terms, &group) in items.iter().zip(groups) {
+        for term in terms {
+            users.entry(term).or_default().insert(group);
+        }
+    }
+    let others = groups.iter().collect::<BTreeSet<_>>().len().saturating_sub(1);
+    items
+        .iter()
+        .zip(groups)
+        .map(|(terms, group)| {
+            let distinct: BTreeSet<&str> = terms.iter().map(String::as_str).collect();
+            if distinct.is_empty() || others == 0 {
+                return 0.0;
+            }
+            let shared: usize =
+                distinct.iter().map(|t| users[t].iter().filter(|g| *g != group).count()).sum();
+            shared as f32 / others as f32 / distinct.len() as f32
+        })
+        .collect()
+}
+
 /// Jaccard overlap of two term lists, in `[0, 1]`.
 pub fn term_overlap(a: &[String], b: &[String]) -> f32 {
     let a: BTreeSet<&str> = a.iter().map(String::as_str).collect();
@@ -155,6 +182,9 @@ mod tests {
             .collect();
         let c = keyword_centrality(&items);
         assert!(c[0] > c[2] && c[1] > c[2], "{c:?}");
+        // Items 0 and 2 come from one episode, 1 from another: the aside shares nothing.
+        assert_eq!(shared_support(&items, &[0, 1, 0]), [0.5, 0.5, 0.0]);
+        assert_eq!(shared_support(&items, &[0, 0, 0]), [0.0; 3], "one episode shares with none");
         assert!((term_overlap(&items[0], &items[1]) - 1.0 / 3.0).abs() < 1e-6);
     }
 }

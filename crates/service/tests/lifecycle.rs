@@ -499,6 +499,117 @@ async fn extractive_distillation_keeps_provenance_and_archives_the_originals() {
     assert!(!h.service.get(&ns(), kept[0]).await.unwrap().archived);
 }
 
+/// Episodes as a session log formats them: a date or time stamp, the shared topic, an aside.
+const STAMPED_ZH: [&str; 3] = [
+    "(2023-05-08) 周六去香山爬山了，风景很好。",
+    "2023年5月9日 周日又和朋友去爬了香山。我买了一台新电脑。",
+    "[10:30] 下周想去爬泰山。",
+];
+const STAMPED_EN: [&str; 3] = [
+    "On 8 May 2023, Caroline went hiking in the Alps.",
+    "1:56 pm on 9 May, 2023: Caroline went hiking again. She bought a new phone.",
+    "[10:30] Caroline plans more hiking in June.",
+];
+
+#[tokio::test]
+async fn extractive_distillation_states_what_the_episodes_share_without_their_dates() {
+    for embed in [true, false] {
+        let h = harness_with(LifecycleConfig::default(), embed).await;
+        for (texts, shared, aside) in
+            [(STAMPED_ZH, "香山", "电脑"), (STAMPED_EN, "hiking", "phone")]
+        {
+            let ids = episodes(&h, &texts).await;
+            let d = h
+                .service
+                .summarize_episodes(&ns(), DistillRequest { ids, ..Default::default() })
+                .await
+                .unwrap();
+            let content = &d.memory.content;
+            assert!(content.contains(shared), "embed={embed}: {content}");
+            assert!(!content.contains(aside), "the aside is not shared: {content}");
+            for stamp in ["2023", "10:30", "1:56", "May"] {
+                assert!(!content.contains(stamp), "no stamp {stamp:?}: {content}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_extractive_distillation_keeps_what_the_instruction_names_or_refuses() {
+    for embed in [true, false] {
+        let h = harness_with(LifecycleConfig::default(), embed).await;
+        let ids = episodes(&h, &STAMPED_ZH).await;
+        let request = |instruction: &str| DistillRequest {
+            ids: ids.clone(),
+            instruction: Some(instruction.into()),
+            originals: Originals::Keep,
+        };
+        let d = h.service.summarize_episodes(&ns(), request("只保留爬山的事")).await.unwrap();
+        assert!(d.memory.content.contains("香山"), "embed={embed}: {}", d.memory.content);
+        assert!(!d.memory.content.contains("电脑"), "embed={embed}: {}", d.memory.content);
+        assert_eq!(d.memory.metadata["distillation"]["instruction"], "只保留爬山的事");
+
+        let ids = episodes(
+            &h,
+            &["likes green tea in the morning", "Bought a new bike. Drinks green tea after lunch."],
+        )
+        .await;
+        let tea = DistillRequest {
+            ids: ids.clone(),
+            instruction: Some("only tea".into()),
+            ..Default::default()
+        };
+        let d = h.service.summarize_episodes(&ns(), tea).await.unwrap();
+        assert!(d.memory.content.contains("green tea"), "embed={embed}: {}", d.memory.content);
+        assert!(!d.memory.content.contains("bike"), "embed={embed}: {}", d.memory.content);
+
+        // Nothing matches: an error naming the instruction, and nothing written or archived.
+        let ids = episodes(&h, &["walks the dog at 7", "the dog likes the park"]).await;
+        let before = count(&h, MemoryFilter::default()).await;
+        let jazz = DistillRequest {
+            ids: ids.clone(),
+            instruction: Some("jazz concerts".into()),
+            ..Default::default()
+        };
+        let err = h.service.summarize_episodes(&ns(), jazz).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert!(err.to_string().contains("instruction"), "{err}");
+        assert!(err.to_string().contains("jazz concerts"), "{err}");
+        assert_eq!(count(&h, MemoryFilter::default()).await, before);
+        assert!(!h.service.get(&ns(), ids[0]).await.unwrap().archived);
+    }
+}
+
+#[tokio::test]
+async fn distilling_the_same_episodes_again_returns_the_first_distillation() {
+    let semantic = || MemoryFilter {
+        memory_types: vec![MemoryType::Semantic],
+        include_archived: true,
+        ..MemoryFilter::default()
+    };
+    for originals in [Originals::Archive, Originals::Keep, Originals::Delete] {
+        let h = harness().await;
+        let ids = episodes(&h, &STAMPED_ZH).await;
+        let request = DistillRequest { ids: ids.clone(), originals, ..Default::default() };
+        let first = h.service.summarize_episodes(&ns(), request.clone()).await.unwrap();
+        assert!(!first.already_existed);
+        for _ in 0..2 {
+            let again = h.service.summarize_episodes(&ns(), request.clone()).await.unwrap();
+            assert!(again.already_existed, "{originals:?}");
+            assert_eq!(again.memory.id, first.memory.id);
+            assert_eq!((again.method, again.originals_changed), (first.method, 0));
+        }
+        assert_eq!(count(&h, semantic()).await, 1, "{originals:?}: one semantic memory");
+        // Another instruction is another distillation.
+        if originals != Originals::Delete {
+            let other = DistillRequest { instruction: Some("泰山".into()), ..request };
+            let d = h.service.summarize_episodes(&ns(), other).await.unwrap();
+            assert!(!d.already_existed);
+            assert_eq!(count(&h, semantic()).await, 2);
+        }
+    }
+}
+
 #[tokio::test]
 async fn llm_distillation_follows_the_instruction_and_a_failure_changes_nothing() {
     let h = harness().await;

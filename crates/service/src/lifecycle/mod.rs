@@ -135,6 +135,9 @@ pub struct Distilled {
     pub model: Option<String>,
     /// Originals archived or deleted.
     pub originals_changed: usize,
+    /// The same memories had been distilled before (with the same instruction): `memory` is
+    /// that distillation, and nothing was written, archived or deleted this time.
+    pub already_existed: bool,
 }
 
 /// A group of similar episodes worth distilling.
