@@ -414,6 +414,39 @@ async fn a_distillation_whose_original_changes_meanwhile_writes_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_distillations_of_the_same_episodes_write_one_memory() {
+    let h = harness().await;
+    let space = ns("distill-twice");
+    let mut ids = Vec::new();
+    for text in ["周六去香山爬山了", "周日又去爬了香山"] {
+        ids.push(h.service.remember(&space, RememberRequest::new(text)).await.unwrap().memory.id);
+    }
+    let barrier = Arc::new(Barrier::new(4));
+    let calls: Vec<_> = (0..4)
+        .map(|_| {
+            let (service, space, ids) = (Arc::clone(&h.service), space.clone(), ids.clone());
+            let barrier = Arc::clone(&barrier);
+            tokio::spawn(async move {
+                barrier.wait().await;
+                let request = DistillRequest {
+                    ids,
+                    originals: rearview_service::Originals::Keep,
+                    ..Default::default()
+                };
+                service.summarize_episodes(&space, request).await.unwrap()
+            })
+        })
+        .collect();
+    let mut results = Vec::new();
+    for call in calls {
+        results.push(call.await.unwrap());
+    }
+    assert_eq!(results.iter().filter(|d| !d.already_existed).count(), 1, "one wrote");
+    assert!(results.iter().all(|d| d.memory.id == results[0].memory.id), "all got that one");
+    assert_eq!(tier(&h.service, &space, MemoryType::Semantic).await.len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_session_changed_or_ended_while_its_events_are_extracted_is_not_ended_twice() {
     let h = harness().await;
     let space = ns("sessions");
