@@ -21,7 +21,7 @@ pub use transfer::{EXPORT_VERSION, ExportHeader, ExportedMemory, ExportedVector}
 
 use rearview_core::{Memory, Timestamp};
 use rearview_search::Explanation;
-use rearview_service::{RecallResponse, ServiceStats, VectorSearch};
+use rearview_service::{RecallResponse, ServiceStats, Shown, VectorSearch};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -103,6 +103,8 @@ pub struct RecallView<'a> {
     pub query_terms: &'a [String],
     /// Best first.
     pub hits: Vec<HitView<'a>>,
+    /// Candidates left out for scoring under the relevance floor (`min_relevance`).
+    pub below_floor: usize,
     /// Milliseconds spent: `embed` (the query's embedding), `search` (everything else).
     pub took_ms: TookView,
 }
@@ -124,6 +126,10 @@ pub struct HitView<'a> {
     pub score: f32,
     /// The memory.
     pub memory: MemoryView<'a>,
+    /// True when `max_tokens` left room only for the memory's summary: `memory.content` then
+    /// holds the summary (`get` returns the whole text).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub summarized: bool,
     /// How the score was computed, when asked for: `{value, description, details: [...]}`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<serde_json::Value>")]
@@ -136,13 +142,15 @@ impl<'a> From<&'a RecallResponse> for RecallView<'a> {
             as_of: time(r.as_of),
             vector_search: vector_search(&r.vector_search),
             query_terms: &r.query_terms,
+            below_floor: r.below_floor,
             took_ms: TookView { embed: millis(r.timings.embed), search: millis(r.timings.search) },
             hits: r
                 .hits
                 .iter()
                 .map(|h| HitView {
                     score: h.score,
-                    memory: MemoryView::from(&h.memory),
+                    memory: MemoryView { content: h.text(), ..MemoryView::from(&h.memory) },
+                    summarized: h.shown == Shown::Summary,
                     explanation: h.explanation.as_ref(),
                 })
                 .collect(),

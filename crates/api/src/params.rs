@@ -49,6 +49,15 @@ pub struct RecallParams {
     /// Query only these embedding models' vector spaces (ids as memory_stats lists them), e.g.
     /// only the fast local one; default all, their similarities averaged.
     pub models: Option<Vec<String>>,
+    /// Leave out memories less similar to the query than this (cosine, 0 to 1; 0 keeps every
+    /// candidate); default the server's floor. The answer says how many it left out.
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub min_relevance: Option<f32>,
+    /// Return only the best memories whose text fits in this many tokens (estimated: one per
+    /// Chinese character, one per four other characters), a long one by its summary when only
+    /// that fits; default no budget.
+    #[schemars(range(min = 1))]
+    pub max_tokens: Option<u32>,
     /// Tenant; default the connection's.
     pub namespace: Option<String>,
 }
@@ -75,6 +84,8 @@ impl RecallParams {
             },
             explain: self.explain.unwrap_or(false),
             models: self.models,
+            min_relevance: self.min_relevance,
+            max_tokens: self.max_tokens.map(|t| t as usize),
             ..RecallRequest::new(self.query)
         })
     }

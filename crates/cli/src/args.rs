@@ -383,9 +383,14 @@ pub struct EvalArgs {
     /// benchmark folder under $REARVIEW_DATA (default ../shared/data).
     #[arg(long)]
     pub path: Option<PathBuf>,
-    /// Ranking configurations, comma-separated: bm25, vector, hybrid, hybrid-nodecay, rrf,
-    /// rrf-decay.
-    #[arg(long, value_delimiter = ',', default_value = "bm25,vector,hybrid,hybrid-nodecay,rrf")]
+    /// Ranking configurations, comma-separated: default (what recall does with no options),
+    /// bm25, vector, hybrid (the design's formula), hybrid-nodecay, rrf, rrf-decay, or a custom
+    /// one (see `rearview_eval::config`).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "default,bm25,vector,hybrid,hybrid-nodecay,rrf"
+    )]
     pub configs: Vec<String>,
     /// Only the first N namespaces (conversations, users, histories).
     #[arg(long)]
@@ -393,6 +398,10 @@ pub struct EvalArgs {
     /// Only every N-th question.
     #[arg(long)]
     pub sample: Option<usize>,
+    /// Keep the computed vectors in this directory (one file per model) and reuse them on the
+    /// next run: reruns of a dataset then embed nothing.
+    #[arg(long, value_name = "DIR")]
+    pub embed_cache: Option<PathBuf>,
 }
 
 /// `rearview summarize`.
@@ -431,10 +440,12 @@ pub struct UpdateArgs {
 /// Fusion method for `recall --fusion`.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FusionArg {
-    /// The design's 0.7·cos + 0.3·min(bm25/20, 1) (saturation 20 rather than the article's 10).
-    Weighted,
+    /// The default ranking (`rearview_search::rank`; `BENCHMARKS.md` has the evidence).
+    Default,
     /// Reciprocal-rank fusion (k = 60).
     Rrf,
+    /// The design's §3.3 formula: (0.7·cos + 0.3·min(bm25/10, 1)) × exp(−0.01·days) × heat.
+    Design,
 }
 
 /// `rearview recall`.
@@ -458,8 +469,15 @@ pub struct RecallArgs {
     #[arg(long)]
     pub tier_priority: bool,
     /// How vector and keyword relevance are combined.
-    #[arg(long, value_enum, default_value_t = FusionArg::Weighted)]
+    #[arg(long, value_enum, default_value_t = FusionArg::Default)]
     pub fusion: FusionArg,
+    /// Leave out memories less similar to the query than this (0–1; 0 keeps all). Default: the
+    /// configured floor.
+    #[arg(long)]
+    pub min_relevance: Option<f32>,
+    /// Return only the best memories that fit in this many tokens (estimated).
+    #[arg(long)]
+    pub max_tokens: Option<usize>,
     /// Do not count this recall in the memories' access counts.
     #[arg(long)]
     pub no_count: bool,

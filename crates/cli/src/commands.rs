@@ -75,7 +75,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let (embedders, pending, status) = (resolved.embedders, resolved.pending, resolved.status);
     // A long-running server builds the in-memory keyword index; one-shot commands query FTS5.
     let keyword_search = match cli.command {
-        Command::Mcp | Command::Serve { .. } => KeywordSearch::InMemory,
+        // Recall ranks with the in-memory index's term statistics (keyword coverage), as servers do.
+        Command::Mcp | Command::Serve { .. } | Command::Recall(_) => KeywordSearch::InMemory,
         _ => KeywordSearch::Store,
     };
     let sweep_every = (settings.sweep_interval > 0)
@@ -435,9 +436,10 @@ async fn recall(
         )
     })?;
     let filter = memory_filter(args.filter)?;
-    let fusion = match args.fusion {
-        FusionArg::Weighted => service.config().ranking.fusion,
-        FusionArg::Rrf => Fusion::RRF,
+    let ranking = match args.fusion {
+        FusionArg::Default => None,
+        FusionArg::Rrf => Some(RankingConfig { fusion: Fusion::RRF, ..service.config().ranking }),
+        FusionArg::Design => Some(RankingConfig::DESIGN),
     };
     let request = RecallRequest {
         top_k,
@@ -446,8 +448,10 @@ async fn recall(
         tier_order: if args.tier_priority { TierOrder::SemanticFirst } else { TierOrder::ByScore },
         explain: args.explain,
         record_access: !args.no_count,
-        ranking: Some(RankingConfig { fusion, ..service.config().ranking }),
+        ranking,
         models: (!args.models.is_empty()).then_some(args.models),
+        min_relevance: args.min_relevance,
+        max_tokens: args.max_tokens,
         ..RecallRequest::new(args.query)
     };
     let response = service.recall(namespace, request).await?;

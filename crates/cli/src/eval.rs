@@ -34,7 +34,9 @@ pub async fn run(
         anyhow::bail!("the dataset has no questions to ask (check --path, --namespaces, --sample)");
     }
     let bars = Bars::default();
-    let report = rearview_eval::run(&data, embedder, &configs, &bars).await?;
+    let report =
+        rearview_eval::run_cached(&data, embedder, &configs, &bars, args.embed_cache.as_deref())
+            .await?;
     printer.eval(&report)?;
     Ok(ExitCode::SUCCESS)
 }

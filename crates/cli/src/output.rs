@@ -196,6 +196,12 @@ impl Printer {
         if r.hits.is_empty() {
             out += "no matching memories\n";
         }
+        if r.below_floor > 0 {
+            out += &format!(
+                "({} less related candidates left out by the relevance floor; --min-relevance 0 shows them)\n",
+                r.below_floor
+            );
+        }
         for (i, h) in r.hits.iter().enumerate() {
             let m = &h.memory;
             out += &format!(
@@ -204,7 +210,7 @@ impl Printer {
                 h.score,
                 m.memory_type,
                 day(m.occurred_at),
-                one_line(&m.content, 100),
+                one_line(h.text(), 100),
                 m.id
             );
             if let Some(e) = &h.explanation {

@@ -70,7 +70,7 @@ fn add_recall_get_list_delete_in_chinese_and_english() {
     assert_eq!(port["hits"][0]["memory"]["content"], "MCP server listens on port 8765");
 
     let text = cli.ok(&["recall", "爬山", "--explain"]);
-    assert!(text.contains("score = relevance × decay × heat"), "{text}");
+    assert!(text.contains("score = relevance × recency × heat"), "{text}");
     assert!(text.contains("keyword-only"), "degraded mode is visible: {text}");
 
     assert_eq!(cli.json(&["get", &id])["content"], "我喜欢在周末去香山爬山");

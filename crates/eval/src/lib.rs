@@ -23,7 +23,7 @@ use std::time::Instant;
 use async_trait::async_trait;
 use rearview_core::{Clock, Embedding, ManualClock, MemoryId, Namespace};
 use rearview_embed::{EmbedError, Embedder, TextKind};
-use rearview_search::{Fusion, RankingConfig};
+use rearview_search::{Fusion, KeywordScale, QueryFocus, RankingConfig, Recency, VectorScale};
 use rearview_service::{
     KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
 };
@@ -75,76 +75,151 @@ impl EvalError {
 /// A ranking configuration to evaluate.
 #[derive(Debug, Clone)]
 pub struct EvalConfig {
-    /// Name in reports (`bm25`, `vector`, `hybrid`, …).
+    /// Name in reports (`default`, `bm25`, `vector`, `hybrid`, …).
     pub name: String,
-    /// The ranking used for every question.
-    pub ranking: RankingConfig,
+    /// The ranking used for every question; `None` is the service's own default, exactly what
+    /// `recall` and `retrieve_memory` do when a client sets no option.
+    pub ranking: Option<RankingConfig>,
+    /// The relevance floor; `None`: the service's default.
+    pub min_relevance: Option<f32>,
 }
 
-/// Candidates per side in every configuration: enough to fill the top 50.
+/// Candidates per side in the named experiments: enough to fill the top 50.
 const CANDIDATES: usize = 50;
 
+/// Every named configuration, in report order.
+pub const NAMES: [&str; 7] =
+    ["default", "bm25", "vector", "hybrid", "hybrid-nodecay", "rrf", "rrf-decay"];
+
 /// The named configurations:
+/// - `default`: what recall does with no options (the service's configured ranking, floor and
+///   focusing; nothing set here);
 /// - `bm25`: keywords only, raw BM25 order;
 /// - `vector`: cosine only;
 /// - `hybrid`: the design's formula (0.7·cos + 0.3·min(bm25/10, 1)) × decay × heat;
-/// - `hybrid-nodecay`: the same without decay and heat;
+/// - `hybrid-nodecay`: the same without decay and heat, BM25 saturating at 20;
 /// - `rrf`: reciprocal-rank fusion (k = 60), no decay;
-/// - `rrf-decay`: the same with the design's decay.
+/// - `rrf-decay`: the same with the design's decay;
+/// - custom: a fusion `weighted:V:K:S`, `rrf:K:V:W` or `rel:V:K:raw|minmax[:max|coverS]`, followed by any of
+///   `+decay` (the design's), `+prior:W:H` (recency prior: weight, half-life in days),
+///   `+focus:T:W:D` (dialogue focus: tail turns, tail weight, keyword decay per turn);
+/// - any of these with `+floor:X` last: the relevance floor X instead of the service's.
 pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
     let base = RankingConfig {
+        fusion: Fusion::DESIGN,
+        recency: Recency::Off,
+        heat_weight: 0.0,
+        heat_saturation: None,
+        focus: QueryFocus::OFF,
         vector_candidates: CANDIDATES,
         keyword_candidates: CANDIDATES,
-        heat_weight: 0.0,
-        ..RankingConfig::default()
     };
+    let design_decay = Recency::Decay { per_day: 0.01 };
+    if let Some((rest, floor)) = name.rsplit_once("+floor:") {
+        let floor: f32 = floor
+            .parse()
+            .map_err(|_| EvalError::Input(format!("{name:?}: +floor needs a number")))?;
+        let mut config = config(rest)?;
+        config.name = name.to_owned();
+        config.min_relevance = Some(floor);
+        return Ok(config);
+    }
     let ranking = match name {
-        "bm25" => RankingConfig {
+        "default" => None,
+        "bm25" => Some(RankingConfig {
             fusion: Fusion::Weighted { vector: 0.0, keyword: 1.0, bm25_saturation: f32::MAX },
             vector_candidates: 0,
-            decay_per_day: 0.0,
             ..base
-        },
-        "vector" => RankingConfig {
+        }),
+        "vector" => Some(RankingConfig {
             fusion: Fusion::Weighted { vector: 1.0, keyword: 0.0, bm25_saturation: 10.0 },
             keyword_candidates: 0,
-            decay_per_day: 0.0,
             ..base
-        },
-        "hybrid" => RankingConfig { heat_weight: 0.1, ..base },
-        "hybrid-nodecay" => RankingConfig { decay_per_day: 0.0, ..base },
-        "rrf" => RankingConfig { fusion: Fusion::RRF, decay_per_day: 0.0, ..base },
-        "rrf-decay" => RankingConfig { fusion: Fusion::RRF, ..base },
-        other => custom(other, base).ok_or_else(|| {
+        }),
+        "hybrid" => Some(RankingConfig {
+            vector_candidates: CANDIDATES,
+            keyword_candidates: CANDIDATES,
+            ..RankingConfig::DESIGN
+        }),
+        "hybrid-nodecay" => Some(RankingConfig {
+            fusion: Fusion::Weighted { vector: 0.7, keyword: 0.3, bm25_saturation: 20.0 },
+            ..base
+        }),
+        "rrf" => Some(RankingConfig { fusion: Fusion::RRF, ..base }),
+        "rrf-decay" => Some(RankingConfig { fusion: Fusion::RRF, recency: design_decay, ..base }),
+        other => Some(custom(other, base).ok_or_else(|| {
             EvalError::Input(format!(
-                "unknown configuration {other:?}; allowed: bm25, vector, hybrid, hybrid-nodecay, \
-                 rrf, rrf-decay, weighted:V:K:S (vector weight, keyword weight, BM25 saturation) or \
-                 rrf:K:V:W (damping, vector weight, keyword weight), either with +decay"
+                "unknown configuration {other:?}; allowed: {}, or a custom fusion \
+                 (weighted:V:K:S, rrf:K:V:W, rel:V:K:raw|minmax[:max|coverS]) with any of +decay, \
+                 +prior:W:H, +focus:T:W:D",
+                NAMES.join(", ")
             ))
-        })?,
+        })?),
     };
-    Ok(EvalConfig { name: name.to_owned(), ranking })
+    Ok(EvalConfig { name: name.to_owned(), ranking, min_relevance: None })
 }
 
-/// `weighted:V:K:S` or `rrf:K:V:W`, optionally `+decay`: fusion experiments without a rebuild.
+/// A custom configuration: fusion experiments without a rebuild.
 fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
-    let (spec, decay) = match name.strip_suffix("+decay") {
-        Some(spec) => (spec, base.decay_per_day),
-        None => (name, 0.0),
-    };
+    let mut parts = name.split('+');
+    let mut ranking = RankingConfig { fusion: fusion(parts.next()?)?, ..base };
+    for modifier in parts {
+        let mut fields = modifier.split(':');
+        let kind = fields.next()?;
+        let numbers: Vec<f32> = fields.map(|p| p.parse().ok()).collect::<Option<_>>()?;
+        match (kind, numbers.as_slice()) {
+            ("decay", []) => ranking.recency = Recency::Decay { per_day: 0.01 },
+            ("prior", [weight, half_life_days]) => {
+                ranking.recency =
+                    Recency::Prior { weight: *weight, half_life_days: *half_life_days }
+            }
+            ("focus", [tail_turns, tail_weight, turn_decay]) => {
+                ranking.focus = QueryFocus {
+                    min_turns: 3,
+                    tail_turns: *tail_turns as usize,
+                    tail_weight: *tail_weight,
+                    turn_decay: *turn_decay,
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(ranking)
+}
+
+fn fusion(spec: &str) -> Option<Fusion> {
     let mut parts = spec.split(':');
     let kind = parts.next()?;
-    let numbers: Vec<f32> = parts.map(|p| p.parse().ok()).collect::<Option<_>>()?;
-    let fusion = match (kind, numbers.as_slice()) {
-        ("weighted", [vector, keyword, bm25_saturation]) => Fusion::Weighted {
-            vector: *vector,
-            keyword: *keyword,
-            bm25_saturation: *bm25_saturation,
-        },
-        ("rrf", [k, vector, keyword]) => Fusion::Rrf { k: *k, vector: *vector, keyword: *keyword },
-        _ => return None,
+    let rest: Vec<&str> = parts.collect();
+    let numbers = |n: usize| -> Option<Vec<f32>> {
+        rest.iter().take(n).map(|p| p.parse().ok()).collect::<Option<Vec<f32>>>()
     };
-    Some(RankingConfig { fusion, decay_per_day: decay, ..base })
+    Some(match (kind, rest.len()) {
+        ("weighted", 3) => {
+            let n = numbers(3)?;
+            Fusion::Weighted { vector: n[0], keyword: n[1], bm25_saturation: n[2] }
+        }
+        ("rrf", 3) => {
+            let n = numbers(3)?;
+            Fusion::Rrf { k: n[0], vector: n[1], keyword: n[2] }
+        }
+        ("rel", 3 | 4) => {
+            let n = numbers(2)?;
+            let scale = match rest[2] {
+                "raw" => VectorScale::Raw,
+                "minmax" => VectorScale::MinMax,
+                _ => return None,
+            };
+            let keyword_scale = match rest.get(3).copied() {
+                None | Some("max") => KeywordScale::Max,
+                Some(cover) => {
+                    KeywordScale::Coverage { share: cover.strip_prefix("cover")?.parse().ok()? }
+                }
+            };
+            Fusion::Relative { vector: n[0], keyword: n[1], scale, keyword_scale }
+        }
+        _ => return None,
+    })
 }
 
 /// Where a long run reports progress (the CLI draws bars; tests pass [`NoProgress`]).
@@ -213,6 +288,18 @@ pub async fn run(
     configs: &[EvalConfig],
     progress: &dyn Progress,
 ) -> Result<Report, EvalError> {
+    run_cached(data, embedder, configs, progress, None).await
+}
+
+/// [`run`], with the vectors kept in `embed_cache` (a directory) between runs: a rerun of the
+/// same data with the same model embeds nothing.
+pub async fn run_cached(
+    data: &Dataset,
+    embedder: Option<Arc<dyn Embedder>>,
+    configs: &[EvalConfig],
+    progress: &dyn Progress,
+    embed_cache: Option<&Path>,
+) -> Result<Report, EvalError> {
     let latest = data
         .questions
         .iter()
@@ -237,6 +324,10 @@ pub async fn run(
     .await?;
 
     let mut embed_per_sec = None;
+    let mut reused = 0;
+    if let (Some(cache), Some(dir)) = (&cached, embed_cache) {
+        reused = cache.load(dir)?;
+    }
     if let Some(cache) = &cached {
         let mut texts: Vec<String> = data.memories.iter().map(|m| m.text.clone()).collect();
         texts.sort();
@@ -247,7 +338,9 @@ pub async fn run(
             cache.warm(chunk, TextKind::Passage).await?;
             progress.advance(chunk.len() as u64);
         }
-        embed_per_sec = Some(texts.len() as f64 / started.elapsed().as_secs_f64().max(1e-9));
+        // With vectors reused from the cache, the time says nothing about the encoder.
+        embed_per_sec =
+            (reused == 0).then(|| texts.len() as f64 / started.elapsed().as_secs_f64().max(1e-9));
         progress.finish();
         let mut queries: Vec<String> = data.questions.iter().map(|q| q.text.clone()).collect();
         queries.sort();
@@ -258,6 +351,9 @@ pub async fn run(
             progress.advance(chunk.len() as u64);
         }
         progress.finish();
+        if let Some(dir) = embed_cache {
+            cache.save(dir)?;
+        }
     }
 
     progress.start("storing", data.memories.len() as u64);
@@ -291,7 +387,8 @@ pub async fn run(
                 top_k: 50,
                 as_of: Some(q.as_of),
                 record_access: false,
-                ranking: Some(config.ranking),
+                ranking: config.ranking,
+                min_relevance: config.min_relevance,
                 ..RecallRequest::new(q.text.clone())
             };
             let started = Instant::now();
@@ -486,6 +583,46 @@ fn round4(v: f64) -> f64 {
     (v * 10_000.0).round() / 10_000.0
 }
 
+const CACHE_MAGIC: &[u8; 8] = b"RVVEC001";
+
+/// `magic, then per entry: kind (1 = query), text length (u32 LE), text, dimensions (u32 LE),
+/// components (f32 LE)`.
+fn encode_cache(cache: &HashMap<(bool, String), Embedding>) -> Vec<u8> {
+    let mut out = CACHE_MAGIC.to_vec();
+    for ((query, text), vector) in cache {
+        out.push(u8::from(*query));
+        out.extend((text.len() as u32).to_le_bytes());
+        out.extend(text.as_bytes());
+        out.extend((vector.dimensions() as u32).to_le_bytes());
+        for v in vector.as_slice() {
+            out.extend(v.to_le_bytes());
+        }
+    }
+    out
+}
+
+fn decode_cache(bytes: &[u8]) -> Option<Vec<((bool, String), Embedding)>> {
+    let mut rest = bytes.strip_prefix(CACHE_MAGIC.as_slice())?;
+    let mut take = |n: usize| -> Option<&[u8]> {
+        let (head, tail) = rest.split_at_checked(n)?;
+        rest = tail;
+        Some(head)
+    };
+    let mut entries = Vec::new();
+    while let Some(kind) = take(1) {
+        let query = kind[0] == 1;
+        let len = u32::from_le_bytes(take(4)?.try_into().ok()?) as usize;
+        let text = String::from_utf8(take(len)?.to_vec()).ok()?;
+        let dims = u32::from_le_bytes(take(4)?.try_into().ok()?) as usize;
+        let values: Vec<f32> = take(dims * 4)?
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        entries.push(((query, text), Embedding::from_normalized(values).ok()?));
+    }
+    Some(entries)
+}
+
 /// An [`Embedder`] that remembers every vector it computed, so the same text is embedded once per
 /// run (queries reappear in every configuration; benchmark records repeat).
 pub struct CachingEmbedder {
@@ -505,6 +642,42 @@ impl CachingEmbedder {
     /// Wraps `inner`.
     pub fn new(inner: Arc<dyn Embedder>) -> Self {
         Self { inner, cache: Mutex::new(HashMap::new()) }
+    }
+
+    /// Loads the vectors saved by [`CachingEmbedder::save`] into the cache; a missing file is an
+    /// empty cache. Vectors of another model are never mixed in: the file name carries the model.
+    pub fn load(&self, dir: &Path) -> Result<usize, EvalError> {
+        let path = self.cache_file(dir);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+            Err(e) => return Err(EvalError::io(&path, e)),
+        };
+        let entries = decode_cache(&bytes)
+            .ok_or_else(|| EvalError::format(&path, "not a rearview embedding cache; delete it"))?;
+        let n = entries.len();
+        self.lock().extend(entries);
+        Ok(n)
+    }
+
+    /// Writes every cached vector to a file under `dir` (atomically: a temporary file renamed).
+    pub fn save(&self, dir: &Path) -> Result<(), EvalError> {
+        std::fs::create_dir_all(dir).map_err(|e| EvalError::io(dir, e))?;
+        let path = self.cache_file(dir);
+        let bytes = encode_cache(&self.lock());
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, bytes).map_err(|e| EvalError::io(&tmp, e))?;
+        std::fs::rename(&tmp, &path).map_err(|e| EvalError::io(&path, e))
+    }
+
+    fn cache_file(&self, dir: &Path) -> std::path::PathBuf {
+        let model: String = self
+            .inner
+            .model_id()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
+            .collect();
+        dir.join(format!("{model}.vectors"))
     }
 
     /// Embeds the texts of `texts` not cached yet, in one batch.

@@ -106,7 +106,7 @@ pub fn document() -> Value {
             "/v1/summarize": { "post": {
                 "summary": "Distil memories into one semantic memory (LLM, or extractive without one); originals archived by default",
                 "parameters": [namespace], "requestBody": body(summarize),
-                "responses": { "200": ok("The new memory, the method, originals changed", json!({ "type": "object", "properties": { "memory": memory, "method": { "type": "string", "enum": ["llm", "extractive-embeddings", "extractive-keywords"] }, "model": { "type": ["string", "null"] }, "originals_changed": { "type": "integer" } } })), "400": error("Invalid input"), "404": error("No such memory"), "503": error("The LLM failed; nothing changed") }
+                "responses": { "200": ok("The new memory, the method, originals changed", json!({ "type": "object", "properties": { "memory": memory, "method": { "type": "string", "enum": ["llm", "extractive-embeddings", "extractive-keywords"] }, "model": { "type": ["string", "null"] }, "originals_changed": { "type": "integer" }, "already_existed": { "type": "boolean", "description": "The same memories had been distilled before: this is that memory, nothing was written" } } })), "400": error("Invalid input"), "404": error("No such memory"), "503": error("The LLM failed; nothing changed") }
             } },
             "/v1/suggest-distillations": { "post": {
                 "summary": "Groups of similar episodes worth distilling; writes nothing", "parameters": [namespace], "requestBody": body(suggest),
@@ -114,7 +114,7 @@ pub fn document() -> Value {
             } },
             "/v1/sessions/end": { "post": {
                 "summary": "End a session: its working memories become episodes", "parameters": [namespace], "requestBody": body(end_session),
-                "responses": { "200": ok("The episodes", json!({ "type": "object" })), "400": error("Invalid input"), "503": error("The LLM failed; nothing changed") }
+                "responses": { "200": ok("The episodes", json!({ "type": "object", "properties": { "small_talk": { "type": "integer", "description": "Turns skipped as greetings or acknowledgements" } } })), "400": error("Invalid input"), "503": error("The LLM failed; nothing changed") }
             } },
             "/v1/archive": { "post": {
                 "summary": "Move memories to the cold archive", "parameters": [namespace], "requestBody": body(ids.clone()),

@@ -173,7 +173,7 @@ tools! {
         read_only: true, destructive: false, idempotent: true,
     }
     summarize_episodes(SummarizeEpisodesParams) {
-        description: "Distil several episodic memories into one lasting semantic memory (e.g. repeated mentions of a habit become one preference), following an optional instruction. Written by the server's LLM when one is configured, else extractively (representative sentences); the result's `method` says which. The new memory lists its sources; the originals are archived by default. If the LLM fails, nothing changes.",
+        description: "Distil several episodic memories into one lasting semantic memory (e.g. repeated mentions of a habit become one preference), following an optional instruction. Written by the server's LLM when one is configured, else extractively (the sentences the episodes share, dates left out, only those matching the instruction); the result's `method` says which. Distilling the same episodes again returns the first result (`already_existed`). The new memory lists its sources; the originals are archived by default. If the LLM fails, nothing changes.",
         read_only: false, destructive: true, idempotent: false,
     }
     suggest_distillations(SuggestParams) {

@@ -189,7 +189,7 @@ async fn every_tool_works_over_the_protocol() {
     let a = s.ok("store_memory", json!({"content": "周六去香山爬山了，风景很好。"})).await;
     let b = s.ok("store_memory", json!({"content": "周日又和朋友去爬了香山。"})).await;
     let distilled = s
-        .ok("summarize_episodes", json!({"episode_ids": [id(&a), id(&b)], "instruction": "爱好"}))
+        .ok("summarize_episodes", json!({"episode_ids": [id(&a), id(&b)], "instruction": "爬山"}))
         .await;
     assert_eq!(distilled["memory"]["memory_type"], "semantic", "{distilled}");
     assert!(distilled["method"].as_str().unwrap().starts_with("extractive"), "{distilled}");

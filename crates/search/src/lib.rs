@@ -14,12 +14,17 @@
 //! so the same inputs always give the same ranking.
 
 pub mod extract;
+pub mod focus;
 pub mod rank;
 pub mod text;
 pub mod tokenize;
 pub mod vector;
 
-pub use rank::{Candidate, Explanation, Fusion, RankingConfig, Scored, TierOrder, rank};
+pub use focus::{Focused, QueryFocus, focus};
+pub use rank::{
+    Candidate, Explanation, Floor, Fusion, KeywordScale, RankingConfig, Recency, Scored, TIER_BAND,
+    TierOrder, VectorScale, passes_floor, rank,
+};
 pub use text::{TextHit, TextIndex};
 pub use tokenize::Tokenizer;
 pub use vector::{FlatIndex, VectorHit, VectorIndex};

@@ -1,37 +1,43 @@
-//! Hybrid ranking: fuse vector and keyword signals, then weigh by recency and heat.
+//! Hybrid ranking: fuse vector and keyword evidence, then nudge by recency and heat.
 //!
-//! The default is the design's formula (§3.3) with one measured change, BM25 saturating at 20
-//! instead of 10 ([`Fusion::DEFAULT`]; [`Fusion::DESIGN`] is the article's exact formula):
+//! The default ([`RankingConfig::default`]), chosen on the shared dev data (`BENCHMARKS.md`,
+//! "The default ranking"), is what `recall` and `retrieve_memory` do with no options:
 //!
 //! ```text
-//! score = relevance × decay × heat
-//! relevance = 0.7 · max(cos, 0) + 0.3 · min(bm25 / 20, 1)      (Fusion::Weighted)
-//! decay     = exp(−λ · days),  λ = 0.01 per day                 (halves at ln 2 / λ ≈ 69.3 days)
-//! heat      = 1 + 0.1 · ln(1 + access_count)
+//! score     = relevance × recency × heat
+//! relevance = 0.55 · v + 0.45 · k                                   (Fusion::Relative)
+//! v         = (cos − min cos) / (max cos − min cos)   over this query's candidates
+//! k         = min(bm25 / max(best bm25, 0.3 · full), 1)
+//! recency   = 1 + 0.05 · 2^(−days / 30)        semantic memories: 1 + 0.05 (they do not age)
+//! heat      = 1 + 0.05 · min(ln(1 + uses) / ln(1 + 20), 1)
 //! ```
 //!
-//! - `cos` is the cosine similarity of the memory's vector to the query vector (0 when there is no
-//!   vector: stored while no model was available, or no model configured). Negative cosines are
-//!   clamped to 0 so the multiplicative factors cannot flip a bad match into a good one.
-//! - `bm25` is the Okapi BM25 score of the keyword match (0 when no query term matches). It is
-//!   divided by a saturation constant (20) and capped at 1, so one very keyword-heavy match cannot
-//!   swamp semantic similarity. In a haystack of hundreds of turns, good keyword matches often
-//!   score above 10, and the design's constant flattened them all to 1: on LoCoMo dev, 20 lifts
-//!   frac@5 from 59.4 to 60.8 (no decay; `BENCHMARKS.md`). The raw BM25 scale depends on the corpus; with
-//!   [`Fusion::Rrf`] it does not matter.
-//! - `days` is the time from the memory's event time (`occurred_at`) to `now`, never negative.
-//!   `λ = 0` disables decay.
-//! - `access_count` is how often recalls returned the memory. A heat weight of 0 disables heat.
+//! - Both relevance signals are scaled against the query's own candidates (vector top-50 ∪
+//!   keyword top-50), because their raw scales say little: e5 cosines of related and unrelated
+//!   text differ by ~0.1, and BM25 grows with the corpus. The best keyword match scores 1 in a
+//!   namespace of five memories as in one of a million, so an exact rare token (a port, a name,
+//!   an id) carries its full weight; the design's `min(bm25 / 20, 1)` made it worth ~0.01.
+//! - `full` is the BM25 of a memory containing every term of what is asked now (the whole
+//!   query; for a dialogue its latest turn): a best match covering less than 30 % of it is not
+//!   a full keyword match, so one common character shared with an unrelated memory cannot
+//!   outweigh the vectors.
+//! - Recency is a bounded prior, not a multiplier that erases old memories: a fresh memory gains
+//!   at most 5 %, which decides near-ties only. The design's `exp(−0.01 · days)` (still
+//!   available: [`Recency::Decay`], [`RankingConfig::DESIGN`]) cut LoCoMo frac@5 from 60 to 18.
+//! - Heat is bounded (+5 % at most, reached at 20 uses) and earned: the service counts a use
+//!   only for memories a recall returned above its relevance floor.
 //!
-//! Reciprocal-rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009) replaces `relevance` with
-//! `Σ wᵢ / (k + rankᵢ)` over the lists the memory appears in (rank 1 = best, k = 60), which needs
-//! no score normalisation.
+//! Dialogue-shaped queries are focused on their latest turns first ([`crate::focus`]).
+//! Reciprocal-rank fusion ([`Fusion::Rrf`], Cormack, Clarke & Büttcher, SIGIR 2009) and the
+//! design's weighted formula ([`Fusion::Weighted`]) remain for comparison.
 //!
 //! Ties break by memory id ascending, so the same inputs always give the same order. Every
 //! [`Scored`] carries an [`Explanation`] of how its score was computed.
 
 use rearview_core::{MemoryId, MemoryType, Timestamp};
 use serde::Serialize;
+
+use crate::QueryFocus;
 
 /// How the relevance signals are combined.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,6 +51,21 @@ pub enum Fusion {
         /// BM25 score that counts as a full keyword match; the design uses 10.
         bm25_saturation: f32,
     },
+    /// Each signal scaled against the candidates of this query, then weighted:
+    /// `vector · v + keyword · bm25 / max_bm25`, where `v` is the cosine scaled by
+    /// [`VectorScale`]. The best keyword match of the query scores 1 whatever the corpus size, so
+    /// an exact rare token (a port, a name, an id) carries its full weight in a namespace of five
+    /// memories as in one of a million.
+    Relative {
+        /// Weight of the vector signal.
+        vector: f32,
+        /// Weight of the keyword signal.
+        keyword: f32,
+        /// How the cosine is scaled.
+        scale: VectorScale,
+        /// How the BM25 score is scaled.
+        keyword_scale: KeywordScale,
+    },
     /// Reciprocal-rank fusion: `vector / (k + rank_v) + keyword / (k + rank_k)`.
     Rrf {
         /// Damping constant; 60 in the original paper. Larger values flatten the rank curve.
@@ -56,41 +77,115 @@ pub enum Fusion {
     },
 }
 
+/// How [`Fusion::Relative`] scales a BM25 score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum KeywordScale {
+    /// `bm25 / best bm25` among the query's candidates: the best match scores 1, however weak.
+    Max,
+    /// `min(bm25 / max(best bm25, share · full), 1)`, `full` the score of a memory matching
+    /// every query term ([`Candidate::bm25_full`]; as `Max` when unknown). The best match of
+    /// the query scores 1 as with `Max` as long as it covers at least `share` of the query;
+    /// one common character out of a long query then no longer counts as a full keyword match,
+    /// while the one rare token of a short query still does.
+    Coverage {
+        /// The share of a full match that counts as a full keyword match.
+        share: f32,
+    },
+}
+
+/// How [`Fusion::Relative`] scales a cosine.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum VectorScale {
+    /// `max(cos, 0)` as it is.
+    Raw,
+    /// `(cos − min) / (max − min)` over the query's candidates: the best vector match scores 1,
+    /// the worst 0.
+    MinMax,
+}
+
 impl Fusion {
     /// The design's weights: 0.7 / 0.3, BM25 saturating at 10.
     pub const DESIGN: Fusion =
         Fusion::Weighted { vector: 0.7, keyword: 0.3, bm25_saturation: 10.0 };
-    /// The default: the design's weights with BM25 saturating at 20 (measured better on long
-    /// haystacks; see the module docs).
-    pub const DEFAULT: Fusion =
-        Fusion::Weighted { vector: 0.7, keyword: 0.3, bm25_saturation: 20.0 };
+    /// The default (measured on the shared dev data; `BENCHMARKS.md`).
+    pub const DEFAULT: Fusion = Fusion::Relative {
+        vector: 0.55,
+        keyword: 0.45,
+        scale: VectorScale::MinMax,
+        keyword_scale: KeywordScale::Coverage { share: 0.3 },
+    };
     /// Plain RRF with k = 60 and equal weights.
     pub const RRF: Fusion = Fusion::Rrf { k: 60.0, vector: 1.0, keyword: 1.0 };
 }
 
-/// Every knob of ranking, as plain data. Defaults are the design's (§3.3).
+/// How the age of a memory weighs on its score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Recency {
+    /// None: age does not matter.
+    Off,
+    /// The design's multiplier `exp(−per_day · days)` (§3.3). It erases old memories: at
+    /// 0.01/day, a memory from four months ago keeps 30 % of its score and loses to any recent
+    /// chit-chat. Kept to reproduce the design.
+    Decay {
+        /// λ per day.
+        per_day: f32,
+    },
+    /// A bounded prior `1 + weight · 2^(−days / half_life_days)`: a fresh memory gains at most
+    /// `weight`, an old one loses nothing of its relevance, so recency decides near-ties only.
+    /// Semantic memories (distilled knowledge) count as fresh.
+    Prior {
+        /// Largest boost, for a memory from right now.
+        weight: f32,
+        /// Days after which the boost halves.
+        half_life_days: f32,
+    },
+}
+
+/// Every knob of ranking, as plain data.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RankingConfig {
     /// How vector and keyword relevance are combined.
     pub fusion: Fusion,
-    /// Decay rate λ per day; 0.01 halves a score in ~69.3 days. 0 disables decay.
-    pub decay_per_day: f32,
-    /// Weight of `ln(1 + access_count)`; 0.1 by default. 0 disables heat.
+    /// How age weighs.
+    pub recency: Recency,
+    /// Largest boost from heat (`access_count`): `1 + heat_weight · min(ln(1 + n) / ln(1 +
+    /// heat_saturation), 1)`. 0 disables heat.
     pub heat_weight: f32,
-    /// How many vector matches become candidates (design: 20).
+    /// Accesses at which heat stops growing; `None`: it never does (the design's
+    /// `1 + heat_weight · ln(1 + n)`).
+    pub heat_saturation: Option<u64>,
+    /// How a dialogue-shaped query is focused on its latest turns.
+    pub focus: QueryFocus,
+    /// How many vector matches become candidates.
     pub vector_candidates: usize,
-    /// How many keyword matches become candidates (design: 20).
+    /// How many keyword matches become candidates.
     pub keyword_candidates: usize,
+}
+
+impl RankingConfig {
+    /// The design's §3.3 exactly: `(0.7·cos + 0.3·min(bm25/10, 1)) × exp(−0.01·days) × (1 +
+    /// 0.1·ln(1 + accesses))`, 20 candidates per side.
+    pub const DESIGN: RankingConfig = RankingConfig {
+        fusion: Fusion::DESIGN,
+        recency: Recency::Decay { per_day: 0.01 },
+        heat_weight: 0.1,
+        heat_saturation: None,
+        focus: QueryFocus::OFF,
+        vector_candidates: 20,
+        keyword_candidates: 20,
+    };
 }
 
 impl Default for RankingConfig {
     fn default() -> Self {
         Self {
             fusion: Fusion::DEFAULT,
-            decay_per_day: 0.01,
-            heat_weight: 0.1,
-            vector_candidates: 20,
-            keyword_candidates: 20,
+            recency: Recency::Prior { weight: 0.05, half_life_days: 30.0 },
+            heat_weight: 0.05,
+            heat_saturation: Some(20),
+            focus: QueryFocus { min_turns: 3, tail_turns: 1, tail_weight: 0.3, turn_decay: 0.5 },
+            vector_candidates: 50,
+            keyword_candidates: 50,
         }
     }
 }
@@ -101,16 +196,21 @@ pub enum TierOrder {
     /// Order by score alone.
     #[default]
     ByScore,
-    /// Semantic memories first, then episodic, then working (design §2.2); by score within a tier.
+    /// Semantic memories first, then episodic, then working (design §2.2), by score within a
+    /// tier, among the memories that score at least [`TIER_BAND`] of the best score; the rest
+    /// follow by score. An unrelated semantic memory does not jump ahead of the one that answers.
     SemanticFirst,
 }
+
+/// With [`TierOrder::SemanticFirst`], the share of the best score within which tiers decide.
+pub const TIER_BAND: f32 = 0.9;
 
 /// What we know about one candidate memory. Built by the service from the searches and the store.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
     /// Memory id.
     pub id: MemoryId,
-    /// Tier, for [`TierOrder::SemanticFirst`].
+    /// Tier, for [`TierOrder::SemanticFirst`] and recency.
     pub memory_type: MemoryType,
     /// Cosine similarity to the query, if the memory has a vector in the query's space.
     pub cosine: Option<f32>,
@@ -120,9 +220,12 @@ pub struct Candidate {
     pub bm25: Option<f32>,
     /// 1-based rank in the keyword candidate list, if it was in it.
     pub keyword_rank: Option<usize>,
-    /// Event time, for decay.
+    /// The BM25 score a memory matching every query term would get (the same for every
+    /// candidate of a query; `TextIndex::full_match`), when known.
+    pub bm25_full: Option<f32>,
+    /// Event time, for recency.
     pub occurred_at: Timestamp,
-    /// Past recalls, for heat.
+    /// Past recalls that used it, for heat.
     pub access_count: u64,
 }
 
@@ -134,6 +237,8 @@ pub struct Scored {
     pub id: MemoryId,
     /// Final score.
     pub score: f32,
+    /// The fused relevance alone, before recency and heat (what a relevance floor compares).
+    pub relevance: f32,
     /// How `score` was computed.
     pub explanation: Explanation,
 }
@@ -157,43 +262,107 @@ impl Explanation {
     }
 }
 
+/// What [`Fusion::Relative`] scales against: the query's candidates.
+#[derive(Debug, Clone, Copy)]
+struct Extremes {
+    max_bm25: f32,
+    min_cos: f32,
+    max_cos: f32,
+}
+
+impl Extremes {
+    fn of(candidates: &[Candidate]) -> Self {
+        let bm25 = candidates.iter().filter_map(|c| c.bm25);
+        let cos = candidates.iter().filter_map(|c| c.cosine).map(|c| c.max(0.0));
+        Extremes {
+            max_bm25: bm25.fold(0.0, f32::max),
+            min_cos: cos.clone().fold(f32::INFINITY, f32::min),
+            max_cos: cos.fold(0.0, f32::max),
+        }
+    }
+}
+
 /// Scores `candidates` at instant `now` and sorts them best first. Pure.
 ///
-/// Every candidate is returned (callers truncate to top-k). Order: tier first when `order` is
-/// [`TierOrder::SemanticFirst`], then score descending, then id ascending.
+/// Every candidate is returned (callers truncate to top-k). Order: score descending, then id
+/// ascending; with [`TierOrder::SemanticFirst`], tier first among those within [`TIER_BAND`] of
+/// the best score.
 pub fn rank(
     candidates: &[Candidate],
     config: &RankingConfig,
     now: Timestamp,
     order: TierOrder,
 ) -> Vec<Scored> {
+    let extremes = Extremes::of(candidates);
     let mut scored: Vec<(u8, Scored)> = candidates
         .iter()
         .map(|c| {
-            let relevance = relevance(c, &config.fusion);
-            let decay = decay(c.occurred_at, now, config.decay_per_day);
-            let heat = heat(c.access_count, config.heat_weight);
-            let score = relevance.value * decay.value * heat.value;
-            let explanation = Explanation {
-                value: score,
-                description: "score = relevance × decay × heat".to_owned(),
-                details: vec![relevance, decay, heat],
+            let relevance = relevance(c, &config.fusion, extremes);
+            let recency = recency(c, now, config.recency);
+            let heat = heat(c.access_count, config.heat_weight, config.heat_saturation);
+            let score = relevance.value * recency.value * heat.value;
+            let scored = Scored {
+                id: c.id,
+                score,
+                relevance: relevance.value,
+                explanation: Explanation {
+                    value: score,
+                    description: format!("score = relevance × {} × heat", recency_name(config)),
+                    details: vec![relevance, recency, heat],
+                },
             };
-            let tier = match order {
-                TierOrder::ByScore => 0,
-                TierOrder::SemanticFirst => c.memory_type.priority(),
-            };
-            (tier, Scored { id: c.id, score, explanation })
+            (c.memory_type.priority(), scored)
         })
         .collect();
-    scored.sort_by(|(ta, a), (tb, b)| {
-        ta.cmp(tb).then_with(|| b.score.total_cmp(&a.score)).then_with(|| a.id.cmp(&b.id))
+    let best = scored.iter().map(|(_, s)| s.score).fold(0.0, f32::max);
+    let tier_of = |(tier, s): &(u8, Scored)| match order {
+        TierOrder::SemanticFirst if s.score >= TIER_BAND * best => *tier,
+        TierOrder::SemanticFirst => u8::MAX,
+        TierOrder::ByScore => 0,
+    };
+    scored.sort_by(|a, b| {
+        let (sa, sb) = (&a.1, &b.1);
+        tier_of(a)
+            .cmp(&tier_of(b))
+            .then_with(|| sb.score.total_cmp(&sa.score))
+            .then_with(|| sa.id.cmp(&sb.id))
     });
     scored.into_iter().map(|(_, s)| s).collect()
 }
 
+/// What a memory must reach to count as relevant at all, whatever the other candidates are
+/// (relative scores cannot tell: the best of unrelated memories still scores 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Floor {
+    /// Cosine similarity to the query, in the embedding model's own scale.
+    pub similarity: f32,
+    /// Or this share of a full keyword match ([`Candidate::bm25_full`]): a memory holding the
+    /// query's rare tokens (a port, a name, an id) passes however the vectors see it.
+    pub keyword_coverage: f32,
+}
+
+/// Whether `c` reaches `floor`: its cosine does, or its keyword coverage does; without a
+/// vector, any keyword match passes.
+pub fn passes_floor(c: &Candidate, floor: &Floor) -> bool {
+    let covered = match (c.bm25, c.bm25_full) {
+        (Some(bm25), Some(full)) if full > 0.0 => bm25 / full >= floor.keyword_coverage,
+        _ => false,
+    };
+    match c.cosine {
+        Some(cos) => cos >= floor.similarity || covered,
+        None => c.bm25.is_some_and(|b| b > 0.0),
+    }
+}
+
+fn recency_name(config: &RankingConfig) -> &'static str {
+    match config.recency {
+        Recency::Decay { .. } => "decay",
+        Recency::Off | Recency::Prior { .. } => "recency",
+    }
+}
+
 /// The fused relevance of one candidate.
-fn relevance(c: &Candidate, fusion: &Fusion) -> Explanation {
+fn relevance(c: &Candidate, fusion: &Fusion, extremes: Extremes) -> Explanation {
     match *fusion {
         Fusion::Weighted { vector, keyword, bm25_saturation } => {
             let cos = c.cosine.unwrap_or(0.0).max(0.0);
@@ -211,6 +380,9 @@ fn relevance(c: &Candidate, fusion: &Fusion) -> Explanation {
                     Explanation::leaf(bm25, bm25_description(c)),
                 ],
             }
+        }
+        Fusion::Relative { vector, keyword, scale, keyword_scale } => {
+            relative(c, (vector, keyword), scale, keyword_scale, extremes)
         }
         Fusion::Rrf { k, vector, keyword } => {
             let part =
@@ -236,17 +408,93 @@ fn relevance(c: &Candidate, fusion: &Fusion) -> Explanation {
     }
 }
 
-/// `exp(−λ · days)`, days from `occurred_at` to `now`, clamped at 0 for future events.
-fn decay(occurred_at: Timestamp, now: Timestamp, per_day: f32) -> Explanation {
-    let days = ((now - occurred_at).num_milliseconds() as f64 / 86_400_000.0).max(0.0) as f32;
-    let value = (-per_day * days).exp();
-    Explanation::leaf(value, format!("decay = exp(−{per_day} · {days:.2} days)"))
+/// [`Fusion::Relative`]: each signal scaled against the query's candidates.
+fn relative(
+    c: &Candidate,
+    (vector, keyword): (f32, f32),
+    scale: VectorScale,
+    keyword_scale: KeywordScale,
+    e: Extremes,
+) -> Explanation {
+    let cos = c.cosine.map(|c| c.max(0.0));
+    let (v, v_formula) = match (scale, cos) {
+        (_, None) => (0.0, "0 (no vector)".to_owned()),
+        (VectorScale::Raw, Some(cos)) => (cos, "max(cos, 0)".to_owned()),
+        (VectorScale::MinMax, Some(cos)) => {
+            let spread = e.max_cos - e.min_cos;
+            // One candidate, or all alike: nothing to tell them apart by.
+            let v = if spread > 1e-6 { (cos - e.min_cos) / spread } else { 1.0 };
+            (
+                v,
+                format!(
+                    "(cos {cos:.4} − {:.4}) / ({:.4} − {:.4})",
+                    e.min_cos, e.max_cos, e.min_cos
+                ),
+            )
+        }
+    };
+    let bm25 = c.bm25.unwrap_or(0.0).max(0.0);
+    let (scale_to, scale_formula) = match (keyword_scale, c.bm25_full) {
+        (KeywordScale::Coverage { share }, Some(full)) if share * full > e.max_bm25 => {
+            (share * full, format!("{share} · full match {full:.3}"))
+        }
+        _ => (e.max_bm25, format!("best bm25 {:.3}", e.max_bm25)),
+    };
+    let (k, k_formula) = if scale_to > 0.0 {
+        ((bm25 / scale_to).min(1.0), format!("min(bm25 {bm25:.3} / {scale_formula}, 1)"))
+    } else {
+        (0.0, "0 (no keyword match)".to_owned())
+    };
+    Explanation {
+        value: vector * v + keyword * k,
+        description: format!(
+            "relevance = {vector} · v + {keyword} · k, scaled against this query's candidates"
+        ),
+        details: vec![
+            Explanation::leaf(v, format!("v = {v_formula} = {v:.4}; {}", cosine_description(c))),
+            Explanation::leaf(k, format!("k = {k_formula} = {k:.4}; {}", bm25_description(c))),
+        ],
+    }
 }
 
-/// `1 + w · ln(1 + access_count)`.
-fn heat(access_count: u64, weight: f32) -> Explanation {
-    let value = 1.0 + weight * (access_count as f32).ln_1p();
-    Explanation::leaf(value, format!("heat = 1 + {weight} · ln(1 + {access_count} accesses)"))
+/// The age factor: the design's decay, a bounded prior, or 1.
+fn recency(c: &Candidate, now: Timestamp, recency: Recency) -> Explanation {
+    let days = ((now - c.occurred_at).num_milliseconds() as f64 / 86_400_000.0).max(0.0) as f32;
+    match recency {
+        Recency::Off => Explanation::leaf(1.0, "recency = 1 (off)"),
+        Recency::Decay { per_day } => Explanation::leaf(
+            (-per_day * days).exp(),
+            format!("decay = exp(−{per_day} · {days:.2} days)"),
+        ),
+        Recency::Prior { weight, .. } if c.memory_type == MemoryType::Semantic => {
+            Explanation::leaf(1.0 + weight, format!("recency = 1 + {weight} (semantic: no decay)"))
+        }
+        Recency::Prior { weight, half_life_days } => {
+            let fresh = if half_life_days > 0.0 { (-days / half_life_days).exp2() } else { 0.0 };
+            Explanation::leaf(
+                1.0 + weight * fresh,
+                format!("recency = 1 + {weight} · 2^(−{days:.2} days / {half_life_days})"),
+            )
+        }
+    }
+}
+
+/// `1 + w · min(ln(1 + n) / ln(1 + saturation), 1)`, or the design's `1 + w · ln(1 + n)`.
+fn heat(access_count: u64, weight: f32, saturation: Option<u64>) -> Explanation {
+    let Some(saturation) = saturation else {
+        let value = 1.0 + weight * (access_count as f32).ln_1p();
+        return Explanation::leaf(
+            value,
+            format!("heat = 1 + {weight} · ln(1 + {access_count} accesses)"),
+        );
+    };
+    let full = (saturation as f32).ln_1p();
+    let share = if full > 0.0 { ((access_count as f32).ln_1p() / full).min(1.0) } else { 0.0 };
+    let value = 1.0 + weight * share;
+    Explanation::leaf(
+        value,
+        format!("heat = 1 + {weight} · min(ln(1 + {access_count} uses) / ln(1 + {saturation}), 1)"),
+    )
 }
 
 fn cosine_description(c: &Candidate) -> String {
@@ -299,6 +547,7 @@ mod tests {
             vector_rank: Some(1),
             bm25: Some(bm25),
             keyword_rank: Some(1),
+            bm25_full: None,
             occurred_at: now(),
             access_count: 0,
         }
@@ -314,11 +563,9 @@ mod tests {
 
     #[test]
     fn design_formula_numerically() {
-        let config = RankingConfig { fusion: Fusion::DESIGN, ..RankingConfig::default() };
+        let config = RankingConfig::DESIGN;
         // 0.7 · 0.8 + 0.3 · min(5 / 10, 1) = 0.56 + 0.15.
         assert!(close(score(candidate(1, 0.8, 5.0), &config), 0.71));
-        // The default saturates at 20: 0.56 + 0.3 · 0.25.
-        assert!(close(score(candidate(1, 0.8, 5.0), &RankingConfig::default()), 0.635));
         // BM25 saturates at 10: 0.7 · 0.5 + 0.3 · 1.
         assert!(close(score(candidate(1, 0.5, 25.0), &config), 0.65));
         // Negative cosine counts as 0.
@@ -326,8 +573,8 @@ mod tests {
     }
 
     #[test]
-    fn decay_halves_the_score_at_about_69_3_days() {
-        let config = RankingConfig::default();
+    fn design_decay_halves_the_score_at_about_69_3_days() {
+        let config = RankingConfig::DESIGN;
         let fresh = score(candidate(1, 0.8, 5.0), &config);
         let mut old = candidate(1, 0.8, 5.0);
         // ln 2 / 0.01 = 69.3147 days.
@@ -336,20 +583,41 @@ mod tests {
         let mut future = candidate(1, 0.8, 5.0);
         future.occurred_at = now() + TimeDelta::days(3);
         assert!(close(score(future, &config), fresh), "future events do not get a boost");
-        let no_decay = RankingConfig { decay_per_day: 0.0, ..config };
-        let mut ancient = candidate(1, 0.8, 5.0);
-        ancient.occurred_at = now() - TimeDelta::days(5000);
-        assert!(close(score(ancient, &no_decay), fresh));
     }
 
     #[test]
-    fn heat_multiplies_by_one_plus_weighted_log_accesses() {
-        let config = RankingConfig { fusion: Fusion::DESIGN, ..RankingConfig::default() };
+    fn default_recency_is_a_bounded_prior_and_semantic_memories_do_not_age() {
+        let config = RankingConfig::default();
+        let Recency::Prior { weight, half_life_days } = config.recency else { panic!() };
+        let fresh = score(candidate(1, 0.8, 5.0), &config);
+        let mut old = candidate(1, 0.8, 5.0);
+        old.occurred_at = now() - TimeDelta::days(400);
+        let ratio = score(old.clone(), &config) / fresh;
+        assert!(ratio >= 1.0 / (1.0 + weight) - 1e-6, "an old memory keeps its relevance: {ratio}");
+        let mut half = candidate(1, 0.8, 5.0);
+        half.occurred_at = now() - TimeDelta::days(half_life_days as i64);
+        assert!(close(score(half, &config) / fresh, (1.0 + weight / 2.0) / (1.0 + weight)));
+        old.memory_type = MemoryType::Semantic;
+        assert!(close(score(old, &config), fresh), "semantic memories do not decay");
+        let off = RankingConfig { recency: Recency::Off, ..config };
+        let mut ancient = candidate(1, 0.8, 5.0);
+        ancient.occurred_at = now() - TimeDelta::days(5000);
+        assert!(close(score(ancient, &off), score(candidate(1, 0.8, 5.0), &off)));
+    }
+
+    #[test]
+    fn design_heat_is_unbounded_default_heat_is_capped() {
         let mut hot = candidate(1, 0.8, 5.0);
         hot.access_count = 9;
         let expected = 0.71 * (1.0 + 0.1 * 10f32.ln());
-        assert!(close(score(hot.clone(), &config), expected));
-        let no_heat = RankingConfig { heat_weight: 0.0, ..config };
+        assert!(close(score(hot.clone(), &RankingConfig::DESIGN), expected));
+        let config = RankingConfig::default();
+        let cold = score(candidate(1, 0.8, 5.0), &config);
+        hot.access_count = 1_000_000;
+        let capped = score(hot.clone(), &config);
+        assert!(close(capped / cold, 1.0 + config.heat_weight), "{}", capped / cold);
+        let no_heat = RankingConfig { heat_weight: 0.0, ..RankingConfig::DESIGN };
+        hot.access_count = 9;
         assert!(close(score(hot, &no_heat), 0.71));
     }
 
@@ -357,19 +625,46 @@ mod tests {
     fn weights_are_respected() {
         let vector_only = RankingConfig {
             fusion: Fusion::Weighted { vector: 1.0, keyword: 0.0, bm25_saturation: 10.0 },
-            ..Default::default()
+            ..RankingConfig::DESIGN
         };
         assert!(close(score(candidate(1, 0.42, 99.0), &vector_only), 0.42));
         let keyword_only = RankingConfig {
             fusion: Fusion::Weighted { vector: 0.0, keyword: 1.0, bm25_saturation: 4.0 },
-            ..Default::default()
+            ..RankingConfig::DESIGN
         };
         assert!(close(score(candidate(1, 0.9, 2.0), &keyword_only), 0.5));
     }
 
     #[test]
+    fn relative_fusion_scales_against_the_query_candidates() {
+        let config = RankingConfig {
+            recency: Recency::Off,
+            heat_weight: 0.0,
+            fusion: Fusion::Relative {
+                vector: 0.5,
+                keyword: 0.5,
+                scale: VectorScale::MinMax,
+                keyword_scale: KeywordScale::Max,
+            },
+            ..RankingConfig::default()
+        };
+        // BM25 scores of a five-memory namespace are small; the best one still counts fully.
+        let mut port = candidate(1, 0.84, 1.4);
+        port.keyword_rank = Some(1);
+        let mut postgres = candidate(2, 0.86, 0.3);
+        postgres.keyword_rank = Some(2);
+        let mut unrelated = candidate(3, 0.80, 0.0);
+        unrelated.bm25 = None;
+        let ranked = rank(&[postgres, unrelated, port], &config, now(), TierOrder::ByScore);
+        assert_eq!(ranked.iter().map(|s| s.id).collect::<Vec<_>>(), vec![id(1), id(2), id(3)]);
+        // port: 0.5 · (0.84 − 0.80) / 0.06 + 0.5 · 1.
+        assert!(close(ranked[0].score, 0.5 * (0.04 / 0.06) + 0.5), "{}", ranked[0].score);
+        assert!(close(ranked[2].score, 0.0), "the least similar, with no keyword match");
+    }
+
+    #[test]
     fn rrf_sums_reciprocal_ranks() {
-        let config = RankingConfig { fusion: Fusion::RRF, ..Default::default() };
+        let config = RankingConfig { fusion: Fusion::RRF, ..RankingConfig::DESIGN };
         let mut c = candidate(1, 0.9, 3.0);
         c.vector_rank = Some(2);
         c.keyword_rank = None;
@@ -387,21 +682,48 @@ mod tests {
         assert_eq!(e.value, scored.score);
         let names: Vec<&str> =
             e.details.iter().map(|d| d.description.split(' ').next().unwrap()).collect();
-        assert_eq!(names, ["relevance", "decay", "heat"]);
+        assert_eq!(names, ["relevance", "recency", "heat"]);
         assert!(close(e.details.iter().map(|d| d.value).product(), scored.score));
-        assert!(close(e.details[0].details[0].value, 0.8));
-        assert!(close(e.details[0].details[1].value, 5.0));
+        assert!(close(scored.relevance, e.details[0].value));
+        let design =
+            &rank(&[candidate(1, 0.8, 5.0)], &RankingConfig::DESIGN, now(), TierOrder::ByScore)[0];
+        assert!(close(design.explanation.details[0].details[0].value, 0.8));
+        assert!(close(design.explanation.details[0].details[1].value, 5.0));
     }
 
     #[test]
-    fn semantic_first_puts_tiers_before_scores() {
+    fn semantic_first_orders_tiers_only_among_near_ties() {
         let mut working = candidate(1, 0.99, 10.0);
         working.memory_type = MemoryType::Working;
-        let mut semantic = candidate(2, 0.1, 0.0);
-        semantic.memory_type = MemoryType::Semantic;
-        let ranked =
-            rank(&[working, semantic], &RankingConfig::default(), now(), TierOrder::SemanticFirst);
-        assert_eq!(ranked.iter().map(|s| s.id).collect::<Vec<_>>(), vec![id(2), id(1)]);
+        let mut close_semantic = candidate(2, 0.97, 10.0);
+        close_semantic.memory_type = MemoryType::Semantic;
+        let mut unrelated_semantic = candidate(3, 0.1, 0.0);
+        unrelated_semantic.memory_type = MemoryType::Semantic;
+        let config = RankingConfig::DESIGN;
+        let ranked = rank(
+            &[working, close_semantic, unrelated_semantic],
+            &config,
+            now(),
+            TierOrder::SemanticFirst,
+        );
+        assert_eq!(ranked.iter().map(|s| s.id).collect::<Vec<_>>(), vec![id(2), id(1), id(3)]);
+    }
+
+    #[test]
+    fn the_floor_is_absolute() {
+        let floor = Floor { similarity: 0.8, keyword_coverage: 0.5 };
+        assert!(passes_floor(&candidate(1, 0.85, 0.0), &floor));
+        assert!(!passes_floor(&candidate(1, 0.75, 9.0), &floor), "coverage unknown");
+        let mut rare_token = candidate(1, 0.75, 6.0);
+        rare_token.bm25_full = Some(10.0);
+        assert!(passes_floor(&rare_token, &floor), "covers 60 % of the query");
+        rare_token.bm25 = Some(2.0);
+        assert!(!passes_floor(&rare_token, &floor), "covers 20 %");
+        let mut keyword_only = candidate(1, 0.0, 2.0);
+        keyword_only.cosine = None;
+        assert!(passes_floor(&keyword_only, &floor));
+        keyword_only.bm25 = None;
+        assert!(!passes_floor(&keyword_only, &floor));
     }
 
     fn arb_candidate() -> impl Strategy<Value = Candidate> {
@@ -413,6 +735,7 @@ mod tests {
                 vector_rank: Some((n % 20) as usize + 1),
                 bm25: has_kw.then_some(bm25),
                 keyword_rank: has_kw.then_some((n % 7) as usize + 1),
+                bm25_full: None,
                 occurred_at: now() - TimeDelta::days(days),
                 access_count: hits,
             },

@@ -146,6 +146,36 @@ impl TextIndex {
         k: usize,
         accept: &dyn Fn(&Facets) -> bool,
     ) -> Vec<TextHit> {
+        let weighted: Vec<(String, f32)> = query_terms.iter().map(|t| (t.clone(), 1.0)).collect();
+        self.search_weighted(&weighted, k, accept)
+    }
+
+    /// The BM25 score of a document of average length that contains every one of `query_terms`
+    /// once: `Σ weight · idf` (a term found nowhere gets the IDF of a term in no document). A
+    /// match's share of it says how much of the query it covers, in any corpus size: one
+    /// common character out of seven terms covers little; the one rare token of a short query
+    /// covers most.
+    pub fn full_match(&self, query_terms: &[(String, f32)]) -> f32 {
+        let n = self.rows.len();
+        let mut seen = std::collections::HashSet::new();
+        query_terms
+            .iter()
+            .filter(|(term, _)| seen.insert(term.as_str()))
+            .map(|(term, weight)| {
+                let df = self.term_ids.get(term.as_str()).map_or(0, |&id| self.df[id as usize]);
+                weight * idf(n, df)
+            })
+            .sum()
+    }
+
+    /// [`TextIndex::search`] with a weight per query term: each term's BM25 contribution is
+    /// multiplied by its weight (1 for every term gives plain BM25).
+    pub fn search_weighted(
+        &self,
+        query_terms: &[(String, f32)],
+        k: usize,
+        accept: &dyn Fn(&Facets) -> bool,
+    ) -> Vec<TextHit> {
         let n = self.rows.len();
         if k == 0 || n == 0 {
             return Vec::new();
@@ -156,7 +186,7 @@ impl TextIndex {
         // scoring it (measured), and a zeroed vector of one f32 per slot is cheap even at 1M.
         let mut scores = vec![0.0f32; self.slots.len()];
         let mut touched: Vec<u32> = Vec::new();
-        for term in query_terms {
+        for (term, weight) in query_terms {
             let Some(&term_id) = self.term_ids.get(term.as_str()) else { continue };
             if !seen.insert(term_id) {
                 continue;
@@ -165,7 +195,7 @@ impl TextIndex {
             if df == 0 {
                 continue;
             }
-            let idf = idf(n, df);
+            let idf = idf(n, df) * weight;
             for &(slot, tf) in &self.postings[term_id as usize] {
                 let s = &self.slots[slot as usize];
                 if !s.alive {

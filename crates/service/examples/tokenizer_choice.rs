@@ -50,8 +50,10 @@ async fn score(haystacks: &[Haystack], tokenizer: Tokenizer) -> (f64, f64, f64) 
         MemoryService::open(store, None, Arc::new(SystemClock), config).await.expect("service");
     let ranking = RankingConfig {
         fusion: Fusion::Weighted { vector: 0.0, keyword: 1.0, bm25_saturation: 1e9 },
-        decay_per_day: 0.0,
+        recency: rearview_search::Recency::Off,
         heat_weight: 0.0,
+        heat_saturation: None,
+        focus: rearview_search::QueryFocus::OFF,
         vector_candidates: 0,
         keyword_candidates: 50,
     };

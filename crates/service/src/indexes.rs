@@ -152,7 +152,7 @@ impl Indexes {
     pub(crate) fn search_text(
         &self,
         namespace: &Namespace,
-        terms: &[String],
+        terms: &[(String, f32)],
         k: usize,
         filter: &MemoryFilter,
         now: Timestamp,
@@ -161,7 +161,14 @@ impl Indexes {
         let Some(text) = map.get(namespace).and_then(|e| e.text.as_ref()) else {
             return Vec::new();
         };
-        text.search(terms, k, &|f: &Facets| filter.matches(f, now))
+        text.search_weighted(terms, k, &|f: &Facets| filter.matches(f, now))
+    }
+
+    /// The BM25 score of a full match of `terms` in the namespace (`TextIndex::full_match`);
+    /// `None` without an in-memory keyword index.
+    pub(crate) fn full_match(&self, namespace: &Namespace, terms: &[(String, f32)]) -> Option<f32> {
+        let map = self.read();
+        map.get(namespace).and_then(|e| e.text.as_ref()).map(|t| t.full_match(terms))
     }
 
     /// Best vector matches in the namespace, in `model`'s space.

@@ -35,22 +35,21 @@ mod indexes;
 mod keys;
 mod lifecycle;
 mod locks;
+mod recall;
 mod requests;
 mod tenancy;
 mod transfer;
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use rearview_core::{
     Clock, Embedding, InputError, Memory, MemoryFilter, MemoryId, Namespace, TierTtls, Timestamp,
-    content_hash, truncate_chars,
+    content_hash,
 };
 use rearview_embed::{Embedder, TextKind};
-use rearview_search::{Candidate, RankingConfig, Tokenizer, rank};
+use rearview_search::{RankingConfig, Tokenizer};
 use rearview_store::{
-    KeywordHit, MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreStats, StoredVector,
-    TierCount,
+    MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreStats, StoredVector, TierCount,
 };
 
 use crate::access::AccessRecorder;
@@ -64,8 +63,8 @@ pub use lifecycle::{
     SweepReport,
 };
 pub use requests::{
-    RecallHit, RecallRequest, RecallResponse, RecallTimings, RememberRequest, UpdateRequest,
-    VectorSearch,
+    RecallHit, RecallRequest, RecallResponse, RecallTimings, RememberRequest, Shown, UpdateRequest,
+    VectorSearch, estimate_tokens,
 };
 pub use tenancy::{Caller, Grant};
 pub use transfer::Imported;
@@ -88,6 +87,9 @@ pub struct ServiceConfig {
     pub max_query_chars: usize,
     /// Where keyword search runs.
     pub keyword_search: KeywordSearch,
+    /// The relevance floor (a cosine) of a recall that sets none; `None`: the primary model's
+    /// calibrated floor (`recall.rs`), none for a model without one.
+    pub min_relevance: Option<f32>,
     /// Dedup-merge, archive, summaries, distillation.
     pub lifecycle: LifecycleConfig,
 }
@@ -113,6 +115,7 @@ impl Default for ServiceConfig {
             max_top_k: 100,
             max_query_chars: 8_000,
             keyword_search: KeywordSearch::default(),
+            min_relevance: None,
             lifecycle: LifecycleConfig::default(),
         }
     }
@@ -303,137 +306,6 @@ impl MemoryService {
         let dedup = request.dedup.unwrap_or(true);
         let new = request.validate(self.config.max_content_chars)?;
         self.store_new(namespace, new, Vec::new(), dedup).await
-    }
-
-    /// Hybrid recall. See the crate docs and `rearview_search::rank` for the formula.
-    pub async fn recall(
-        &self,
-        namespace: &Namespace,
-        request: RecallRequest,
-    ) -> Result<RecallResponse, ServiceError> {
-        let started = std::time::Instant::now();
-        request.validate(self.config.max_top_k, self.config.max_query_chars)?;
-        let now = request.as_of.unwrap_or_else(|| self.clock.now());
-        let mut filter = request.filter.clone();
-        if request.as_of.is_some() {
-            // Replaying the past: what happened after `as_of` had not happened yet.
-            filter.occurred_before = Some(filter.occurred_before.map_or(now, |b| b.min(now)));
-        }
-        let mut ranking = request.ranking.unwrap_or(self.config.ranking);
-        // Asking for more than the candidate counts must not come back short: each side that is
-        // on contributes at least `top_k` candidates.
-        for side in [&mut ranking.vector_candidates, &mut ranking.keyword_candidates] {
-            if *side > 0 {
-                *side = (*side).max(request.top_k);
-            }
-        }
-
-        let spaces = self.query_spaces(request.models.as_deref())?;
-        let embed_started = std::time::Instant::now();
-        let (queries, vector_search) = self.embed_query(&request.query, &spaces, &ranking).await;
-        let embed = embed_started.elapsed();
-        // Each space's best matches, merged (first appearance wins the order for now; the
-        // vector rank below is by the merged cosine).
-        let mut vector_ids: Vec<MemoryId> = Vec::new();
-        let mut in_vector_hits: HashSet<MemoryId> = HashSet::new();
-        for (model, query) in &queries {
-            for hit in self.indexes.search_vectors(
-                namespace,
-                model,
-                query,
-                ranking.vector_candidates,
-                &filter,
-                now,
-            ) {
-                if in_vector_hits.insert(hit.id) {
-                    vector_ids.push(hit.id);
-                }
-            }
-        }
-        let terms = self.config.tokenizer.query_terms(&request.query);
-        let keyword_hits = match (ranking.keyword_candidates, self.config.keyword_search) {
-            (0, _) => Vec::new(),
-            (k, KeywordSearch::InMemory) => self
-                .indexes
-                .search_text(namespace, &terms, k, &filter, now)
-                .into_iter()
-                .map(|h| KeywordHit { id: h.id, bm25: h.bm25 })
-                .collect(),
-            (k, KeywordSearch::Store) => {
-                self.store.keyword_search(namespace, &terms, &filter, now, k).await?
-            }
-        };
-
-        let mut ids: Vec<MemoryId> = vector_ids.clone();
-        let mut seen: HashSet<MemoryId> = ids.iter().copied().collect();
-        ids.extend(keyword_hits.iter().map(|h| h.id).filter(|id| seen.insert(*id)));
-        let memories: HashMap<MemoryId, Memory> = self
-            .store
-            .get_many(namespace, &ids, now)
-            .await?
-            .into_iter()
-            .map(|m| (m.id, m))
-            .collect();
-
-        let candidate_ids: Vec<MemoryId> = memories.keys().copied().collect();
-        // Every candidate gets its exact cosine, also those found only by keywords: with several
-        // models, the mean over the spaces where it has a vector.
-        let mut sums = vec![(0f32, 0u32); candidate_ids.len()];
-        for (model, query) in &queries {
-            let similarities = self.indexes.similarities(namespace, model, &candidate_ids, query);
-            for (sum, similarity) in sums.iter_mut().zip(similarities) {
-                if let Some(c) = similarity {
-                    *sum = (sum.0 + c, sum.1 + 1);
-                }
-            }
-        }
-        let cosines: HashMap<MemoryId, f32> = candidate_ids
-            .iter()
-            .zip(sums)
-            .filter(|(_, (_, n))| *n > 0)
-            .map(|(id, (sum, n))| (*id, sum / n as f32))
-            .collect();
-        let mut by_cosine: Vec<MemoryId> =
-            vector_ids.iter().copied().filter(|id| cosines.contains_key(id)).collect();
-        by_cosine.sort_by(|a, b| cosines[b].total_cmp(&cosines[a]).then(a.cmp(b)));
-        let candidates: Vec<Candidate> = candidate_ids
-            .iter()
-            .map(|id| &memories[id])
-            .map(|m| Candidate {
-                id: m.id,
-                memory_type: m.memory_type,
-                cosine: cosines.get(&m.id).copied(),
-                vector_rank: by_cosine.iter().position(|id| *id == m.id).map(|p| p + 1),
-                bm25: keyword_hits.iter().find(|h| h.id == m.id).map(|h| h.bm25),
-                keyword_rank: keyword_hits.iter().position(|h| h.id == m.id).map(|p| p + 1),
-                occurred_at: m.occurred_at,
-                access_count: m.access_count,
-            })
-            .collect();
-        let mut ranked = rank(&candidates, &ranking, now, request.tier_order);
-        ranked.truncate(request.top_k);
-
-        let returned: Vec<MemoryId> = ranked.iter().map(|s| s.id).collect();
-        if request.record_access && !returned.is_empty() {
-            self.access.record(namespace, returned, self.clock.now()).await;
-        }
-        let hits = ranked
-            .into_iter()
-            .filter_map(|scored| {
-                let mut memory = memories.get(&scored.id)?.clone();
-                if request.record_access {
-                    memory.access_count += 1;
-                }
-                Some(RecallHit {
-                    memory,
-                    score: scored.score,
-                    explanation: request.explain.then_some(scored.explanation),
-                })
-            })
-            .collect();
-        let search = started.elapsed().saturating_sub(embed);
-        let timings = RecallTimings { embed, search };
-        Ok(RecallResponse { hits, as_of: now, vector_search, query_terms: terms, timings })
     }
 
     /// Waits until the access counts of every recall that has returned are committed. Call
@@ -741,41 +613,6 @@ impl MemoryService {
                 })
             })
             .collect()
-    }
-
-    /// The query's vector in each of `spaces` that could embed it, and how vector search went.
-    async fn embed_query(
-        &self,
-        query: &str,
-        spaces: &[Arc<dyn Embedder>],
-        ranking: &RankingConfig,
-    ) -> (Vec<(String, Embedding)>, VectorSearch) {
-        if spaces.is_empty() {
-            return (Vec::new(), VectorSearch::NoModel);
-        }
-        if ranking.vector_candidates == 0 {
-            return (Vec::new(), VectorSearch::Disabled);
-        }
-        let mut vectors = Vec::new();
-        let mut failure = None;
-        for embedder in spaces {
-            match embedder.embed(&[query.to_owned()], TextKind::Query).await {
-                Ok(mut v) if v.len() == 1 => {
-                    vectors.push((embedder.model_id().to_owned(), v.remove(0)))
-                }
-                Ok(_) => failure = Some("model returned no vector".to_owned()),
-                Err(e) => {
-                    tracing::warn!(model = embedder.model_id(), error = %e, "query embedding failed; this space is skipped");
-                    failure = Some(truncate_chars(&e.to_string(), 200));
-                }
-            }
-        }
-        if vectors.is_empty() {
-            let reason = failure.unwrap_or_else(|| "no vector".to_owned());
-            return (vectors, VectorSearch::Failed { reason });
-        }
-        let model_id = vectors.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>().join(" + ");
-        (vectors, VectorSearch::Used { model_id })
     }
 }
 

@@ -159,6 +159,12 @@ pub struct RecallRequest {
     /// Vector spaces to query, by model id (the design's routing: e.g. only the fast local
     /// model). `None`: every model in use; their cosines are averaged per memory.
     pub models: Option<Vec<String>>,
+    /// Leave out memories less similar to the query than this cosine (`rearview_search::Floor`;
+    /// 0 keeps every candidate); `None`: the configured floor, else the model's calibrated one.
+    pub min_relevance: Option<f32>,
+    /// Return only the best memories whose text fits in this many tokens (estimated), a long
+    /// one by its summary when only that fits. `None`: no budget.
+    pub max_tokens: Option<usize>,
 }
 
 impl RecallRequest {
@@ -174,6 +180,8 @@ impl RecallRequest {
             record_access: true,
             ranking: None,
             models: None,
+            min_relevance: None,
+            max_tokens: None,
         }
     }
 
@@ -192,6 +200,20 @@ impl RecallRequest {
                 format!(
                     "is longer than {max_query_chars} characters; send the part that says what you need (the latest turns of a dialogue)"
                 ),
+            ));
+        }
+        if let Some(floor) = self.min_relevance
+            && !(0.0..=1.0).contains(&floor)
+        {
+            return Err(InputError::new(
+                "min_relevance",
+                format!("{floor} is out of range; allowed: 0 to 1 (0 keeps every candidate)"),
+            ));
+        }
+        if self.max_tokens == Some(0) {
+            return Err(InputError::new(
+                "max_tokens",
+                "must be at least 1; leave it out for no budget",
             ));
         }
         if self.top_k == 0 || self.top_k > max_top_k {
@@ -221,6 +243,8 @@ pub struct RecallResponse {
     pub vector_search: VectorSearch,
     /// The keyword terms the query was turned into.
     pub query_terms: Vec<String>,
+    /// Candidates the relevance floor left out.
+    pub below_floor: usize,
     /// Where the time went.
     pub timings: RecallTimings,
 }
@@ -243,6 +267,42 @@ pub struct RecallHit {
     pub score: f32,
     /// How the score was computed, when asked for.
     pub explanation: Option<Explanation>,
+    /// Whether the content or, to fit a token budget, the summary is what the caller should see.
+    pub shown: Shown,
+}
+
+impl RecallHit {
+    /// The text to show: the content, or the summary when the token budget chose it.
+    pub fn text(&self) -> &str {
+        match self.shown {
+            Shown::Summary => self.memory.summary.as_deref().unwrap_or(&self.memory.content),
+            Shown::Content => &self.memory.content,
+        }
+    }
+}
+
+/// Which text of a recalled memory is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// The whole content.
+    Content,
+    /// The recall summary of a long memory (a token budget left no room for the content).
+    Summary,
+}
+
+/// Roughly how many tokens `text` costs an LLM: one per Han character (and other CJK), one per
+/// four other characters, rounded up. Close for BPE tokenizers of English and Chinese alike;
+/// the budget is a packing aid, not a billing meter.
+pub fn estimate_tokens(text: &str) -> usize {
+    let (mut cjk, mut other) = (0usize, 0usize);
+    for c in text.chars() {
+        if rearview_core::is_han(c) || matches!(c as u32, 0x3000..=0x30FF | 0xAC00..=0xD7AF) {
+            cjk += 1;
+        } else {
+            other += 1;
+        }
+    }
+    cjk + other.div_ceil(4)
 }
 
 /// Whether vector search took part in a recall.

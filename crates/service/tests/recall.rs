@@ -367,8 +367,9 @@ async fn as_of_replays_the_past() {
         vec![old.id],
         "later events hidden"
     );
-    let decay = r.hits[0].explanation.as_ref().unwrap().details[1].value;
-    assert!((decay - (-0.01f32).exp()).abs() < 1e-4, "decay measured from as_of: {decay}");
+    let recency = r.hits[0].explanation.as_ref().unwrap().details[1].value;
+    let expected = 1.0 + 0.05 * (-1.0f32 / 30.0).exp2();
+    assert!((recency - expected).abs() < 1e-4, "recency measured from as_of: {recency}");
 
     let today = h.service.recall(&ns("a"), RecallRequest::new("Lisbon")).await.unwrap();
     assert_eq!(today.hits[0].memory.id, later.id, "recent memory wins on decay");
@@ -421,9 +422,24 @@ async fn filters_and_tier_priority() {
     assert_eq!(ids(h.service.recall(&ns("a"), with(session)).await.unwrap()), vec![w.id]);
     let tags = MemoryFilter { tags: vec!["drink".into(), "pref".into()], ..Default::default() };
     assert_eq!(ids(h.service.recall(&ns("a"), with(tags)).await.unwrap()), vec![e.id]);
+    // Tiers decide among the hits within TIER_BAND of the best score, by score after that.
+    let by_score = h.service.recall(&ns("a"), with(MemoryFilter::default())).await.unwrap();
+    let best = by_score.hits[0].score;
+    let tier =
+        |id| [(s.id, 0), (e.id, 1), (w.id, 2)].into_iter().find(|(x, _)| *x == id).unwrap().1;
+    let mut expected: Vec<(u8, f32, rearview_core::MemoryId)> = by_score
+        .hits
+        .iter()
+        .map(|x| {
+            let band = x.score >= rearview_search::TIER_BAND * best;
+            (if band { tier(x.memory.id) } else { u8::MAX }, -x.score, x.memory.id)
+        })
+        .collect();
+    expected.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let expected: Vec<_> = expected.into_iter().map(|(_, _, id)| id).collect();
     let priority =
         RecallRequest { tier_order: TierOrder::SemanticFirst, ..with(MemoryFilter::default()) };
-    assert_eq!(ids(h.service.recall(&ns("a"), priority).await.unwrap()), vec![s.id, e.id, w.id]);
+    assert_eq!(ids(h.service.recall(&ns("a"), priority).await.unwrap()), expected);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -636,4 +652,67 @@ async fn update_ttl_counts_from_now_and_errors_name_the_field() {
         h.service.update(&ns("b"), other, missing).await.unwrap_err().kind(),
         ErrorKind::NotFound
     );
+}
+
+#[tokio::test]
+async fn the_relevance_floor_leaves_out_what_is_unrelated_and_says_how_many() {
+    let h = harness().await;
+    let port = remember(&h, "a", "MCP server listens on port 8765").await;
+    remember(&h, "a", "prefers green tea in the morning").await;
+    remember(&h, "a", "the deployment failed because the disk was full").await;
+    // The test embedder has no calibrated floor: everything comes back by default.
+    let all = RecallRequest { top_k: 10, ..RecallRequest::new("MCP server listens on port 8765") };
+    let r = h.service.recall(&ns("a"), all.clone()).await.unwrap();
+    assert_eq!((r.hits.len(), r.below_floor), (3, 0));
+    // The same text has cosine 1; the others are far below 0.99, and hold none of its rare
+    // keywords.
+    let strict = RecallRequest { min_relevance: Some(0.99), ..all.clone() };
+    let r = h.service.recall(&ns("a"), strict).await.unwrap();
+    assert_eq!(r.hits.iter().map(|x| x.memory.id).collect::<Vec<_>>(), vec![port]);
+    assert_eq!(r.below_floor, 2);
+    let out_of_range = RecallRequest { min_relevance: Some(1.5), ..all };
+    let err = h.service.recall(&ns("a"), out_of_range).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    assert!(err.to_string().contains("min_relevance"), "{err}");
+}
+
+#[tokio::test]
+async fn a_token_budget_keeps_the_best_that_fit_and_shows_a_long_memory_by_its_summary() {
+    let h = harness().await;
+    let long: String =
+        (0..40).map(|i| format!("第{i}天我们讨论了香山爬山的路线和装备。")).collect();
+    let long_id = remember(&h, "a", &long).await;
+    let short_id = remember(&h, "a", "周末去香山爬山").await;
+    let ask = |max_tokens| RecallRequest {
+        top_k: 10,
+        max_tokens: Some(max_tokens),
+        record_access: false,
+        ..RecallRequest::new("香山爬山")
+    };
+    let full = rearview_service::estimate_tokens(&long);
+    let r = h.service.recall(&ns("a"), ask(full + 50)).await.unwrap();
+    assert_eq!(r.hits.len(), 2);
+    assert!(r.hits.iter().all(|x| x.shown == rearview_service::Shown::Content));
+
+    // Room for the short memory and the long one's summary, not its whole text.
+    let r = h.service.recall(&ns("a"), ask(230)).await.unwrap();
+    let long_hit = r.hits.iter().find(|x| x.memory.id == long_id).expect("long memory kept");
+    assert_eq!(long_hit.shown, rearview_service::Shown::Summary);
+    assert_eq!(Some(long_hit.text()), long_hit.memory.summary.as_deref());
+    assert!(r.hits.iter().any(|x| x.memory.id == short_id));
+    let used: usize = r.hits.iter().map(|x| rearview_service::estimate_tokens(x.text())).sum();
+    assert!(used <= 230, "{used} tokens");
+
+    // Room for the short one only.
+    let r = h.service.recall(&ns("a"), ask(10)).await.unwrap();
+    assert_eq!(r.hits.iter().map(|x| x.memory.id).collect::<Vec<_>>(), vec![short_id]);
+    let err = h.service.recall(&ns("a"), ask(0)).await.unwrap_err();
+    assert!(err.to_string().contains("max_tokens"), "{err}");
+}
+
+#[test]
+fn tokens_are_estimated_per_chinese_character_and_per_four_other_characters() {
+    assert_eq!(rearview_service::estimate_tokens("端口 8765"), 2 + 2);
+    assert_eq!(rearview_service::estimate_tokens("port"), 1);
+    assert_eq!(rearview_service::estimate_tokens(""), 0);
 }

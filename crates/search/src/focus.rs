@@ -1,0 +1,114 @@
+//! Query focusing: when the query is a dialogue (the turns so far, one per line, as an agent
+//! passes its context), what it is about now is in the latest turns.
+//!
+//! A dialogue of at least [`QueryFocus::min_turns`] turns gets
+//! - a *tail*: its last `tail_turns` turns, embedded beside the whole text; the query vector is
+//!   `normalise((1 − tail_weight) · whole + tail_weight · tail)`, so the latest turns pull the
+//!   vector towards the current topic while the earlier ones still count;
+//! - *turn weights* for its keywords: a term weighs `turn_decay ^ d`, `d` the distance in turns
+//!   from the end of the latest turn it occurs in, so a name mentioned in the last turn counts
+//!   fully and one from ten turns ago much less.
+//!
+//! Anything shorter (a question, a sentence, a few keywords) is left exactly as it is.
+//! Lines that are only a marker such as `<BOD>` or `<EOD>` are not turns.
+
+use std::collections::HashMap;
+
+use crate::Tokenizer;
+
+/// How dialogue-shaped queries are focused on their latest turns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QueryFocus {
+    /// Fewer turns than this: the query is not a dialogue and is left alone.
+    pub min_turns: usize,
+    /// How many of the latest turns form the tail.
+    pub tail_turns: usize,
+    /// Share of the tail in the query vector; 0 disables the tail.
+    pub tail_weight: f32,
+    /// Keyword weight per turn of distance from the end; 1 weighs every turn alike.
+    pub turn_decay: f32,
+}
+
+impl QueryFocus {
+    /// No focusing at all.
+    pub const OFF: QueryFocus =
+        QueryFocus { min_turns: usize::MAX, tail_turns: 0, tail_weight: 0.0, turn_decay: 1.0 };
+}
+
+/// A query after focusing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Focused {
+    /// The latest turns, to embed beside the whole query; `None` when not a dialogue.
+    pub tail: Option<String>,
+    /// Each distinct query term with its weight in `(0, 1]`, in first-seen order.
+    pub terms: Vec<(String, f32)>,
+}
+
+/// The turns of `query`: its non-blank lines that are not a bare `<marker>`.
+pub fn turns(query: &str) -> Vec<&str> {
+    query
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .filter(|l| !(l.starts_with('<') && l.ends_with('>') && !l[1..l.len() - 1].contains('<')))
+        .collect()
+}
+
+/// Focuses `query` (pure): its tail and weighted terms, with `tokenizer`'s query terms.
+pub fn focus(query: &str, tokenizer: Tokenizer, config: &QueryFocus) -> Focused {
+    let turns = turns(query);
+    if turns.len() < config.min_turns.max(2) {
+        let terms = tokenizer.query_terms(query).into_iter().map(|t| (t, 1.0)).collect();
+        return Focused { tail: None, terms };
+    }
+    let mut weights: HashMap<String, f32> = HashMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let last = turns.len() - 1;
+    for (i, turn) in turns.iter().enumerate() {
+        let weight = config.turn_decay.clamp(0.0, 1.0).powi((last - i) as i32).max(1e-3);
+        for term in tokenizer.query_terms(turn) {
+            match weights.get_mut(&term) {
+                Some(w) => *w = w.max(weight),
+                None => {
+                    weights.insert(term.clone(), weight);
+                    order.push(term);
+                }
+            }
+        }
+    }
+    let terms = order.into_iter().map(|t| (t.clone(), weights[&t])).collect();
+    let tail = (config.tail_weight > 0.0 && config.tail_turns > 0)
+        .then(|| turns[turns.len().saturating_sub(config.tail_turns)..].join("\n"));
+    Focused { tail, terms }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FOCUS: QueryFocus =
+        QueryFocus { min_turns: 3, tail_turns: 2, tail_weight: 0.5, turn_decay: 0.5 };
+
+    #[test]
+    fn a_question_is_left_alone() {
+        let f = focus("Where did Caroline move?", Tokenizer::CjkBigram, &FOCUS);
+        assert_eq!(f.tail, None);
+        assert!(f.terms.iter().all(|(_, w)| *w == 1.0));
+        assert!(f.terms.iter().any(|(t, _)| t.starts_with("carolin")));
+    }
+
+    #[test]
+    fn a_dialogue_is_focused_on_its_latest_turns() {
+        let q = "<BOD>\n<Bart>:\"元旦晚会我要表演魔术\"\n<Assistant>:\"太棒了\"\n<Bart>:\"我想再跳一次那个舞\"\n";
+        assert_eq!(turns(q).len(), 3);
+        let f = focus(q, Tokenizer::CjkBigram, &FOCUS);
+        assert_eq!(
+            f.tail.as_deref(),
+            Some("<Assistant>:\"太棒了\"\n<Bart>:\"我想再跳一次那个舞\"")
+        );
+        let weight = |term: &str| f.terms.iter().find(|(t, _)| t == term).map(|(_, w)| *w);
+        assert_eq!(weight("跳舞").or(weight("舞")), Some(1.0));
+        assert_eq!(weight("魔术"), Some(0.25), "two turns before the last");
+        assert_eq!(weight("bart"), Some(1.0), "the latest turn it occurs in counts");
+    }
+}

@@ -1,0 +1,385 @@
+//! Recall in named stages: plan → focus and embed the query → candidates → ranking (pure, in
+//! `rearview_search::rank`) → selection (relevance floor, top-k, token budget) → use recording.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rearview_core::{
+    Embedding, Memory, MemoryFilter, MemoryId, Namespace, Timestamp, truncate_chars,
+};
+use rearview_embed::{Embedder, TextKind};
+use rearview_search::{Candidate, Floor, Focused, RankingConfig, Scored, focus, rank};
+use rearview_store::KeywordHit;
+
+use crate::requests::{Shown, estimate_tokens};
+use crate::{
+    KeywordSearch, MemoryService, RecallHit, RecallRequest, RecallResponse, RecallTimings,
+    ServiceError, VectorSearch,
+};
+
+/// What a recall will do, decided from the request and the configuration before any search.
+struct Plan {
+    now: Timestamp,
+    filter: MemoryFilter,
+    ranking: RankingConfig,
+}
+
+/// The focused query in each vector space that could embed it.
+struct Query {
+    focused: Focused,
+    vectors: Vec<(String, Embedding)>,
+    vector_search: VectorSearch,
+}
+
+/// The memories worth ranking and what the searches said about them.
+struct Found {
+    candidates: Vec<Candidate>,
+    memories: HashMap<MemoryId, Memory>,
+}
+
+impl MemoryService {
+    /// Hybrid recall. See the crate docs and `rearview_search::rank` for the formula.
+    pub async fn recall(
+        &self,
+        namespace: &Namespace,
+        request: RecallRequest,
+    ) -> Result<RecallResponse, ServiceError> {
+        let started = Instant::now();
+        request.validate(self.config.max_top_k, self.config.max_query_chars)?;
+        let plan = self.plan(&request);
+        let embed_started = Instant::now();
+        let query = self.embed_focused(&request, &plan).await?;
+        let embed = embed_started.elapsed();
+        let found = self.candidates(namespace, &plan, &query).await?;
+        let ranked = rank(&found.candidates, &plan.ranking, plan.now, request.tier_order);
+        let floor = self.floor(&request, &query);
+        let (kept, below_floor) = above_floor(ranked, &found.candidates, floor.as_ref());
+        let mut hits = select(kept, &found.memories, &request);
+        let used: Vec<MemoryId> = hits.iter().map(|h| h.memory.id).collect();
+        if request.record_access && !used.is_empty() {
+            // Only what passed the floor and was handed back counts as used: fill-ins do not
+            // gain heat.
+            self.access.record(namespace, used, self.clock.now()).await;
+            for hit in &mut hits {
+                hit.memory.access_count += 1;
+            }
+        }
+        if !request.explain {
+            for hit in &mut hits {
+                hit.explanation = None;
+            }
+        }
+        let search = started.elapsed().saturating_sub(embed);
+        Ok(RecallResponse {
+            hits,
+            as_of: plan.now,
+            vector_search: query.vector_search,
+            query_terms: query.focused.terms.into_iter().map(|(t, _)| t).collect(),
+            below_floor,
+            timings: RecallTimings { embed, search },
+        })
+    }
+
+    /// The relevance floor: the request's, else the configuration's, else the calibrated one
+    /// of the model that embedded the query ([`calibrated_floor`]); none without a vector.
+    fn floor(&self, request: &RecallRequest, query: &Query) -> Option<Floor> {
+        let similarity = match (request.min_relevance, self.config.min_relevance) {
+            (Some(floor), _) | (None, Some(floor)) => floor,
+            (None, None) => {
+                let (model, _) = query.vectors.first()?;
+                calibrated_floor(model, &request.query)?
+            }
+        };
+        (similarity > 0.0).then_some(Floor { similarity, keyword_coverage: KEYWORD_COVERAGE_FLOOR })
+    }
+
+    /// Stage 1: the instant, the filter (`as_of` hides later events) and the ranking.
+    fn plan(&self, request: &RecallRequest) -> Plan {
+        let now = request.as_of.unwrap_or_else(|| self.clock.now());
+        let mut filter = request.filter.clone();
+        if request.as_of.is_some() {
+            // Replaying the past: what happened after `as_of` had not happened yet.
+            filter.occurred_before = Some(filter.occurred_before.map_or(now, |b| b.min(now)));
+        }
+        let mut ranking = request.ranking.unwrap_or(self.config.ranking);
+        // Asking for more than the candidate counts must not come back short: each side that is
+        // on contributes at least `top_k` candidates.
+        for side in [&mut ranking.vector_candidates, &mut ranking.keyword_candidates] {
+            if *side > 0 {
+                *side = (*side).max(request.top_k);
+            }
+        }
+        Plan { now, filter, ranking }
+    }
+
+    /// Stage 2: the query focused on its latest turns (a dialogue) and its vector in each space
+    /// asked for.
+    async fn embed_focused(
+        &self,
+        request: &RecallRequest,
+        plan: &Plan,
+    ) -> Result<Query, ServiceError> {
+        let focused = focus(&request.query, self.config.tokenizer, &plan.ranking.focus);
+        let spaces = self.query_spaces(request.models.as_deref())?;
+        let (vectors, vector_search) = if spaces.is_empty() {
+            (Vec::new(), VectorSearch::NoModel)
+        } else if plan.ranking.vector_candidates == 0 {
+            (Vec::new(), VectorSearch::Disabled)
+        } else {
+            let tail = focused.tail.as_deref().map(|t| (t, plan.ranking.focus.tail_weight));
+            embed_query(&request.query, tail, &spaces).await
+        };
+        Ok(Query { focused, vectors, vector_search })
+    }
+
+    /// Stage 3: vector top-N ∪ keyword top-N, loaded, each with its exact cosine (the mean over
+    /// the spaces where it has a vector) and its keyword score.
+    async fn candidates(
+        &self,
+        namespace: &Namespace,
+        plan: &Plan,
+        query: &Query,
+    ) -> Result<Found, ServiceError> {
+        let Plan { now, filter, ranking } = plan;
+        let mut vector_ids: Vec<MemoryId> = Vec::new();
+        let mut in_vector_hits: HashSet<MemoryId> = HashSet::new();
+        for (model, vector) in &query.vectors {
+            let hits = self.indexes.search_vectors(
+                namespace,
+                model,
+                vector,
+                ranking.vector_candidates,
+                filter,
+                *now,
+            );
+            for hit in hits {
+                if in_vector_hits.insert(hit.id) {
+                    vector_ids.push(hit.id);
+                }
+            }
+        }
+        let keyword_hits = self.keyword_candidates(namespace, plan, &query.focused).await?;
+        let mut ids = vector_ids.clone();
+        let mut seen: HashSet<MemoryId> = ids.iter().copied().collect();
+        ids.extend(keyword_hits.iter().map(|h| h.id).filter(|id| seen.insert(*id)));
+        let memories: HashMap<MemoryId, Memory> = self
+            .store
+            .get_many(namespace, &ids, *now)
+            .await?
+            .into_iter()
+            .map(|m| (m.id, m))
+            .collect();
+        let cosines = self.cosines(namespace, &query.vectors, &memories);
+        let mut by_cosine: Vec<MemoryId> =
+            vector_ids.into_iter().filter(|id| cosines.contains_key(id)).collect();
+        by_cosine.sort_by(|a, b| cosines[b].total_cmp(&cosines[a]).then(a.cmp(b)));
+        let vector_rank: HashMap<MemoryId, usize> =
+            by_cosine.iter().enumerate().map(|(i, id)| (*id, i + 1)).collect();
+        // A full match of what is asked now: the latest turn's terms for a dialogue.
+        let asked_now: Vec<(String, f32)> =
+            query.focused.terms.iter().filter(|(_, w)| *w >= 1.0).cloned().collect();
+        let bm25_full = match self.config.keyword_search {
+            KeywordSearch::InMemory => self.indexes.full_match(namespace, &asked_now),
+            KeywordSearch::Store => None,
+        };
+        let keyword: HashMap<MemoryId, (usize, f32)> =
+            keyword_hits.iter().enumerate().map(|(i, h)| (h.id, (i + 1, h.bm25))).collect();
+        let candidates = memories
+            .values()
+            .map(|m| Candidate {
+                id: m.id,
+                memory_type: m.memory_type,
+                cosine: cosines.get(&m.id).copied(),
+                vector_rank: vector_rank.get(&m.id).copied(),
+                bm25: keyword.get(&m.id).map(|(_, s)| *s),
+                keyword_rank: keyword.get(&m.id).map(|(r, _)| *r),
+                bm25_full,
+                occurred_at: m.occurred_at,
+                access_count: m.access_count,
+            })
+            .collect();
+        Ok(Found { candidates, memories })
+    }
+
+    /// The best keyword matches: in memory with the focused term weights, or from the store's
+    /// full-text index (which cannot weigh terms: every term counts fully there).
+    async fn keyword_candidates(
+        &self,
+        namespace: &Namespace,
+        plan: &Plan,
+        focused: &Focused,
+    ) -> Result<Vec<KeywordHit>, ServiceError> {
+        let k = plan.ranking.keyword_candidates;
+        if k == 0 {
+            return Ok(Vec::new());
+        }
+        Ok(match self.config.keyword_search {
+            KeywordSearch::InMemory => self
+                .indexes
+                .search_text(namespace, &focused.terms, k, &plan.filter, plan.now)
+                .into_iter()
+                .map(|h| KeywordHit { id: h.id, bm25: h.bm25 })
+                .collect(),
+            KeywordSearch::Store => {
+                let terms: Vec<String> = focused.terms.iter().map(|(t, _)| t.clone()).collect();
+                self.store.keyword_search(namespace, &terms, &plan.filter, plan.now, k).await?
+            }
+        })
+    }
+
+    /// Every candidate's cosine, also those found only by keywords: with several models, the
+    /// mean over the spaces where it has a vector.
+    fn cosines(
+        &self,
+        namespace: &Namespace,
+        vectors: &[(String, Embedding)],
+        memories: &HashMap<MemoryId, Memory>,
+    ) -> HashMap<MemoryId, f32> {
+        let ids: Vec<MemoryId> = memories.keys().copied().collect();
+        let mut sums = vec![(0f32, 0u32); ids.len()];
+        for (model, vector) in vectors {
+            let similarities = self.indexes.similarities(namespace, model, &ids, vector);
+            for (sum, similarity) in sums.iter_mut().zip(similarities) {
+                if let Some(c) = similarity {
+                    *sum = (sum.0 + c, sum.1 + 1);
+                }
+            }
+        }
+        ids.into_iter()
+            .zip(sums)
+            .filter(|(_, (_, n))| *n > 0)
+            .map(|(id, (sum, n))| (id, sum / n as f32))
+            .collect()
+    }
+}
+
+/// The query's vector in each of `spaces` that could embed it: the whole query's, or with a
+/// focus tail `(text, weight)`, `normalise((1 − weight) · whole + weight · tail)`.
+async fn embed_query(
+    query: &str,
+    tail: Option<(&str, f32)>,
+    spaces: &[Arc<dyn Embedder>],
+) -> (Vec<(String, Embedding)>, VectorSearch) {
+    let mut texts = vec![query.to_owned()];
+    if let Some((tail, _)) = tail {
+        texts.push(tail.to_owned());
+    }
+    let mut vectors = Vec::new();
+    let mut failure = None;
+    for embedder in spaces {
+        match embedder.embed(&texts, TextKind::Query).await {
+            Ok(v) if v.len() == texts.len() => match blend(&v, tail.map(|(_, w)| w)) {
+                Some(vector) => vectors.push((embedder.model_id().to_owned(), vector)),
+                None => failure = Some("the focused query vector is degenerate".to_owned()),
+            },
+            Ok(_) => failure = Some("model returned no vector".to_owned()),
+            Err(e) => {
+                tracing::warn!(model = embedder.model_id(), error = %e, "query embedding failed; this space is skipped");
+                failure = Some(truncate_chars(&e.to_string(), 200));
+            }
+        }
+    }
+    if vectors.is_empty() {
+        let reason = failure.unwrap_or_else(|| "no vector".to_owned());
+        return (vectors, VectorSearch::Failed { reason });
+    }
+    let model_id = vectors.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>().join(" + ");
+    (vectors, VectorSearch::Used { model_id })
+}
+
+/// The whole query's vector, or its blend with the tail's.
+fn blend(vectors: &[Embedding], tail_weight: Option<f32>) -> Option<Embedding> {
+    match (vectors, tail_weight) {
+        ([whole, tail], Some(w)) => {
+            let mixed = whole
+                .as_slice()
+                .iter()
+                .zip(tail.as_slice())
+                .map(|(a, b)| (1.0 - w) * a + w * b)
+                .collect();
+            Embedding::new(mixed).ok()
+        }
+        ([whole, ..], _) => Some(whole.clone()),
+        _ => None,
+    }
+}
+
+/// A memory holding this share of a full keyword match of the query passes the floor whatever
+/// its cosine.
+const KEYWORD_COVERAGE_FLOOR: f32 = 0.5;
+
+/// The floor measured for a model (`BENCHMARKS.md`, "Relevance floor"): the cosine under which
+/// the best match of a query about something never stored falls, while the answers to real
+/// questions stay above. Its scale is the model's own, and for the multilingual e5 models it
+/// depends on the script: Chinese text pairs sit ~0.05 higher than English ones. Other models
+/// get no default floor (set `min_relevance`).
+fn calibrated_floor(model: &str, query: &str) -> Option<f32> {
+    if !model.contains("multilingual-e5-small") {
+        return None;
+    }
+    let letters = query.chars().filter(|c| c.is_alphanumeric()).count().max(1);
+    let han = query.chars().filter(|c| rearview_core::is_han(*c)).count();
+    Some(if han * 2 >= letters { E5_FLOOR_HAN } else { E5_FLOOR_OTHER })
+}
+
+const E5_FLOOR_HAN: f32 = 0.82;
+const E5_FLOOR_OTHER: f32 = 0.78;
+
+/// Stage 5a: drops what scores under the relevance floor; returns the rest (in order) and how
+/// many were dropped.
+fn above_floor(
+    ranked: Vec<Scored>,
+    candidates: &[Candidate],
+    floor: Option<&Floor>,
+) -> (Vec<Scored>, usize) {
+    let Some(floor) = floor else { return (ranked, 0) };
+    let by_id: HashMap<MemoryId, &Candidate> = candidates.iter().map(|c| (c.id, c)).collect();
+    let before = ranked.len();
+    let kept: Vec<Scored> = ranked
+        .into_iter()
+        .filter(|s| by_id.get(&s.id).is_some_and(|c| rearview_search::passes_floor(c, floor)))
+        .collect();
+    let dropped = before - kept.len();
+    (kept, dropped)
+}
+
+/// Stage 5b: the top `top_k`, and with `max_tokens`, the best that fit the budget (a long
+/// memory shown by its summary when only that fits).
+fn select(
+    ranked: Vec<Scored>,
+    memories: &HashMap<MemoryId, Memory>,
+    request: &RecallRequest,
+) -> Vec<RecallHit> {
+    let mut budget = request.max_tokens;
+    let mut hits = Vec::new();
+    for scored in ranked {
+        if hits.len() == request.top_k {
+            break;
+        }
+        let Some(memory) = memories.get(&scored.id) else { continue };
+        let shown = match budget.as_mut() {
+            None => Shown::Content,
+            Some(left) => {
+                let full = estimate_tokens(&memory.content);
+                let short = memory.summary.as_deref().map(estimate_tokens);
+                if full <= *left {
+                    *left -= full;
+                    Shown::Content
+                } else if let Some(short) = short.filter(|s| *s <= *left) {
+                    *left -= short;
+                    Shown::Summary
+                } else {
+                    continue;
+                }
+            }
+        };
+        hits.push(RecallHit {
+            memory: memory.clone(),
+            score: scored.score,
+            explanation: Some(scored.explanation),
+            shown,
+        });
+    }
+    hits
+}
