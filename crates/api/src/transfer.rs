@@ -93,6 +93,12 @@ pub struct ExportedMemory {
     /// SHA-256 of the normalised content; recomputed when absent, checked when present.
     #[serde(default)]
     pub content_hash: Option<String>,
+    /// The memory that replaced this one, for history; absent while it is current.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
+    /// End of validity of a superseded memory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invalid_at: Option<String>,
     /// Vectors, when exported with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vectors: Option<Vec<ExportedVector>>,
@@ -119,6 +125,8 @@ impl ExportedMemory {
             archived: memory.archived,
             source_ids: memory.source_ids.iter().map(ToString::to_string).collect(),
             content_hash: Some(memory.content_hash.clone()),
+            superseded_by: memory.superseded_by.map(|id| id.to_string()),
+            invalid_at: memory.invalid_at.map(time),
             vectors: vectors.map(|vs| {
                 vs.iter()
                     .map(|v| ExportedVector {
@@ -160,6 +168,13 @@ impl ExportedMemory {
                 .map(|s| s.parse::<MemoryId>())
                 .collect::<Result<_, _>>()?,
             summary: self.summary,
+            superseded_by: self
+                .superseded_by
+                .map(|id| {
+                    id.parse::<MemoryId>().map_err(|e| InputError::new("superseded_by", e.message))
+                })
+                .transpose()?,
+            invalid_at: opt_time("invalid_at", self.invalid_at)?,
         };
         let vectors = self
             .vectors
@@ -173,5 +188,45 @@ impl ExportedMemory {
             })
             .collect::<Result<_, InputError>>()?;
         Ok((memory, vectors))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_links_survive_an_export_line_and_old_lines_still_import() {
+        let at = chrono::DateTime::from_timestamp(1_750_000_000, 123_456_000).unwrap();
+        let memory = Memory {
+            id: MemoryId::new_v7(at),
+            namespace: "alice".parse().unwrap(),
+            memory_type: MemoryType::Semantic,
+            content: "我住在北京".into(),
+            metadata: Metadata::new(),
+            session_id: None,
+            ttl_secs: 0,
+            timestamp: at,
+            occurred_at: at,
+            updated_at: at,
+            last_accessed_at: None,
+            expires_at: None,
+            access_count: 0,
+            archived: false,
+            source_ids: Vec::new(),
+            content_hash: content_hash("我住在北京"),
+            summary: None,
+            superseded_by: Some(MemoryId::new_v7(at)),
+            invalid_at: Some(at + chrono::TimeDelta::days(30)),
+        };
+        let line = serde_json::to_string(&ExportedMemory::new(&memory, None)).unwrap();
+        let back: ExportedMemory = serde_json::from_str(&line).unwrap();
+        assert_eq!(back.into_memory().unwrap().0, memory);
+
+        let current = Memory { superseded_by: None, invalid_at: None, ..memory };
+        let line = serde_json::to_string(&ExportedMemory::new(&current, None)).unwrap();
+        assert!(!line.contains("superseded_by"), "a current memory's line is as before: {line}");
+        let back: ExportedMemory = serde_json::from_str(&line).unwrap();
+        assert_eq!(back.into_memory().unwrap().0, current);
     }
 }

@@ -484,6 +484,7 @@ fn memory_filter(args: FilterArgs) -> anyhow::Result<MemoryFilter> {
             .map(|t| parse_timestamp("before", t))
             .transpose()?,
         include_archived: args.include_archived,
+        include_superseded: false,
     })
 }
 

@@ -12,18 +12,23 @@ pub struct Facets {
     pub archived: bool,
     /// Invisible from this instant on.
     pub expires_at: Option<Timestamp>,
-    /// Event time.
+    /// Event time (start of validity).
     pub occurred_at: Timestamp,
+    /// End of validity (superseded); history from this instant on.
+    pub invalid_at: Option<Timestamp>,
     /// Conversation.
     pub session_id: Option<String>,
     /// `metadata.tags`.
     pub tags: Vec<String>,
 }
 
-/// Selects memories within one namespace. The empty filter selects every live, unarchived memory.
+/// Selects memories within one namespace. The empty filter selects every live, unarchived, current
+/// memory.
 ///
 /// Expired memories are never selected: a memory is visible at `now` only while
-/// `now < expires_at`. Store backends translate this filter into their query language; the
+/// `now < expires_at`. Superseded memories (history) are selected only while `now < invalid_at`,
+/// unless `include_superseded`; a recall `as_of` an earlier instant passes that instant as `now`,
+/// so it sees what was current then. Store backends translate this filter into their query language; the
 /// in-memory index uses [`MemoryFilter::matches`]. The store contract suite checks that both agree.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MemoryFilter {
@@ -39,6 +44,8 @@ pub struct MemoryFilter {
     pub occurred_before: Option<Timestamp>,
     /// Include the cold tier.
     pub include_archived: bool,
+    /// Include superseded memories (history): those whose validity ended at or before `now`.
+    pub include_superseded: bool,
 }
 
 impl MemoryFilter {
@@ -48,6 +55,9 @@ impl MemoryFilter {
             return false;
         }
         if facets.archived && !self.include_archived {
+            return false;
+        }
+        if !self.include_superseded && facets.invalid_at.is_some_and(|t| now >= t) {
             return false;
         }
         if !self.memory_types.is_empty() && !self.memory_types.contains(&facets.memory_type) {
@@ -64,5 +74,34 @@ impl MemoryFilter {
             return false;
         }
         self.tags.iter().all(|t| facets.tags.contains(t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(secs: i64) -> Timestamp {
+        chrono::DateTime::from_timestamp(1_750_000_000 + secs, 0).expect("valid instant")
+    }
+
+    #[test]
+    fn superseded_memories_are_history_from_invalid_at_on() {
+        let facets = Facets {
+            memory_type: MemoryType::Semantic,
+            archived: false,
+            expires_at: None,
+            occurred_at: at(0),
+            invalid_at: Some(at(100)),
+            session_id: None,
+            tags: Vec::new(),
+        };
+        let current = MemoryFilter::default();
+        assert!(current.matches(&facets, at(99)), "still current just before the change");
+        assert!(!current.matches(&facets, at(100)), "history from the change on");
+        let history = MemoryFilter { include_superseded: true, ..MemoryFilter::default() };
+        assert!(history.matches(&facets, at(100)));
+        let never = Facets { invalid_at: None, ..facets };
+        assert!(current.matches(&never, at(1_000_000)));
     }
 }

@@ -247,7 +247,8 @@ pub struct Memory {
     pub ttl_secs: u64,
     /// When the record was created (the design's `timestamp`), UTC.
     pub timestamp: Timestamp,
-    /// When the remembered event happened; what time decay is measured from.
+    /// When the remembered event happened, or the stated fact became true: the start of the
+    /// memory's validity (`valid_from`) and what time decay is measured from.
     pub occurred_at: Timestamp,
     /// Last change to content, metadata, tier or TTL.
     pub updated_at: Timestamp,
@@ -266,6 +267,14 @@ pub struct Memory {
     /// For long memories: the short text recall shows and embeds instead of `content` (design
     /// §6). `content` keeps the full original; both are searchable by keywords.
     pub summary: Option<String>,
+    /// The memory that replaced this one: a newer statement of the same fact (`I moved to
+    /// Paris` after `I live in Berlin`), or, for an earlier text kept by an update, the updated
+    /// memory. `None` while nothing has replaced it.
+    pub superseded_by: Option<MemoryId>,
+    /// The end of the memory's validity (its start is `occurred_at`): from this instant on it is
+    /// history, left out of recall and listings unless they include superseded memories or look
+    /// at an earlier instant (`as_of`). Reading it by id always works.
+    pub invalid_at: Option<Timestamp>,
 }
 
 impl Memory {
@@ -281,6 +290,7 @@ impl Memory {
             archived: self.archived,
             expires_at: self.expires_at,
             occurred_at: self.occurred_at,
+            invalid_at: self.invalid_at,
             session_id: self.session_id.clone(),
             tags: self.tags(),
         }
@@ -294,6 +304,12 @@ impl Memory {
     /// Whether the memory has expired at `now` (it is invisible from `expires_at` on).
     pub fn is_expired_at(&self, now: Timestamp) -> bool {
         self.expires_at.is_some_and(|e| now >= e)
+    }
+
+    /// Whether the memory is history at `now`: superseded, with its validity ended at or before
+    /// `now`.
+    pub fn is_superseded_at(&self, now: Timestamp) -> bool {
+        self.invalid_at.is_some_and(|t| now >= t)
     }
 }
 

@@ -272,6 +272,7 @@ mod tests {
             archived: false,
             expires_at: None,
             occurred_at: DateTime::from_timestamp(0, 0).unwrap(),
+            invalid_at: None,
             session_id: None,
             tags: vec![],
         }

@@ -615,6 +615,15 @@ impl MemoryStore for GatedStore {
         self.inner.find_by_hash(namespace, hash, now).await
     }
 
+    async fn predecessors(
+        &self,
+        namespace: &Namespace,
+        id: MemoryId,
+        now: Timestamp,
+    ) -> Result<Vec<Memory>, StoreError> {
+        self.inner.predecessors(namespace, id, now).await
+    }
+
     async fn archive_idle(
         &self,
         namespace: Option<&Namespace>,

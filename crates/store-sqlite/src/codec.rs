@@ -10,7 +10,8 @@ use rusqlite::{Connection, Row};
 /// Columns of `memories m`, in the order [`decode_memory`] reads them.
 pub(crate) const MEMORY_COLUMNS: &str = "m.id, m.memory_type, m.content, m.metadata, m.session_id, \
     m.ttl_secs, m.created_at, m.occurred_at, m.updated_at, m.last_accessed_at, m.expires_at, \
-    m.access_count, m.archived, m.source_ids, m.content_hash, m.summary";
+    m.access_count, m.archived, m.source_ids, m.content_hash, m.summary, m.superseded_by, \
+    m.invalid_at";
 
 pub(crate) fn micros(ts: Timestamp) -> i64 {
     ts.timestamp_micros()
@@ -44,14 +45,23 @@ pub(crate) fn decode_memory(row: &Row<'_>, namespace: &Namespace) -> Result<Memo
         source_ids: decode_ids(&source_ids)?,
         content_hash: row.get(14).map_err(get_err)?,
         summary: row.get(15).map_err(get_err)?,
+        superseded_by: row
+            .get::<_, Option<String>>(16)
+            .map_err(get_err)?
+            .map(|id| parse_id(&id))
+            .transpose()?,
+        invalid_at: row.get::<_, Option<i64>>(17).map_err(get_err)?.map(timestamp).transpose()?,
     })
 }
 
-/// Columns of `memories m` (after `n.name`) that [`decode_facets`] reads, as indexes 1 to 7.
-pub(crate) const FACET_COLUMNS: &str =
-    "m.id, m.memory_type, m.archived, m.expires_at, m.occurred_at, m.session_id, m.metadata";
+/// Columns of `memories m` (after `n.name`) that [`decode_facets`] reads, as indexes 1 to 8.
+pub(crate) const FACET_COLUMNS: &str = "m.id, m.memory_type, m.archived, m.expires_at, \
+    m.occurred_at, m.session_id, m.metadata, m.invalid_at";
 
-/// Namespace (column 0), id and facets (columns 1 to 7, [`FACET_COLUMNS`]) of a row.
+/// The first column after [`FACET_COLUMNS`] in a query that selects `n.name, {FACET_COLUMNS}, …`.
+pub(crate) const AFTER_FACETS: usize = 9;
+
+/// Namespace (column 0), id and facets (columns 1 to 8, [`FACET_COLUMNS`]) of a row.
 pub(crate) fn decode_facets(row: &Row<'_>) -> Result<(Namespace, MemoryId, Facets), StoreError> {
     let get_err = |e: rusqlite::Error| corrupt(format!("facet row: {e}"));
     let name: String = row.get(0).map_err(get_err)?;
@@ -63,6 +73,7 @@ pub(crate) fn decode_facets(row: &Row<'_>) -> Result<(Namespace, MemoryId, Facet
         archived: row.get(3).map_err(get_err)?,
         expires_at: row.get::<_, Option<i64>>(4).map_err(get_err)?.map(timestamp).transpose()?,
         occurred_at: timestamp(row.get(5).map_err(get_err)?)?,
+        invalid_at: row.get::<_, Option<i64>>(8).map_err(get_err)?.map(timestamp).transpose()?,
         session_id: row.get(6).map_err(get_err)?,
         tags: rearview_core::tags_of(&metadata),
     };
@@ -85,7 +96,8 @@ pub(crate) fn read_vectors(
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(backend("reading vector row"))? {
         let (namespace, id, facets) = decode_facets(row)?;
-        let blob: Vec<u8> = row.get(8).map_err(|e| corrupt(format!("vector row: {e}")))?;
+        let blob: Vec<u8> =
+            row.get(AFTER_FACETS).map_err(|e| corrupt(format!("vector row: {e}")))?;
         out.push(VectorEntry { namespace, id, facets, embedding: decode_vector(&blob)? });
     }
     Ok(out)

@@ -34,6 +34,10 @@ impl FilterSql {
         if !filter.include_archived {
             parts.push("m.archived = 0".to_owned());
         }
+        if !filter.include_superseded {
+            parts.push("(m.invalid_at IS NULL OR m.invalid_at > ?)".to_owned());
+            values.push(micros(now).into());
+        }
         if !filter.memory_types.is_empty() {
             parts.push(format!(
                 "m.memory_type IN ({})",

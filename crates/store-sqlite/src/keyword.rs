@@ -23,7 +23,7 @@ use rearview_core::{MemoryFilter, Timestamp};
 use rearview_store::{KeywordEntry, KeywordHit, StoreError, normalize_term};
 use rusqlite::{Connection, Transaction, params, params_from_iter};
 
-use crate::codec::{FACET_COLUMNS, backend, decode_facets, parse_id};
+use crate::codec::{AFTER_FACETS, FACET_COLUMNS, backend, decode_facets, parse_id};
 use crate::filter_sql::FilterSql;
 
 /// Below this many memories in a namespace, FTS5 is fast enough to match every term, and we
@@ -165,7 +165,7 @@ pub(crate) fn entries(conn: &Connection) -> Result<Vec<KeywordEntry>, StoreError
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(backend("reading keyword entry"))? {
         let (namespace, id, facets) = decode_facets(row)?;
-        let doc: String = row.get(8).map_err(backend("reading keyword entry"))?;
+        let doc: String = row.get(AFTER_FACETS).map_err(backend("reading keyword entry"))?;
         let terms = doc
             .split(' ')
             .filter_map(|t| t.split_once('_').map(|(_, term)| term.to_owned()))

@@ -461,6 +461,30 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
+    async fn predecessors(
+        &self,
+        namespace: &Namespace,
+        id: MemoryId,
+        now: Timestamp,
+    ) -> Result<Vec<Memory>, StoreError> {
+        let namespace = namespace.clone();
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
+            let sql = format!(
+                "SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.superseded_by = ? AND +m.ns = ? \
+                 AND (m.expires_at IS NULL OR m.expires_at > ?) \
+                 ORDER BY m.invalid_at DESC, m.id DESC"
+            );
+            query_memories(
+                conn,
+                &sql,
+                &namespace,
+                vec![id.to_string().into(), ns_id.into(), micros(now).into()],
+            )
+        })
+        .await
+    }
+
     async fn find_by_hash(
         &self,
         namespace: &Namespace,
@@ -874,8 +898,9 @@ fn insert_row(tx: &Transaction<'_>, ns_id: i64, m: &Memory) -> Result<i64, Store
     let res = tx.execute(
         "INSERT INTO memories (id, ns, memory_type, content, metadata, session_id, ttl_secs, \
            created_at, occurred_at, updated_at, last_accessed_at, expires_at, access_count, \
-           archived, source_ids, content_hash, summary) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+           archived, source_ids, content_hash, summary, superseded_by, invalid_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
+           ?18, ?19)",
         params![
             m.id.to_string(),
             ns_id,
@@ -894,6 +919,8 @@ fn insert_row(tx: &Transaction<'_>, ns_id: i64, m: &Memory) -> Result<i64, Store
             codec::encode_ids(&m.source_ids),
             m.content_hash,
             m.summary,
+            m.superseded_by.map(|id| id.to_string()),
+            m.invalid_at.map(micros),
         ],
     );
     match res {
@@ -964,6 +991,15 @@ fn apply_update(
         // Archiving is a move between tiers, not an edit: `updated_at` stays.
         tx.execute("UPDATE memories SET archived = ?1 WHERE rowid = ?2", params![archived, rowid])
             .map_err(backend("archiving memory"))?;
+    }
+    if let Some(superseded) = u.superseded {
+        // A change of state, not an edit: `updated_at` stays.
+        let (by, at) = superseded.unzip();
+        tx.execute(
+            "UPDATE memories SET superseded_by = ?1, invalid_at = ?2 WHERE rowid = ?3",
+            params![by.map(|id| id.to_string()), at.map(micros), rowid],
+        )
+        .map_err(backend("superseding memory"))?;
     }
     if let Some(vectors) = &u.vectors {
         tx.execute("DELETE FROM vectors WHERE memory_rowid = ?1", [rowid])

@@ -14,6 +14,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0002_summary.sql"),
     include_str!("../migrations/0003_fts_token_characters.sql"),
     include_str!("../migrations/0004_api_keys.sql"),
+    include_str!("../migrations/0005_supersede.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -175,7 +175,7 @@ async fn a_version_2_database_migrates_and_its_keyword_entries_still_match() {
     let store = SqliteStore::open(&SqliteConfig::new(&path)).unwrap();
     let inspection = SqliteStore::inspect(&path).unwrap();
     assert_eq!(inspection.schema_version, SqliteStore::schema_version());
-    assert_eq!(inspection.schema_version, 4);
+    assert_eq!(inspection.schema_version, 5);
     assert!(inspection.integrity.is_empty(), "{:?}", inspection.integrity);
     assert_all_prefixed(&path);
     let legacy = ns("legacy");
@@ -183,6 +183,8 @@ async fn a_version_2_database_migrates_and_its_keyword_entries_still_match() {
         assert_eq!(search(&store, &legacy, word).await, [id], "{word:?}");
     }
     assert!(search(&store, &legacy, "मूल").await.is_empty(), "the old false match is gone");
+    let migrated = store.get(&legacy, id, t0()).await.unwrap().expect("migrated memory");
+    assert_eq!((migrated.superseded_by, migrated.invalid_at), (None, None), "current after v5");
     let rowid: i64 = Connection::open(&path)
         .unwrap()
         .query_row(

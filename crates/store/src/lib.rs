@@ -134,6 +134,10 @@ pub struct MemoryUpdate {
     pub ttl: Option<(u64, Option<Timestamp>)>,
     /// Move into (`true`) or out of (`false`) the cold tier.
     pub archived: Option<bool>,
+    /// Mark the memory superseded by another one from an instant on (`Some(Some((by, at)))`:
+    /// `superseded_by = by`, `invalid_at = at`), or current again (`Some(None)`). Like archiving,
+    /// this is a change of state, not an edit: `updated_at` stays.
+    pub superseded: Option<Option<(MemoryId, Timestamp)>>,
     /// Replacement vectors (all old vectors are dropped when content changes).
     pub vectors: Option<Vec<StoredVector>>,
     /// The instant of the change (`updated_at`).
@@ -208,6 +212,8 @@ impl ApiKeyRecord {
 /// Invariants callers may rely on:
 /// - Every method is scoped to one namespace; no method returns another namespace's memory.
 /// - A memory is invisible to every read from its `expires_at` on, whether or not a sweep has run.
+/// - A superseded memory leaves filtered reads (list, count, keyword search) from its
+///   `invalid_at` on unless the filter includes superseded memories; reads by id still see it.
 /// - A write is atomic: row, keyword entry and vectors change together or not at all.
 /// - [`MemoryStore::record_access`] increments are never lost under concurrency.
 /// - When a method returns `Ok`, the change is durable.
@@ -218,7 +224,8 @@ pub trait MemoryStore: Send + Sync + 'static {
     /// Fails with [`StoreError::Conflict`] if the id exists.
     async fn insert(&self, record: &MemoryRecord) -> Result<(), StoreError>;
 
-    /// The memory with this id, if it exists in `namespace` and has not expired at `now`.
+    /// The memory with this id, if it exists in `namespace` and has not expired at `now`
+    /// (superseded and archived memories included).
     async fn get(
         &self,
         namespace: &Namespace,
@@ -298,8 +305,18 @@ pub trait MemoryStore: Send + Sync + 'static {
         now: Timestamp,
     ) -> Result<Vec<(Namespace, MemoryId)>, StoreError>;
 
-    /// The visible memories (archived ones included) of `namespace` whose `content_hash` is
-    /// `hash`: exact duplicates of a text.
+    /// The memories of `namespace` that `id` superseded directly (whose `superseded_by` is
+    /// `id`), archived ones included, not expired at `now`; the latest `invalid_at` first (ties
+    /// by id).
+    async fn predecessors(
+        &self,
+        namespace: &Namespace,
+        id: MemoryId,
+        now: Timestamp,
+    ) -> Result<Vec<Memory>, StoreError>;
+
+    /// The visible memories (archived and superseded ones included) of `namespace` whose
+    /// `content_hash` is `hash`: exact duplicates of a text.
     async fn find_by_hash(
         &self,
         namespace: &Namespace,

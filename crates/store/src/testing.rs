@@ -50,6 +50,8 @@ macro_rules! store_contract_tests {
             settings_persist_and_replace,
             export_pages_every_memory_of_a_namespace_with_vectors,
             api_keys_round_trip_revoke_and_count,
+            superseded_memories_are_history_from_invalid_at_on,
+            predecessors_are_the_memories_one_superseded,
         );
     };
     (@each $make:path, $($check:ident),+ $(,)?) => {
@@ -93,6 +95,8 @@ pub fn memory(namespace: &str, content: &str, at: Timestamp) -> Memory {
         source_ids: Vec::new(),
         content_hash: content_hash(content),
         summary: None,
+        superseded_by: None,
+        invalid_at: None,
     }
 }
 
@@ -125,6 +129,8 @@ pub async fn insert_then_get_round_trips_every_field(store: Arc<dyn MemoryStore>
     m.occurred_at = t0() - TimeDelta::days(400);
     m.source_ids = vec![MemoryId::new_v7(t0()), MemoryId::new_v7(t0())];
     m.summary = Some("Lisbon since 2023".into());
+    m.superseded_by = Some(MemoryId::new_v7(t0()));
+    m.invalid_at = Some(t0() + TimeDelta::minutes(5));
     let mut rec = record(m.clone());
     rec.vectors.push(vector("model-a", vec![1.0, 0.0, 0.0]));
     store.insert(&rec).await.unwrap();
@@ -217,6 +223,11 @@ pub async fn list_filters_agree_with_memory_filter(store: Arc<dyn MemoryStore>) 
         };
         m.metadata.insert("tags".into(), serde_json::json!(tags));
         m.archived = i % 5 == 0;
+        // Some were superseded before `now` (history), one will be after it (still current).
+        if i % 3 == 1 {
+            m.superseded_by = Some(MemoryId::new_v7(at));
+            m.invalid_at = Some(at + TimeDelta::days(if i == 10 { 40 } else { 1 }));
+        }
         store.insert(&record(m.clone())).await.unwrap();
         all.push(m);
     }
@@ -237,6 +248,13 @@ pub async fn list_filters_agree_with_memory_filter(store: Arc<dyn MemoryStore>) 
         MemoryFilter {
             occurred_after: Some(t0() + TimeDelta::days(3)),
             occurred_before: Some(t0() + TimeDelta::days(7)),
+            ..Default::default()
+        },
+        MemoryFilter { include_superseded: true, ..Default::default() },
+        MemoryFilter { include_superseded: true, include_archived: true, ..Default::default() },
+        MemoryFilter {
+            include_superseded: true,
+            memory_types: vec![MemoryType::Episodic],
             ..Default::default()
         },
     ];
@@ -701,4 +719,89 @@ pub async fn api_keys_round_trip_revoke_and_count(store: Arc<dyn MemoryStore>) {
     assert_eq!(revoked.revoked_at, Some(at));
     assert!(!revoked.is_active(at));
     assert_eq!(store.count_active_keys(at).await.unwrap(), 1);
+}
+
+/// A superseded memory keeps being readable by id with its link and end of validity, leaves
+/// listings, counts and keyword search from `invalid_at` on (unless they include superseded
+/// memories), carries `invalid_at` in the facets the in-memory indexes are built from, and can be
+/// made current again. Superseding is not an edit: `updated_at` stays.
+pub async fn superseded_memories_are_history_from_invalid_at_on(store: Arc<dyn MemoryStore>) {
+    let old = memory("a", "lives in Berlin", t0());
+    let new = memory("a", "moved to Paris", t0() + TimeDelta::days(10));
+    for m in [&old, &new] {
+        let mut rec = record(m.clone());
+        rec.vectors.push(vector("model-a", vec![1.0, 0.0]));
+        store.insert(&rec).await.unwrap();
+    }
+    let change = t0() + TimeDelta::days(10);
+    let later = t0() + TimeDelta::days(20);
+    let update = MemoryUpdate {
+        superseded: Some(Some((new.id, change))),
+        at: later,
+        ..MemoryUpdate::default()
+    };
+    let got = store.update(&ns("a"), old.id, &update).await.unwrap().expect("old memory exists");
+    assert_eq!((got.superseded_by, got.invalid_at), (Some(new.id), Some(change)));
+    assert_eq!(got.updated_at, old.updated_at, "superseding is not an edit");
+    assert_eq!(store.get(&ns("a"), old.id, later).await.unwrap(), Some(got.clone()));
+    assert_eq!(store.get_many(&ns("a"), &[old.id], later).await.unwrap(), vec![got.clone()]);
+
+    let current = MemoryFilter::default();
+    let history = MemoryFilter { include_superseded: true, ..Default::default() };
+    let ids = |memories: Vec<Memory>| memories.iter().map(|m| m.id).collect::<Vec<_>>();
+    let page = Page::default();
+    let before = change - TimeDelta::microseconds(1);
+    assert_eq!(ids(store.list(&ns("a"), &current, later, page).await.unwrap()), vec![new.id]);
+    assert_eq!(ids(store.list(&ns("a"), &current, before, page).await.unwrap()), [new.id, old.id]);
+    assert_eq!(ids(store.list(&ns("a"), &history, later, page).await.unwrap()), [new.id, old.id]);
+    assert_eq!(store.count(&ns("a"), &current, later).await.unwrap(), 1);
+    assert_eq!(store.count(&ns("a"), &history, later).await.unwrap(), 2);
+    let berlin = terms("berlin");
+    assert!(store.keyword_search(&ns("a"), &berlin, &current, change, 5).await.unwrap().is_empty());
+    assert_eq!(
+        store.keyword_search(&ns("a"), &berlin, &current, before, 5).await.unwrap().len(),
+        1
+    );
+    assert_eq!(store.keyword_search(&ns("a"), &berlin, &history, later, 5).await.unwrap().len(), 1);
+
+    let vectors = store.vectors("model-a").await.unwrap();
+    let facets = &vectors.iter().find(|v| v.id == old.id).expect("old vector").facets;
+    assert_eq!(*facets, got.facets());
+    assert_eq!(facets.invalid_at, Some(change));
+    let entries = store.keyword_entries().await.unwrap();
+    let entry = entries.iter().find(|e| e.id == old.id).expect("old keyword entry");
+    assert_eq!(entry.facets.invalid_at, Some(change));
+
+    let revive = MemoryUpdate { superseded: Some(None), at: later, ..MemoryUpdate::default() };
+    let got = store.update(&ns("a"), old.id, &revive).await.unwrap().unwrap();
+    assert_eq!((got.superseded_by, got.invalid_at), (None, None));
+    assert_eq!(store.count(&ns("a"), &current, later).await.unwrap(), 2);
+}
+
+/// `predecessors` lists what one memory superseded, in its namespace only, latest change first,
+/// archived ones included and expired ones not.
+pub async fn predecessors_are_the_memories_one_superseded(store: Arc<dyn MemoryStore>) {
+    let now = memory("a", "port 8767", t0() + TimeDelta::days(3));
+    let superseded = |content: &str, days: i64, by: MemoryId| {
+        let mut m = memory("a", content, t0() + TimeDelta::days(days));
+        m.superseded_by = Some(by);
+        m.invalid_at = Some(t0() + TimeDelta::days(days + 1));
+        m
+    };
+    let first = superseded("port 8765", 0, now.id);
+    let mut second = superseded("port 8766", 1, now.id);
+    second.archived = true;
+    let mut gone = superseded("port 8764", 0, now.id);
+    gone.ttl_secs = 1;
+    gone.expires_at = Some(t0() + TimeDelta::seconds(1));
+    let unrelated = memory("a", "likes tea", t0());
+    let elsewhere = superseded("port 9000", 0, now.id);
+    let elsewhere = Memory { namespace: ns("b"), ..elsewhere };
+    for m in [&now, &first, &second, &gone, &unrelated, &elsewhere] {
+        store.insert(&record(m.clone())).await.unwrap();
+    }
+    let found = store.predecessors(&ns("a"), now.id, t0() + TimeDelta::days(5)).await.unwrap();
+    assert_eq!(found.iter().map(|m| m.id).collect::<Vec<_>>(), vec![second.id, first.id]);
+    assert!(store.predecessors(&ns("a"), unrelated.id, t0()).await.unwrap().is_empty());
+    assert!(store.predecessors(&ns("c"), now.id, t0()).await.unwrap().is_empty());
 }

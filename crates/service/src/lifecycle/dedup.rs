@@ -163,6 +163,8 @@ impl MemoryService {
             archived: false,
             source_ids,
             summary,
+            superseded_by: None,
+            invalid_at: None,
         };
         let record = MemoryRecord { memory, terms, vectors };
         self.store.insert(&record).await?;
