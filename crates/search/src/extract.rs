@@ -3,7 +3,8 @@
 //!
 //! Used for summaries when no LLM is configured (long memories, `summarize_episodes` in
 //! extractive mode) and by dedup-merge on store, which asks [`adds_nothing`] whether a merge
-//! loses a fact and [`contradicts`] whether a near duplicate states a changed fact instead.
+//! loses a fact, [`contradicts`] whether a near duplicate states a changed fact instead, and
+//! [`update_evidence`] whether a new memory supersedes an older one.
 
 mod facts;
 mod small_talk;
@@ -11,7 +12,7 @@ mod timestamps;
 
 use std::collections::{BTreeSet, HashMap};
 
-pub use facts::{adds_nothing, contradicts};
+pub use facts::{Update, adds_nothing, contradicts, update_evidence};
 pub use small_talk::is_small_talk;
 pub use timestamps::strip_timestamps;
 

@@ -1,7 +1,8 @@
 //! What a text states, read closely enough to tell a restatement from a different fact, and the
-//! two comparisons built on it: [`adds_nothing`] (may one text be folded into another without
-//! losing a fact?) and [`contradicts`] (does a newer text give a different value for what an
-//! older one says?).
+//! comparisons built on it: [`adds_nothing`] (may one text be folded into another without
+//! losing a fact?), [`contradicts`] (does a newer text give a different value for what an
+//! older one says?) and [`update_evidence`] (how strongly does a newer text read as an update of
+//! an older one: a contradiction, or a change it states?).
 //!
 //! A text is read clause by clause into [`Facts`]:
 //! - **atoms**: every Han character, every other word (lower-cased) and every whole value, each
@@ -72,6 +73,119 @@ pub fn contradicts(older: &str, newer: &str) -> bool {
             || newer.change_conflict(&older)
             || older.value_conflict(&newer))
 }
+
+/// How strongly a newer text reads as an update of an older one ([`update_evidence`]), weakest
+/// first. How much is enough depends on what else says that the two are about the same thing;
+/// the service asks more of a memory the further it is from the new one by meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Update {
+    /// No sign that anything changed: a restatement, an added detail, or just another fact.
+    None,
+    /// Same topic, a different value (`port 8765` / `port 8766`), but no word of change. Also
+    /// what two facts about different things look like (`My birthday is in June` / `My mother's
+    /// birthday is on October 3`), so on its own it only counts between near duplicates.
+    Differs,
+    /// The newer text states a change (a verb of change or replacement, `no longer`, `instead`,
+    /// `搬`, `换成`, `改`, `不再`, `辞`, from X to Y…) and the older one says something the newer
+    /// does not; they share no topic term or value, so only nearness in meaning can say the
+    /// change is about the older text's subject.
+    Stated,
+    /// A change stated as in [`Update::Stated`], or only marked (`now`, `these days`, `new`,
+    /// `现在`, `新`, a sentence-final `了`), about a topic term or value the older text shares
+    /// (`Sold the Civic…` after `I drive a Honda Civic`); or a different value with a word of
+    /// change (`switched the API to port 9090` after `the API listens on 8080`).
+    OnTopic,
+    /// Same topic, opposite polarity: a negation (`drinks coffee` / `does not drink coffee`), the
+    /// other side of an antonym (`喜欢` / `讨厌`), or changes that disagree (`从 8765 改成 8766` /
+    /// `从 8766 改成 8765`).
+    Contradiction,
+}
+
+/// How strongly `newer` reads as an update of `older` (see [`Update`]). Pure, bilingual, and as
+/// much a reading of surface forms as [`contradicts`], with a stricter idea of "same subject"
+/// (a shared topic word, a shared pair of Chinese characters, or a shared value: see
+/// `subject_shared`) and words of change weighed in.
+///
+/// `I moved to Lisbon` after `I live in Berlin` is [`Update::Stated`], and so is `我上个月搬到上海
+/// 了` after `我住在北京` (a change, and no subject term in common: only the vectors can say they
+/// are about the same thing); `We switched the API to port 9090` after `The API listens on port
+/// 8080` is [`Update::OnTopic`]; `I moved to Berlin in 2020` after `I moved to Berlin` is
+/// [`Update::None`] (the older text adds nothing to the newer one), and so is `Berlin winters
+/// are long` after `I live in Berlin` (no change stated).
+pub fn update_evidence(older: &str, newer: &str) -> Update {
+    let (old, new) = (Facts::of(older), Facts::of(newer));
+    let markers = change_markers(newer);
+    let subject = subject_shared(older, newer, &old, &new);
+    // `new X` marks a new value only where X is what the older text is about (`new phone
+    // number` after `My phone number is…`), not a new thing (`a new licence`).
+    let new_of_subject = markers
+        .new_heads
+        .iter()
+        .any(|head| old.topic.contains(head) || han_pairs(older).contains(head));
+    let strong = markers.strong || !new.changes.is_empty();
+    let marked = strong || markers.weak || new_of_subject;
+    if subject {
+        if old.shares_topic_with(&new)
+            && (old.content_negation_conflict(&new)
+                || old.pole_conflict(&new)
+                || old.change_conflict(&new)
+                || new.change_conflict(&old))
+        {
+            return Update::Contradiction;
+        }
+        if old.value_conflict(&new) {
+            return if marked { Update::OnTopic } else { Update::Differs };
+        }
+    }
+    // A newer text that repeats everything the older one says adds a detail, unless it states a
+    // change the older one does not (`I gave up on Spanish…` after `I'm learning Spanish`) away
+    // from what the older one says (`端口从 8765 改成 8766` after `端口 8766` is a detail).
+    let said = old.said();
+    let holds_new_value =
+        new.changes.iter().any(|(_, to)| to.iter().all(|y| said.contains(y.as_str())));
+    let newly_changed = strong && !change_markers(older).strong;
+    let restated = adds_nothing(older, newer) && (holds_new_value || !newly_changed);
+    match (marked && !restated, subject, strong) {
+        (false, _, _) => Update::None,
+        (true, true, _) => Update::OnTopic,
+        (true, false, true) => Update::Stated,
+        (true, false, false) => Update::None,
+    }
+}
+
+/// Whether two texts share a subject term: a topic word (stemmed; not a word of change), a pair
+/// of adjacent Chinese characters (single characters are too common to say anything: `年` in
+/// `今年` and `明年`), or a value the older text states and the newer one mentions.
+fn subject_shared(older: &str, newer: &str, old: &Facts, new: &Facts) -> bool {
+    let latin = |f: &Facts| -> BTreeSet<String> {
+        f.topic
+            .iter()
+            .filter(|t| !t.chars().any(is_han) && !change_stems().contains(t.as_str()))
+            .cloned()
+            .collect()
+    };
+    let said = new.said();
+    !latin(old).is_disjoint(&latin(new))
+        || !han_pairs(older).is_disjoint(&han_pairs(newer))
+        || old.values.values().flatten().any(|v| said.contains(v.as_str()))
+}
+
+/// Adjacent Han characters of `text` that are not particles, as two-character strings; words
+/// of time (`每周`, `上午`, `去年`…, and `开始`/`结束`) say when, not what, and are left out.
+fn han_pairs(text: &str) -> BTreeSet<String> {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .windows(2)
+        .filter(|w| w.iter().all(|&c| is_han(c) && !is_particle(&c.to_string())))
+        .map(|w| w.iter().collect::<String>())
+        .filter(|pair| !listed(ZH_TIME_WORDS, pair))
+        .collect()
+}
+
+/// Two-character words of time, which frame a fact rather than name its subject.
+const ZH_TIME_WORDS: &str = "每天 每周 每月 每年 每晚 每次 上午 下午 中午 早上 晚上 今天 明天 昨天 \
+    今年 明年 去年 这周 下周 上周 本周 个月 上个 下个 最近 现在 以后 以前 之前 之后 周一 周二 周三 \
+    周四 周五 周六 周日 开始 结束";
 
 /// Antonym pairs whose sides are facts: `(first side, second side)`, each a list of forms
 /// separated by spaces. English
@@ -240,6 +354,16 @@ impl Facts {
                 (pos && !neg && their_neg && !their_pos) || (neg && !pos && their_pos && !their_neg)
             })
         })
+    }
+
+    /// [`Facts::negation_conflict`] over content atoms only: a negated article (`without an
+    /// elevator`) says nothing about another text's `an`.
+    fn content_negation_conflict(&self, other: &Facts) -> bool {
+        let content = |f: &Facts| Facts {
+            atoms: f.atoms.iter().filter(|(a, _)| is_content(a)).cloned().collect(),
+            ..Facts::default()
+        };
+        content(self).negation_conflict(&content(other))
     }
 
     fn pole_conflict(&self, other: &Facts) -> bool {
@@ -493,7 +617,131 @@ fn han_word_ends_at(clause: &[Token], i: usize, word: &str) -> bool {
     (i + 1).checked_sub(n).is_some_and(|start| han_word_at(clause, start, word))
 }
 
+// ---- markers of change ----------------------------------------------------------------------
+
+/// English words that say a fact changed (moved, switched, replaced, quit…), matched whole.
+const EN_CHANGE_STRONG: &str = "moved relocated switched changed replaced migrated upgraded \
+    downgraded renamed rewrote rewritten rebuilt transferred promoted demoted joined left quit \
+    stopped sold dropped rescheduled postponed pushed extended slipped delayed raised lowered cut \
+    increased decreased reduced reinstalled rotated updated reassigned resigned retired graduated \
+    anymore formerly previously";
+/// English phrases of change, as word sequences.
+const EN_CHANGE_PHRASES: &[&[&str]] = &[
+    &["no", "longer"],
+    &["any", "more"],
+    &["gave", "up"],
+    &["give", "up"],
+    &["given", "up"],
+    &["used", "to"],
+    &["from", "now", "on"],
+];
+/// Weaker English markers: common in changes, common elsewhere too.
+const EN_CHANGE_WEAK: &str = "now nowadays currently again since started starting move moving \
+    switching migrating changing change migration latest just today";
+/// English weak phrases.
+const EN_WEAK_PHRASES: &[&[&str]] = &[&["these", "days"]];
+/// Words after `left` that make it a side, not a departure (`left-handed`).
+const EN_LEFT_SIDES: &str = "handed hand side wing turn";
+/// Chinese words that say a fact changed, matched as substrings.
+const ZH_CHANGE_STRONG: &str = "搬 迁 换成 换到 换为 换了 换用 更换 改 挪 调整 调到 调成 调为 转到 转为 转学 转岗 变成 变为 \
+    变更 更新 升级 降级 重装 重写 重命名 跳槽 辞去 辞职 离职 升职 降职 毕业 推迟 延期 延后 \
+    推后 提前到 涨到 涨了 降到 砍到 提高到 增加到 减少到 扩到 缩减 戒掉 戒了 戒烟 戒酒 放弃 不再 \
+    停用 取消 卖掉 不用了";
+/// Weaker Chinese markers (`现在`, `新`…); a sentence-final `了` counts too.
+const ZH_CHANGE_WEAK: &str = "现在 如今 目前 已经 已 以后 又 入职";
+/// Words that contain `新` without it meaning a new value (news, fresh, Singapore…), and `刷新`
+/// (refresh) and `创新` (innovate), where it ends the word.
+const ZH_NOT_NEW: &str = "新闻 新鲜 新年 新疆 新加坡 新西兰 新春 新浪 新奇";
+/// Words ending in `新` that are not "new".
+const ZH_NOT_NEW_END: &str = "刷新 创新";
+
+/// The markers of change in a text (see the constants above).
+#[derive(Debug, Default)]
+struct Markers {
+    /// A word or phrase of change (`moved`, `no longer`, `换成`, `不再`…).
+    strong: bool,
+    /// A weaker marker (`now`, `these days`, `现在`, a sentence-final `了`…).
+    weak: bool,
+    /// What follows each `new`/`新`: the next word's stem, or the next two Han characters.
+    new_heads: Vec<String>,
+}
+
+fn change_markers(text: &str) -> Markers {
+    let words: Vec<String> = scan(text)
+        .into_iter()
+        .filter(|t| matches!(t.kind, Kind::Word | Kind::Negation | Kind::Value(ValueKind::Name)))
+        .map(|t| t.text)
+        .collect();
+    let has_phrase = |phrases: &[&[&str]]| {
+        phrases
+            .iter()
+            .any(|p| words.windows(p.len()).any(|w| w.iter().zip(p.iter()).all(|(a, b)| a == b)))
+    };
+    // `left-handed` is a side; `instead of Y` names what it replaces, so it is a change of the
+    // older text only if that shares Y (a subject term), and a bare `instead` is one.
+    let strong_word = words.iter().enumerate().any(|(i, w)| {
+        let next = words.get(i + 1).map(String::as_str);
+        (listed(EN_CHANGE_STRONG, w)
+            && !(w == "left" && next.is_some_and(|n| listed(EN_LEFT_SIDES, n))))
+            || (w == "instead" && next != Some("of"))
+    });
+    let mut new_heads: Vec<String> =
+        words.windows(2).filter(|w| w[0] == "new").filter_map(|w| keyword_of(&w[1])).collect();
+    for (i, _) in text.match_indices('新') {
+        let not_new = ZH_NOT_NEW.split_whitespace().any(|w| text[i..].starts_with(w))
+            || ZH_NOT_NEW_END.split_whitespace().any(|w| text[..i + '新'.len_utf8()].ends_with(w));
+        let head: String =
+            text[i + '新'.len_utf8()..].chars().take_while(|&c| is_han(c)).take(2).collect();
+        if !not_new && head.chars().count() == 2 {
+            new_heads.push(head);
+        }
+    }
+    Markers {
+        strong: strong_word
+            || ZH_CHANGE_STRONG.split_whitespace().any(|m| text.contains(m))
+            || has_phrase(EN_CHANGE_PHRASES),
+        weak: words.iter().any(|w| listed(EN_CHANGE_WEAK, w))
+            || has_phrase(EN_WEAK_PHRASES)
+            || ZH_CHANGE_WEAK.split_whitespace().any(|m| text.contains(m))
+            || final_le(text),
+        new_heads,
+    }
+}
+
+/// The stems of the English words of change, which say nothing about a text's subject.
+fn change_stems() -> &'static BTreeSet<String> {
+    static STEMS: std::sync::LazyLock<BTreeSet<String>> = std::sync::LazyLock::new(|| {
+        let phrases = EN_CHANGE_PHRASES.iter().chain(EN_WEAK_PHRASES).flat_map(|p| p.iter());
+        EN_CHANGE_STRONG
+            .split_whitespace()
+            .chain(EN_CHANGE_WEAK.split_whitespace())
+            .chain(phrases.copied())
+            .chain(["instead"])
+            .filter_map(keyword_of)
+            .collect()
+    });
+    &STEMS
+}
+
+/// Whether a clause of `text` ends in `了`, the particle of a new situation (`我定居在苏州了`).
+fn final_le(text: &str) -> bool {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let at_end =
+            chars.peek().is_none_or(|n| "。！？，；,.!?;".contains(*n) || n.is_whitespace());
+        if c == '了' && at_end {
+            return true;
+        }
+    }
+    false
+}
+
 // ---- scanning --------------------------------------------------------------------------------
+
+/// Whether an atom carries content: not an English stop word, not a Chinese particle.
+fn is_content(atom: &str) -> bool {
+    if atom.chars().any(is_han) { !is_particle(atom) } else { keyword_of(atom).is_some() }
+}
 
 /// Characters that are grammar rather than content in Chinese: left out of the topic and of the
 /// ends of a change.
@@ -825,6 +1073,96 @@ mod tests {
         assert!(adds_nothing("我喜欢爬山", "我非常喜欢爬山"));
         assert!(adds_nothing("未来计划", "我们的未来计划"));
         assert!(adds_nothing("别人的车", "这是别人的车"));
+    }
+
+    /// `(older, newer, the least evidence expected)`: updates, each language.
+    const UPDATES: &[(&str, &str, Update)] = &[
+        ("I live in Berlin.", "I moved to Lisbon last month.", Update::Stated),
+        ("我住在北京海淀区。", "我上个月搬到上海了，住在徐汇。", Update::Stated),
+        (
+            "The API server listens on port 8080.",
+            "We switched the API to port 9090.",
+            Update::OnTopic,
+        ),
+        ("API 服务监听 8080 端口。", "API 服务的端口改成了 9090。", Update::OnTopic),
+        ("I drink a lot of coffee.", "I quit coffee completely.", Update::OnTopic),
+        ("用户每天早上都要喝一杯咖啡。", "用户已经戒掉咖啡了，改喝绿茶。", Update::OnTopic),
+        ("I'm learning Spanish.", "I gave up on Spanish and started on Japanese.", Update::OnTopic),
+        (
+            "My phone number is +1 415 555 0134.",
+            "New phone number: +1 415 555 0199.",
+            Update::OnTopic,
+        ),
+        ("我的直属领导是王芳。", "我的新领导是李强。", Update::OnTopic),
+        (
+            "The team uses Jenkins for CI.",
+            "We migrated CI from Jenkins to GitHub.",
+            Update::OnTopic,
+        ),
+        (
+            "The user likes spicy food.",
+            "The user no longer eats spicy food.",
+            Update::Contradiction,
+        ),
+        ("我喜欢看恐怖片。", "最近我特别讨厌恐怖片。", Update::Contradiction),
+        (
+            "The user wants build e-mails.",
+            "The user does not want build e-mails.",
+            Update::Contradiction,
+        ),
+    ];
+
+    /// `(older, newer)`: a detail, a restatement, or another fact, some with a word that only
+    /// looks like a change (`new licence`, `刷新`, `instead of` something else, `left-handed`).
+    const NOT_UPDATES: &[(&str, &str)] = &[
+        ("I live in Berlin.", "Berlin winters are long and grey."),
+        ("I moved to Berlin.", "I moved to Berlin in 2020."),
+        ("端口 8766", "端口从 8765 改成 8766"),
+        ("The office has a quiet room on the third floor.", "The office is closed on holidays."),
+        ("SDK 遵循语义化版本。", "引入新的开源协议需要法务审批。"),
+        ("每晚两点自动备份数据库。", "数据看板每小时刷新一次。"),
+        ("I have two kids, aged 7 and 10.", "I buy oat milk instead of cow's milk."),
+        ("每周五下午做设计评审。", "运营周报每周一上午发出。"),
+        ("Our flat is on the fourth floor without an elevator.", "I rent a flat in Brooklyn."),
+        ("I write with a fountain pen.", "I'm left-handed."),
+    ];
+
+    #[test]
+    fn updates_are_read_in_both_languages() {
+        for (older, newer, least) in UPDATES {
+            let got = update_evidence(older, newer);
+            assert!(got >= *least, "{older:?} → {newer:?}: {got:?}, expected at least {least:?}");
+        }
+    }
+
+    #[test]
+    fn details_restatements_and_other_facts_are_not_updates() {
+        for (older, newer) in NOT_UPDATES {
+            // `Differs` at most: a different value without a word of change.
+            let got = update_evidence(older, newer);
+            assert!(got <= Update::Differs, "{older:?} → {newer:?}: {got:?}");
+        }
+        // Same topic, different value, no word of change: also what facts about different
+        // things look like, so it only counts between near duplicates.
+        let birthday =
+            update_evidence("My birthday is on October 3rd.", "My mother's birthday is in June.");
+        assert_eq!(birthday, Update::Differs);
+        assert_eq!(update_evidence("port 8765", "port 8766"), Update::Differs);
+    }
+
+    #[test]
+    fn markers_of_change_read_words_not_letters() {
+        assert!(change_markers("I moved to Paris").strong);
+        assert!(!change_markers("I'm left-handed.").strong);
+        assert!(change_markers("I left Singapore.").strong);
+        assert!(change_markers("My advisor wants it by Monday instead.").strong);
+        assert!(!change_markers("I buy oat milk instead of cow's milk.").strong);
+        assert!(change_markers("我定居在苏州了。").weak, "a sentence-final 了");
+        assert!(!change_markers("我了解这个项目").weak, "了 inside a word");
+        assert!(change_markers("以后请发到我的新邮箱").new_heads.contains(&"邮箱".to_owned()));
+        assert!(change_markers("数据看板每小时刷新一次").new_heads.is_empty(), "刷新 is refresh");
+        assert!(change_markers("我们搬去了新加坡").new_heads.is_empty(), "新加坡 is Singapore");
+        assert_eq!(change_markers("New phone number: 0199").new_heads, ["phone"]);
     }
 
     #[test]
