@@ -7,9 +7,9 @@
 //!   DeepSeek, Qwen/DashScope compatible mode, Ollama, vLLM, llama.cpp's server), with a model per
 //!   [`Operation`] (a cheap one for extraction, a stronger one for distillation), timeouts,
 //!   retries with backoff and token usage logged.
-//! - The tasks ([`distill`], [`extract_events`], [`summarize`]) build the prompt from the files in
-//!   `prompts/`, tell the model which language to answer in (the language of the input), ask for
-//!   JSON and validate it. A malformed answer is retried with a correction; if it is still
+//! - The tasks ([`distill`], [`extract_events`], [`summarize`], [`updated_by`]) build the prompt
+//!   from the files in `prompts/`, tell the model which language to answer in (the language of
+//!   the input), ask for JSON and validate it. A malformed answer is retried with a correction; if it is still
 //!   malformed the task fails with [`LlmError::BadOutput`] and the caller changes nothing.
 
 mod client;
@@ -20,6 +20,7 @@ pub use client::{ChatClient, ChatConfig};
 pub use error::LlmError;
 pub use tasks::{
     Distillation, Episode, Language, distill, dominant_language, extract_events, summarize,
+    updated_by,
 };
 
 use async_trait::async_trait;
@@ -33,6 +34,8 @@ pub enum Operation {
     Distill,
     /// The recall summary of a long memory.
     Summarize,
+    /// Whether a new memory updates older ones (facts that change), on store.
+    Supersede,
 }
 
 impl Operation {
@@ -42,6 +45,7 @@ impl Operation {
             Operation::Extract => "extract",
             Operation::Distill => "distill",
             Operation::Summarize => "summarize",
+            Operation::Supersede => "supersede",
         }
     }
 }

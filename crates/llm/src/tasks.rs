@@ -172,6 +172,37 @@ pub async fn summarize(
     Ok((answer.summary.trim().to_owned(), completion))
 }
 
+/// Which of `older` (each with when it happened, as shown to the model) the memory `newer`
+/// updates, so that they are no longer true: their indexes into `older`, in order, without
+/// repeats; empty when none. One request for all of them.
+pub async fn updated_by(
+    llm: &dyn LanguageModel,
+    newer: &str,
+    older: &[Episode],
+) -> Result<(Vec<usize>, Completion), LlmError> {
+    #[derive(Deserialize)]
+    struct Answer {
+        updated: Vec<usize>,
+    }
+    let system = include_str!("../prompts/supersede.md");
+    let user = format!("New memory: {}\n\nOlder memories:\n{}", newer.trim(), numbered(older));
+    let (answer, completion, _) =
+        complete_json(llm, Operation::Supersede, system, &user, |a: &Answer| {
+            match a.updated.iter().find(|n| **n == 0 || **n > older.len()) {
+                Some(n) => Err(format!(
+                    "\"updated\" names memory {n}; the older memories are numbered 1 to {}",
+                    older.len()
+                )),
+                None => Ok(()),
+            }
+        })
+        .await?;
+    let mut picked: Vec<usize> = answer.updated.iter().map(|n| n - 1).collect();
+    picked.sort_unstable();
+    picked.dedup();
+    Ok((picked, completion))
+}
+
 fn fill(template: &str, language: Language, max_chars: usize) -> String {
     template
         .replace("{language}", language.instruction())

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use rearview_llm::{
     ChatClient, ChatConfig, Episode, Language, LanguageModel, LlmError, Operation, distill,
-    extract_events, summarize,
+    extract_events, summarize, updated_by,
 };
 use rearview_remote::testing::{Reply, serve_with};
 
@@ -171,4 +171,27 @@ async fn an_answer_about_something_else_is_rejected_like_malformed_json() {
     .await
     .unwrap();
     assert_eq!((out.content.as_str(), out.attempts), ("The user hikes on weekends.", 2));
+}
+
+#[tokio::test]
+async fn updated_by_numbers_the_older_memories_and_checks_the_answer() {
+    let (url, seen) =
+        serve_with(vec![chat("{\"updated\": [3]}"), chat("{\"updated\": [2, 1, 2]}")], no_default);
+    let llm = client(&url);
+    let older = episodes(&["我住在北京", "I live in Berlin"]);
+    // 3 names no older memory: corrected, and the repeat in the second answer is dropped.
+    let (picked, completion) = updated_by(&llm, "我上个月搬到上海了", &older).await.unwrap();
+    assert_eq!(picked, [0, 1]);
+    assert_eq!(completion.model, "scripted-model");
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen[0].body["model"], "base-model", "the operation has no model of its own here");
+    let user = seen[0].body["messages"][1]["content"].as_str().unwrap();
+    assert_eq!(
+        user,
+        "New memory: 我上个月搬到上海了\n\nOlder memories:\n1. [2026-11-01] 我住在北京\n\
+         2. [2026-11-02] I live in Berlin"
+    );
+    let correction = seen[1].body["messages"][3]["content"].as_str().unwrap();
+    assert!(correction.contains("numbered 1 to 2"), "{correction}");
+    assert_eq!(Operation::Supersede.as_str(), "supersede");
 }
