@@ -402,6 +402,7 @@ async fn add(
             .map(|t| parse_timestamp("occurred_at", t))
             .transpose()?,
         dedup: Some(!args.no_dedup),
+        supersedes: Vec::new(),
     };
     if !args.stdin {
         let content = args.content.unwrap_or_default();

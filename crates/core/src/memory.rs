@@ -212,6 +212,8 @@ pub struct NewMemory {
     pub session_id: Option<String>,
     /// When the event happened; defaults to the time of storing. Imports of old chats set it.
     pub occurred_at: Option<Timestamp>,
+    /// Memories of the same namespace this one replaces: they become history, superseded by it.
+    pub supersedes: Vec<MemoryId>,
 }
 
 impl NewMemory {
@@ -224,6 +226,7 @@ impl NewMemory {
             ttl_secs: None,
             session_id: None,
             occurred_at: None,
+            supersedes: Vec::new(),
         }
     }
 }

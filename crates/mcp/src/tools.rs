@@ -225,6 +225,7 @@ impl RearviewMcp {
                 .map(|t| rearview_core::parse_timestamp("occurred_at", t))
                 .transpose()?,
             dedup: p.dedup,
+            supersedes: Vec::new(),
         };
         Ok(stored_json(&self.service.remember(&namespace, request).await?))
     }

@@ -60,7 +60,7 @@ pub use error::{ErrorKind, ServiceError};
 pub use keys::{AuthError, CreatedKey, MIN_SEED_CHARS, NewKey};
 pub use lifecycle::{
     DistillRequest, Distilled, LifecycleConfig, Merge, Originals, SessionEnd, Stored, Suggestion,
-    SweepReport,
+    Superseded, SweepReport,
 };
 pub use requests::{
     RecallHit, RecallRequest, RecallResponse, RecallTimings, RememberRequest, Shown, UpdateRequest,
@@ -338,6 +338,11 @@ impl MemoryService {
     /// Corrects a memory: new content (re-tokenised and re-embedded), metadata, tier or TTL, in
     /// one transaction. A TTL given here counts from now. If the embedder fails, the memory keeps
     /// no stale vector: it is left without one until backfill.
+    ///
+    /// The memory keeps its id. A changed text keeps the earlier one as history: a memory of its
+    /// own, superseded by this one from now, with `metadata.history_of` naming it (see
+    /// [`MemoryService::history`]). It is written before the update, so a crash in between
+    /// leaves an extra history entry, never a lost text.
     pub async fn update(
         &self,
         namespace: &Namespace,
@@ -362,7 +367,13 @@ impl MemoryService {
             update.ttl = Some((ttl, expiry(now, ttl)?));
         }
         // Embedded above, unlocked; the write and the index update happen as one step.
-        let _guard = self.writes.write(namespace).await;
+        let guard = self.writes.write(namespace).await;
+        if let Some((_, _, hash)) = &update.content {
+            let before = self.get(namespace, id).await?;
+            if before.content_hash != *hash {
+                self.keep_earlier_text(&guard, &before, now).await?;
+            }
+        }
         let memory = self
             .store
             .update(namespace, id, &update)
@@ -377,7 +388,9 @@ impl MemoryService {
         Ok(memory)
     }
 
-    /// Deletes a memory, its keyword entry and its vectors.
+    /// Deletes a memory, its keyword entry and its vectors, with the earlier texts updates kept
+    /// of it; the memories it superseded become current again (or history of what superseded
+    /// it).
     pub async fn forget(&self, namespace: &Namespace, id: MemoryId) -> Result<(), ServiceError> {
         let guard = self.writes.write(namespace).await;
         self.forget_in(&guard, id).await
@@ -386,6 +399,12 @@ impl MemoryService {
     /// [`MemoryService::forget`] for a caller that holds the namespace.
     async fn forget_in(&self, guard: &WriteGuard<'_>, id: MemoryId) -> Result<(), ServiceError> {
         let namespace = guard.namespace();
+        let now = self.clock.now();
+        // What it superseded is released first: a crash in between leaves both visible, never a
+        // memory hidden behind one that is gone.
+        if let Some(memory) = self.store.get(namespace, id, now).await? {
+            self.release_predecessors(guard, &memory, now).await?;
+        }
         if !self.store.delete(namespace, id).await? {
             return Err(not_found(namespace, id));
         }

@@ -1,6 +1,8 @@
 //! Requests and responses of the use cases, as transports hand them over.
 
-use rearview_core::{InputError, Memory, MemoryFilter, MemoryType, Metadata, NewMemory, Timestamp};
+use rearview_core::{
+    InputError, Memory, MemoryFilter, MemoryId, MemoryType, Metadata, NewMemory, Timestamp,
+};
 use rearview_search::{Explanation, RankingConfig, TierOrder};
 
 /// A request to store one memory, before validation.
@@ -21,6 +23,9 @@ pub struct RememberRequest {
     /// Merge into an existing near-duplicate (design §5.3); `None` follows the configuration
     /// (on by default). Imports that must keep every record separate turn it off.
     pub dedup: Option<bool>,
+    /// Memories of the namespace this one replaces (at most 100, no repeats): they become
+    /// history, superseded by the stored memory. Each must exist, else nothing is stored.
+    pub supersedes: Vec<MemoryId>,
 }
 
 impl RememberRequest {
@@ -73,6 +78,16 @@ impl RememberRequest {
         {
             return Err(InputError::new("session_id", "must be 1 to 256 characters"));
         }
+        if self.supersedes.len() > MAX_SUPERSEDES {
+            return Err(InputError::new(
+                "supersedes",
+                format!("lists {} ids; at most {MAX_SUPERSEDES}", self.supersedes.len()),
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        if let Some(dup) = self.supersedes.iter().find(|id| !seen.insert(**id)) {
+            return Err(InputError::new("supersedes", format!("lists {dup} twice")));
+        }
         Ok(NewMemory {
             content: self.content,
             memory_type: self.memory_type.unwrap_or(MemoryType::Episodic),
@@ -80,6 +95,7 @@ impl RememberRequest {
             ttl_secs,
             session_id: self.session_id,
             occurred_at: self.occurred_at,
+            supersedes: self.supersedes,
         })
     }
 }
@@ -126,6 +142,7 @@ impl UpdateRequest {
             session_id: None,
             occurred_at: None,
             dedup: None,
+            supersedes: Vec::new(),
         }
         .validate(max_content_chars)?;
         Ok(ValidUpdate {
@@ -323,6 +340,9 @@ pub enum VectorSearch {
         reason: String,
     },
 }
+
+/// Most ids one memory may supersede explicitly.
+const MAX_SUPERSEDES: usize = 100;
 
 fn json_kind(v: &serde_json::Value) -> &'static str {
     match v {

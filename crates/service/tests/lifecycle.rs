@@ -199,7 +199,7 @@ async fn different_facts_never_merge_however_similar() {
 }
 
 #[tokio::test]
-async fn a_near_duplicate_stating_a_changed_fact_is_stored_beside_the_old_one() {
+async fn a_near_duplicate_stating_a_changed_fact_supersedes_the_old_one_which_stays_as_history() {
     // The vector cannot tell these apart (the test embedder hashes words, so a reversed order
     // is the same vector); at this threshold every pair is a near duplicate and only the facts
     // decide.
@@ -217,7 +217,7 @@ async fn a_near_duplicate_stating_a_changed_fact_is_stored_beside_the_old_one() 
         ("Increase the cache size", "Decrease the cache size"),
         ("我每天早上跑步", "我每天晚上跑步"),
         // The old text adds nothing to the new one, which would replace it in a merge; but
-        // the new one says the value changed, so the old one is kept beside it.
+        // the new one says the value changed, so the old one is kept, as history.
         ("端口 8765", "端口从 8765 改成 8766"),
     ] {
         let h = harness_with(everything.clone(), true).await;
@@ -225,9 +225,12 @@ async fn a_near_duplicate_stating_a_changed_fact_is_stored_beside_the_old_one() 
         let new = store(&h, RememberRequest::new(newer)).await;
         assert!(new.merged.is_none(), "{newer:?} must not merge into {older:?}");
         assert_ne!(new.memory.id, old.id);
-        assert_eq!(count(&h, MemoryFilter::default()).await, 2, "{older:?} / {newer:?}");
+        assert_eq!(count(&h, MemoryFilter::default()).await, 1, "{older:?} / {newer:?}");
+        let history = MemoryFilter { include_superseded: true, ..MemoryFilter::default() };
+        assert_eq!(count(&h, history).await, 2, "{older:?} / {newer:?}");
         assert_eq!(h.service.get(&ns(), new.memory.id).await.unwrap().content, newer);
-        assert_eq!(h.service.get(&ns(), old.id).await.unwrap().content, older);
+        let kept = h.service.get(&ns(), old.id).await.unwrap();
+        assert_eq!((kept.content.as_str(), kept.superseded_by), (older, Some(new.memory.id)));
     }
     // Restatements still merge.
     for (first, again) in

@@ -611,7 +611,10 @@ async fn update_corrects_a_wrong_fact_everywhere() {
     let cos = r.hits[0].explanation.as_ref().unwrap().details[0].details[0].value;
     assert!(cos > 0.3, "re-embedded: the vector matches the new text ({cos})");
     let stats = h.service.stats().await.unwrap();
-    assert_eq!((stats.indexed_vectors, stats.pending_embeddings), (2, 0));
+    // The earlier text is kept as history (superseded, hidden above) with its vector.
+    assert_eq!((stats.indexed_vectors, stats.pending_embeddings), (3, 0));
+    let history = h.service.history(&ns("a"), id).await.unwrap();
+    assert_eq!(history[0].content, "the staging server listens on port 8080");
 }
 
 #[tokio::test]

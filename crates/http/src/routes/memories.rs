@@ -56,6 +56,7 @@ pub async fn store(
             .map(|t| rearview_core::parse_timestamp("occurred_at", t))
             .transpose()?,
         dedup: body.dedup,
+        supersedes: Vec::new(),
     };
     let stored = state.service.remember(&ns, request).await?;
     // 201 for a new memory, 200 when the text was merged into an existing one.

@@ -2,7 +2,9 @@
 //! least `dedup_threshold` and one text adding no fact atom to the other) is folded into the
 //! existing memory instead of stored again; a long text gets a recall summary. A near duplicate
 //! that states a changed fact (`端口从 8765 改成 8766` after `端口是 8765`: see [`conflicts`]) is
-//! never merged: the new memory is stored beside it.
+//! never merged: the new memory is stored and supersedes it (`supersede.rs`), as it supersedes
+//! the memories the request names and those it is found to update. A superseded memory is never
+//! a merge target: a text that repeats history is a new statement.
 //!
 //! A store runs in two steps. [`MemoryService::prepare`] does the slow work on the new text alone
 //! (summary, keyword terms, one embedding per model) without any lock. Then, holding the
@@ -19,7 +21,8 @@ use rearview_core::{
 use rearview_search::extract::{adds_nothing, contradicts, split_sentences};
 use rearview_store::{MemoryRecord, MemoryUpdate, StoredVector};
 
-use super::{MAX_MERGE_RECORDS, Merge, Stored};
+use super::supersede::{Incoming, Judged, by_time};
+use super::{MAX_MERGE_RECORDS, Merge, Stored, Superseded};
 use crate::locks::WriteGuard;
 use crate::{KeywordSearch, MemoryService, ServiceError, expiry, not_found};
 
@@ -37,6 +40,8 @@ pub(crate) struct Prepared {
     summary: Option<String>,
     terms: Vec<String>,
     vectors: Vec<StoredVector>,
+    /// The LLM's verdict on which memories the new one updates, when one was asked.
+    judged: Option<Judged>,
 }
 
 impl MemoryService {
@@ -49,7 +54,7 @@ impl MemoryService {
         source_ids: Vec<MemoryId>,
         dedup: bool,
     ) -> Result<Stored, ServiceError> {
-        if dedup && self.config.lifecycle.dedup_threshold.is_some() {
+        if dedup && self.config.lifecycle.dedup_threshold.is_some() && new.supersedes.is_empty() {
             // An exact duplicate needs neither summary nor embedding: look for one first.
             let guard = self.writes.write(namespace).await;
             let now = self.clock.now();
@@ -58,14 +63,16 @@ impl MemoryService {
                 return self.merge_into(&guard, existing, &new, EXACT, None, now).await;
             }
         }
-        let prepared = self.prepare(new, source_ids, dedup).await?;
+        let prepared = self.prepare(namespace, new, source_ids, dedup).await?;
         let guard = self.writes.write(namespace).await;
         self.write_prepared(&guard, prepared).await
     }
 
-    /// The part of storing `new` that needs no lock: expiry, hash, summary, terms, vectors.
+    /// The part of storing `new` in `namespace` that needs no lock: expiry, hash, summary, terms,
+    /// vectors, and the LLM's verdict on what it supersedes.
     pub(crate) async fn prepare(
         &self,
+        namespace: &Namespace,
         new: NewMemory,
         source_ids: Vec<MemoryId>,
         dedup: bool,
@@ -77,6 +84,9 @@ impl MemoryService {
         let terms = self.terms_of(&new.content, summary.as_deref());
         let vectors = self.embed_passage(summary.as_deref().unwrap_or(&new.content)).await;
         let dedup = dedup && self.config.lifecycle.dedup_threshold.is_some();
+        let incoming =
+            Incoming { new: &new, source_ids: &source_ids, terms: &terms, vectors: &vectors, now };
+        let judged = self.judge_supersession(namespace, incoming).await;
         Ok(Prepared {
             new,
             source_ids,
@@ -88,11 +98,13 @@ impl MemoryService {
             summary,
             terms,
             vectors,
+            judged,
         })
     }
 
     /// Writes `prepared` into the guard's namespace: merged into an exact duplicate or a near
-    /// one when it dedups, else inserted; the indexes follow before the guard is released.
+    /// one when it dedups, else inserted, superseding what the request names and what it is found
+    /// to update (`supersede.rs`); the indexes follow before the guard is released.
     pub(crate) async fn write_prepared(
         &self,
         guard: &WriteGuard<'_>,
@@ -109,11 +121,20 @@ impl MemoryService {
             summary,
             terms,
             vectors,
+            judged,
         } = prepared;
         let namespace = guard.namespace();
+        // Checked before anything is written: an unknown id fails the whole store.
+        let requested: Vec<(Memory, &'static str)> = self
+            .requested_superseded(namespace, &new.supersedes, now)
+            .await?
+            .into_iter()
+            .map(|m| (m, "request"))
+            .collect();
         if dedup {
             if let Some(existing) = self.exact_duplicate(guard, &new, &hash, now).await? {
-                return self.merge_into(guard, existing, &new, EXACT, None, now).await;
+                let stored = self.merge_into(guard, existing, &new, EXACT, None, now).await?;
+                return self.superseding(guard, stored, requested, now).await;
             }
             match self.near_duplicate(guard, &new, &vectors, now).await? {
                 Some(NearDuplicate::Merge(existing, similarity)) => {
@@ -131,20 +152,26 @@ impl MemoryService {
                         vectors,
                         summary,
                     });
-                    return self.merge_into(guard, existing, &new, merge, replacement, now).await;
+                    let stored =
+                        self.merge_into(guard, existing, &new, merge, replacement, now).await?;
+                    return self.superseding(guard, stored, requested, now).await;
                 }
                 Some(NearDuplicate::Conflict(existing, similarity)) => {
-                    // supersede: `existing` holds the older value of what `new` says, and the
-                    // memory inserted below (same tier, id minted below) replaces it: the
-                    // `superseded_by` link from `existing.id` to that id belongs with the insert.
+                    // Not merged: the detection below finds it among the candidates (a near
+                    // duplicate that contradicts the new text), and the new memory supersedes it.
                     tracing::debug!(
                         namespace = %namespace, existing = %existing.id, similarity,
-                        "near duplicate states a different fact; stored beside it"
+                        "near duplicate states a different fact; not merged"
                     );
                 }
                 None => {}
             }
         }
+        let incoming =
+            Incoming { new: &new, source_ids: &source_ids, terms: &terms, vectors: &vectors, now };
+        let found = self.detect_superseded(guard, incoming, judged.as_ref()).await?;
+        let occurred_at = new.occurred_at.unwrap_or(now);
+        let (older, history_of) = by_time(found, occurred_at);
         let memory = Memory {
             id: MemoryId::new_v7(now),
             namespace: namespace.clone(),
@@ -155,7 +182,7 @@ impl MemoryService {
             session_id: new.session_id,
             ttl_secs,
             timestamp: now,
-            occurred_at: new.occurred_at.unwrap_or(now),
+            occurred_at,
             updated_at: now,
             last_accessed_at: None,
             expires_at,
@@ -163,8 +190,9 @@ impl MemoryService {
             archived: false,
             source_ids,
             summary,
-            superseded_by: None,
-            invalid_at: None,
+            // A statement older than a current memory it contradicts is history from the start.
+            superseded_by: history_of.as_ref().map(|m| m.id),
+            invalid_at: history_of.as_ref().map(|m| m.occurred_at),
         };
         let record = MemoryRecord { memory, terms, vectors };
         self.store.insert(&record).await?;
@@ -175,7 +203,23 @@ impl MemoryService {
             &self.current_vectors(&record.vectors),
         );
         tracing::debug!(namespace = %namespace, id = %record.memory.id, "stored memory");
-        Ok(Stored { memory: record.memory, merged: None })
+        let mut olders = requested;
+        olders.extend(older);
+        let superseded = self.supersede(guard, olders, &record.memory, now).await?;
+        Ok(Stored { memory: record.memory, merged: None, superseded })
+    }
+
+    /// `stored` (a merge), superseding what the request named.
+    async fn superseding(
+        &self,
+        guard: &WriteGuard<'_>,
+        stored: Stored,
+        requested: Vec<(Memory, &'static str)>,
+        now: Timestamp,
+    ) -> Result<Stored, ServiceError> {
+        let superseded: Vec<Superseded> =
+            self.supersede(guard, requested, &stored.memory, now).await?;
+        Ok(Stored { superseded, ..stored })
     }
 
     /// TTL in seconds (the request's, else the tier's default) and the expiry it gives at `now`.
@@ -351,7 +395,7 @@ impl MemoryService {
             update.vectors.as_deref().map(|v| self.current_vectors(v)).as_deref(),
         );
         tracing::debug!(namespace = %namespace, into = %memory.id, exact = merge.exact, "merged memory");
-        Ok(Stored { memory, merged: Some(merge) })
+        Ok(Stored { memory, merged: Some(merge), superseded: Vec::new() })
     }
 }
 
@@ -383,11 +427,13 @@ struct Replacement {
     summary: Option<String>,
 }
 
-/// Whether `existing` may absorb `new`: same tier, not archived, and for working memory the same
-/// session (a session's working memory must stay whole for `end_session`).
+/// Whether `existing` may absorb `new`: same tier, not archived, not superseded (history stays
+/// as it was), and for working memory the same session (a session's working memory must stay
+/// whole for `end_session`).
 fn mergeable(existing: &Memory, new: &NewMemory) -> bool {
     existing.memory_type == new.memory_type
         && !existing.archived
+        && existing.superseded_by.is_none()
         && (new.memory_type != MemoryType::Working || existing.session_id == new.session_id)
 }
 

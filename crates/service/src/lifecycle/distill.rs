@@ -104,7 +104,7 @@ impl MemoryService {
             occurred_at: newest,
             ..NewMemory::new(content)
         };
-        let prepared = self.prepare(new, ids.clone(), false).await?;
+        let prepared = self.prepare(namespace, new, ids.clone(), false).await?;
         let guard = self.writes.write(namespace).await;
         // A concurrent call may have distilled the same memories meanwhile: return its result.
         if let Some(done) = self.find_distillation(namespace, &ids, instruction, newest).await? {

@@ -16,6 +16,7 @@
 mod dedup;
 mod distill;
 mod session;
+mod supersede;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,6 +36,16 @@ pub struct LifecycleConfig {
     /// (exact duplicates included). The right value depends on the model: multilingual-e5 puts
     /// unrelated sentences near 0.8, so 0.95 only catches restatements.
     pub dedup_threshold: Option<f32>,
+    /// Facts that change (`supersede.rs`): a new memory is compared with the three current
+    /// memories of its tier nearest to it whose cosine is at least this, and supersedes one that
+    /// it reads as updating (the LLM decides when one is configured, else
+    /// `rearview_search::extract::update_evidence`). `None` turns detection off; explicit
+    /// `supersedes` still work. Default 0.80, for multilingual-e5: there, a changed fact and
+    /// its older statement measured 0.80–0.97 (English 0.80–0.97, Chinese 0.90–0.97), but so
+    /// did unrelated memories (English up to 0.89, Chinese up to 0.95), so the bar only keeps
+    /// candidates cheap and the text evidence decides. Models with lower cosines (OpenAI's)
+    /// need a lower bar.
+    pub supersede_threshold: Option<f32>,
     /// Episodic memories neither written nor recalled for this long move to the archive on the
     /// sweep (design: 90 days). `None` turns archiving off.
     pub archive_after: Option<Duration>,
@@ -55,6 +66,7 @@ impl Default for LifecycleConfig {
     fn default() -> Self {
         Self {
             dedup_threshold: Some(0.95),
+            supersede_threshold: Some(0.80),
             archive_after: Some(Duration::from_secs(90 * 86_400)),
             long_content_chars: 500,
             summary_chars: 200,
@@ -68,10 +80,22 @@ impl Default for LifecycleConfig {
 /// The outcome of storing a memory.
 #[derive(Debug, Clone)]
 pub struct Stored {
-    /// The memory as stored: the new one, or the existing one it was merged into.
+    /// The memory as stored: the new one, or the existing one it was merged into. A memory
+    /// stored as history (a statement older than the current one) carries `superseded_by`.
     pub memory: Memory,
     /// Set when the new memory was merged into an existing one (`memory` is that one).
     pub merged: Option<Merge>,
+    /// The memories `memory` superseded with this store: they are history now.
+    pub superseded: Vec<Superseded>,
+}
+
+/// A memory that a store made history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Superseded {
+    /// Its id.
+    pub id: MemoryId,
+    /// Who decided: `request` (the caller's `supersedes`), `llm` or `rules`.
+    pub by: &'static str,
 }
 
 /// How a new memory was merged.

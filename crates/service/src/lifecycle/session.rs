@@ -93,7 +93,7 @@ impl MemoryService {
         // The slow part (summaries, embeddings) before taking the namespace.
         let mut prepared = Vec::with_capacity(planned.len());
         for (new, sources) in planned {
-            prepared.push(self.prepare(new, sources, true).await?);
+            prepared.push(self.prepare(namespace, new, sources, true).await?);
         }
         let guard = self.writes.write(namespace).await;
         // Another call may have ended the session, or changed a turn, since we read them (read

@@ -1,0 +1,351 @@
+//! Facts that change (issue 15), over real SQLite, the test embedder and a manual clock: a newer
+//! statement supersedes the older one, which stays as history (by id, `include_superseded`,
+//! `as_of`); restatements and other facts supersede nothing; explicit `supersedes`; updates keep
+//! the earlier text; forgetting releases what a memory superseded; the LLM decides when one is
+//! configured and the rule when it fails; keyword-only mode.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, TimeDelta};
+use rearview_core::{Clock, ManualClock, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
+use rearview_embed::{Embedder, TestEmbedder};
+use rearview_llm::{ChatClient, ChatConfig};
+use rearview_remote::testing::{Reply, serve_with};
+use rearview_service::{
+    ErrorKind, KeywordSearch, LifecycleConfig, MemoryService, RecallRequest, RememberRequest,
+    ServiceConfig, Stored, Superseded, UpdateRequest,
+};
+use rearview_store::{MemoryStore, Page};
+use rearview_store_sqlite::SqliteStore;
+
+fn start() -> Timestamp {
+    DateTime::from_timestamp(1_760_000_000, 0).unwrap()
+}
+
+fn ns() -> Namespace {
+    "facts".parse().unwrap()
+}
+
+struct Harness {
+    service: Arc<MemoryService>,
+    clock: Arc<ManualClock>,
+}
+
+/// Every memory of the tier is a candidate (the test embedder's cosines say little), so the text
+/// evidence decides, as it does among a real model's near neighbours.
+fn every_candidate() -> LifecycleConfig {
+    LifecycleConfig { supersede_threshold: Some(-1.0), ..LifecycleConfig::default() }
+}
+
+async fn harness_with(
+    lifecycle: LifecycleConfig,
+    embed: bool,
+    keyword_search: KeywordSearch,
+) -> Harness {
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());
+    let clock = Arc::new(ManualClock::new(start()));
+    let embedder: Option<Arc<dyn Embedder>> =
+        embed.then(|| Arc::new(TestEmbedder::new(256)) as Arc<dyn Embedder>);
+    let config = ServiceConfig { lifecycle, keyword_search, ..ServiceConfig::default() };
+    let service =
+        MemoryService::open(store, embedder, Arc::clone(&clock) as Arc<dyn Clock>, config)
+            .await
+            .unwrap();
+    Harness { service: Arc::new(service), clock }
+}
+
+async fn harness() -> Harness {
+    harness_with(every_candidate(), true, KeywordSearch::InMemory).await
+}
+
+/// Stores `content` a day after the clock's current time.
+async fn tell(h: &Harness, content: &str) -> Stored {
+    h.clock.advance(TimeDelta::days(1));
+    h.service.remember(&ns(), RememberRequest::new(content)).await.unwrap()
+}
+
+async fn recall(h: &Harness, request: RecallRequest) -> Vec<String> {
+    let hits = h.service.recall(&ns(), request).await.unwrap().hits;
+    hits.into_iter().map(|hit| hit.memory.content).collect()
+}
+
+fn history() -> MemoryFilter {
+    MemoryFilter { include_superseded: true, ..MemoryFilter::default() }
+}
+
+async fn listed(h: &Harness, filter: MemoryFilter) -> Vec<String> {
+    let page = Page { offset: 0, limit: 100 };
+    let memories = h.service.list(&ns(), &filter, page).await.unwrap();
+    memories.into_iter().map(|m| m.content).collect()
+}
+
+fn chat(content: &str) -> Reply {
+    let body = serde_json::json!({
+        "model": "scripted-llm",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
+    });
+    Reply { status: 200, headers: vec![], body: Some(body.to_string()) }
+}
+
+fn llm(script: Vec<Reply>) -> Arc<ChatClient> {
+    let (url, _) = serve_with(script, |_| "{}".to_owned());
+    let mut config = ChatConfig::new(url, "scripted-llm");
+    config.initial_backoff = Duration::from_millis(1);
+    config.max_retries = 0;
+    Arc::new(ChatClient::new(config))
+}
+
+#[tokio::test]
+async fn a_changed_fact_supersedes_the_older_memory_which_stays_as_history() {
+    for (older, newer, query) in [
+        ("I live in Berlin.", "I moved to Lisbon last month.", "where does the user live"),
+        ("我住在北京海淀区。", "我上个月搬到上海了，住在徐汇。", "用户住在哪里"),
+        (
+            "The API server listens on port 8080.",
+            "We switched the API server to port 9090.",
+            "API port",
+        ),
+    ] {
+        let h = harness().await;
+        tell(&h, "Our sprint length is two weeks.").await;
+        let old = tell(&h, older).await.memory;
+        let new = tell(&h, newer).await;
+        assert_eq!(new.superseded, [Superseded { id: old.id, by: "rules" }], "{newer:?}");
+        let kept = h.service.get(&ns(), old.id).await.unwrap();
+        assert_eq!(kept.content, older, "read by id, history keeps its text");
+        assert_eq!(
+            (kept.superseded_by, kept.invalid_at),
+            (Some(new.memory.id), Some(new.memory.occurred_at))
+        );
+
+        let now = recall(&h, RecallRequest::new(query)).await;
+        assert_eq!(now.first().map(String::as_str), Some(newer), "{query:?}: {now:?}");
+        assert!(!now.iter().any(|c| c == older), "history leaves recall: {now:?}");
+        let with_history =
+            RecallRequest { filter: history(), top_k: 10, ..RecallRequest::new(query) };
+        assert!(recall(&h, with_history).await.iter().any(|c| c == older));
+        // Just before the change, the older statement was current and the newer one not yet.
+        let before = RecallRequest {
+            as_of: Some(new.memory.occurred_at - TimeDelta::seconds(1)),
+            top_k: 10,
+            ..RecallRequest::new(query)
+        };
+        let then = recall(&h, before).await;
+        assert!(then.iter().any(|c| c == older) && !then.iter().any(|c| c == newer), "{then:?}");
+
+        assert!(!listed(&h, MemoryFilter::default()).await.iter().any(|c| c == older));
+        assert!(listed(&h, history()).await.iter().any(|c| c == older));
+    }
+}
+
+#[tokio::test]
+async fn restatements_details_and_other_facts_supersede_nothing() {
+    for (first, second) in [
+        ("I live in Berlin.", "Berlin winters are long and grey."),
+        ("I moved to Berlin.", "I moved to Berlin in 2020."),
+        ("The office has a quiet room on the third floor.", "The office is closed on holidays."),
+        ("SDK 遵循语义化版本。", "引入新的开源协议需要法务审批。"),
+        ("I have two kids, aged 7 and 10.", "I buy oat milk instead of cow's milk."),
+    ] {
+        let h = harness().await;
+        tell(&h, first).await;
+        let second = tell(&h, second).await;
+        assert!(second.superseded.is_empty(), "{second:?}");
+        assert_eq!(listed(&h, MemoryFilter::default()).await.len(), 2, "{first:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_statement_older_than_the_current_one_is_stored_as_history() {
+    let h = harness().await;
+    let current = tell(&h, "I moved to Lisbon last month.").await.memory;
+    // An old chat imported late: it happened before the move.
+    let imported = RememberRequest {
+        occurred_at: Some(current.occurred_at - TimeDelta::days(300)),
+        ..RememberRequest::new("I live in Berlin.")
+    };
+    let stored = h.service.remember(&ns(), imported).await.unwrap();
+    assert!(stored.superseded.is_empty());
+    assert_eq!(
+        (stored.memory.superseded_by, stored.memory.invalid_at),
+        (Some(current.id), Some(current.occurred_at))
+    );
+    assert_eq!(h.service.get(&ns(), current.id).await.unwrap().superseded_by, None);
+    assert_eq!(listed(&h, MemoryFilter::default()).await, ["I moved to Lisbon last month."]);
+}
+
+#[tokio::test]
+async fn explicit_supersedes_are_checked_then_applied() {
+    let h = harness().await;
+    let a = tell(&h, "likes tea").await.memory;
+    let b = tell(&h, "喜欢爬山").await.memory;
+    let request = |ids: Vec<MemoryId>| RememberRequest {
+        supersedes: ids,
+        ..RememberRequest::new("prefers coffee these days")
+    };
+    let elsewhere: Namespace = "other".parse().unwrap();
+    let foreign = h.service.remember(&elsewhere, RememberRequest::new("x")).await.unwrap();
+    for ids in [vec![MemoryId::new_v7(start())], vec![foreign.memory.id], vec![a.id, a.id]] {
+        let err = h.service.remember(&ns(), request(ids.clone())).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{ids:?}");
+        assert!(err.to_string().contains("supersedes"), "{err}");
+    }
+    assert_eq!(listed(&h, history()).await.len(), 2, "a refused store writes nothing");
+
+    let c = h.service.remember(&ns(), request(vec![a.id, b.id])).await.unwrap();
+    let by: Vec<(MemoryId, &str)> = c.superseded.iter().map(|s| (s.id, s.by)).collect();
+    assert_eq!(by, [(a.id, "request"), (b.id, "request")]);
+    assert_eq!(listed(&h, MemoryFilter::default()).await, ["prefers coffee these days"]);
+    // An exact repeat merges, and still supersedes what it names.
+    let d = tell(&h, "likes green tea").await.memory;
+    let again = h.service.remember(&ns(), request(vec![d.id])).await.unwrap();
+    assert_eq!((again.merged.is_some(), again.memory.id), (true, c.memory.id));
+    assert_eq!(h.service.get(&ns(), d.id).await.unwrap().superseded_by, Some(c.memory.id));
+}
+
+#[tokio::test]
+async fn an_update_keeps_the_earlier_text_as_history_under_the_same_id() {
+    let h = harness().await;
+    let m = tell(&h, "The API server listens on port 8080.").await.memory;
+    h.clock.advance(TimeDelta::hours(1));
+    let change = UpdateRequest {
+        content: Some("The API server listens on port 9090.".into()),
+        ..UpdateRequest::default()
+    };
+    let updated = h.service.update(&ns(), m.id, change).await.unwrap();
+    assert_eq!(
+        (updated.id, updated.content.as_str()),
+        (m.id, "The API server listens on port 9090.")
+    );
+    let earlier = h.service.history(&ns(), m.id).await.unwrap();
+    assert_eq!(earlier.len(), 1);
+    assert_eq!(earlier[0].content, "The API server listens on port 8080.");
+    assert_eq!(
+        (earlier[0].superseded_by, earlier[0].invalid_at),
+        (Some(m.id), Some(h.clock.now()))
+    );
+    assert_eq!(earlier[0].metadata["history_of"], m.id.to_string());
+    assert_eq!(earlier[0].occurred_at, m.occurred_at, "the earlier text keeps its event time");
+    assert_eq!(
+        recall(&h, RecallRequest::new("port 8080")).await,
+        ["The API server listens on port 9090."]
+    );
+    let with_history = RecallRequest { filter: history(), ..RecallRequest::new("port 8080") };
+    assert_eq!(recall(&h, with_history).await[0], "The API server listens on port 8080.");
+    // Only a changed text is history: a new tier, or the same words, keep none.
+    let same = UpdateRequest {
+        content: Some("The API server listens on port  9090.".into()),
+        memory_type: Some(MemoryType::Semantic),
+        ..UpdateRequest::default()
+    };
+    h.service.update(&ns(), m.id, same).await.unwrap();
+    assert_eq!(h.service.history(&ns(), m.id).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn forgetting_a_memory_releases_what_it_superseded() {
+    let h = harness().await;
+    let berlin = tell(&h, "I live in Berlin.").await.memory;
+    let paris = tell(&h, "I moved to Paris last month.").await.memory;
+    let lisbon = RememberRequest {
+        supersedes: vec![paris.id],
+        ..RememberRequest::new("We relocated to Lisbon.")
+    };
+    h.clock.advance(TimeDelta::days(1));
+    let lisbon = h.service.remember(&ns(), lisbon).await.unwrap().memory;
+    assert_eq!(h.service.get(&ns(), berlin.id).await.unwrap().superseded_by, Some(paris.id));
+    let chain: Vec<MemoryId> =
+        h.service.history(&ns(), lisbon.id).await.unwrap().iter().map(|m| m.id).collect();
+    assert_eq!(chain, [paris.id, berlin.id], "history is transitive, latest change first");
+
+    // Paris goes: Berlin stays history, now of Lisbon, with its own end of validity.
+    h.service.forget(&ns(), paris.id).await.unwrap();
+    let got = h.service.get(&ns(), berlin.id).await.unwrap();
+    assert_eq!((got.superseded_by, got.invalid_at), (Some(lisbon.id), Some(paris.occurred_at)));
+    // Lisbon goes: Berlin is current again. Lisbon's own earlier text goes with it.
+    let change =
+        UpdateRequest { content: Some("We relocated to Porto.".into()), ..Default::default() };
+    h.service.update(&ns(), lisbon.id, change).await.unwrap();
+    h.service.forget(&ns(), lisbon.id).await.unwrap();
+    let got = h.service.get(&ns(), berlin.id).await.unwrap();
+    assert_eq!((got.superseded_by, got.invalid_at), (None, None));
+    assert_eq!(listed(&h, history()).await, ["I live in Berlin."]);
+}
+
+#[tokio::test]
+async fn history_is_never_a_merge_target() {
+    let h = harness().await;
+    let berlin = tell(&h, "I live in Berlin.").await.memory;
+    tell(&h, "I moved to Lisbon last month.").await;
+    let again = tell(&h, "I live in Berlin.").await;
+    assert!(again.merged.is_none(), "the old text is history; saying it again is new");
+    assert_ne!(again.memory.id, berlin.id);
+    assert_eq!(again.memory.superseded_by, None);
+}
+
+#[tokio::test]
+async fn an_llm_decides_when_configured_and_the_rule_when_it_fails() {
+    // The rule sees no change here; the model does.
+    let h = harness().await;
+    let freelance = tell(&h, "I freelance as a graphic designer.").await.memory;
+    h.service.set_llm(Some(llm(vec![chat("{\"updated\": [1]}")])));
+    let job = tell(&h, "I took a full-time job at Canva as a brand designer.").await;
+    assert_eq!(job.superseded, [Superseded { id: freelance.id, by: "llm" }]);
+
+    // The rule would supersede; the model says no, and it decides.
+    let h = harness().await;
+    tell(&h, "I live in Berlin.").await;
+    h.service.set_llm(Some(llm(vec![chat("{\"updated\": []}")])));
+    assert!(tell(&h, "I moved to Lisbon last month.").await.superseded.is_empty());
+
+    // A model that answers nonsense three times: the rule decides, and the store succeeds.
+    let h = harness().await;
+    let berlin = tell(&h, "I live in Berlin.").await.memory;
+    h.service.set_llm(Some(llm(vec![chat("sure"), chat("{\"updated\": [7]}"), chat("[]")])));
+    let lisbon = tell(&h, "I moved to Lisbon last month.").await;
+    assert_eq!(lisbon.superseded, [Superseded { id: berlin.id, by: "rules" }]);
+}
+
+#[tokio::test]
+async fn keyword_only_mode_finds_candidates_by_keywords_in_memory_and_in_the_store() {
+    for keyword_search in [KeywordSearch::InMemory, KeywordSearch::Store] {
+        let h = harness_with(LifecycleConfig::default(), false, keyword_search).await;
+        tell(&h, "The staging database runs on port 5439.").await;
+        let old = tell(&h, "The API server listens on port 8080.").await.memory;
+        let new = tell(&h, "We switched the API server to port 9090.").await;
+        assert_eq!(new.superseded, [Superseded { id: old.id, by: "rules" }], "{keyword_search:?}");
+        let hits = recall(&h, RecallRequest::new("API server port")).await;
+        assert_eq!(hits[0], "We switched the API server to port 9090.", "{keyword_search:?}");
+        assert!(!hits.iter().any(|c| c.contains("8080")), "{keyword_search:?}: {hits:?}");
+    }
+}
+
+#[tokio::test]
+async fn detection_stays_within_the_tier_and_the_session_and_can_be_turned_off() {
+    let h = harness().await;
+    let semantic = RememberRequest {
+        memory_type: Some(MemoryType::Semantic),
+        ..RememberRequest::new("I live in Berlin.")
+    };
+    h.service.remember(&ns(), semantic).await.unwrap();
+    let working = |session: &str, text: &str| RememberRequest {
+        memory_type: Some(MemoryType::Working),
+        session_id: Some(session.to_owned()),
+        ..RememberRequest::new(text)
+    };
+    h.service.remember(&ns(), working("s1", "port is 8080")).await.unwrap();
+    assert!(tell(&h, "I moved to Lisbon last month.").await.superseded.is_empty(), "episodic");
+    let other = h.service.remember(&ns(), working("s2", "port changed to 9090")).await.unwrap();
+    assert!(other.superseded.is_empty(), "another session's scratch notes");
+
+    let off = LifecycleConfig { supersede_threshold: None, ..LifecycleConfig::default() };
+    let h = harness_with(off, true, KeywordSearch::InMemory).await;
+    let old = tell(&h, "I live in Berlin.").await.memory;
+    assert!(tell(&h, "I moved to Lisbon last month.").await.superseded.is_empty());
+    let explicit = RememberRequest {
+        supersedes: vec![old.id],
+        ..RememberRequest::new("We relocated to Porto.")
+    };
+    assert_eq!(h.service.remember(&ns(), explicit).await.unwrap().superseded.len(), 1);
+}
