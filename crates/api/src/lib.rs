@@ -167,7 +167,8 @@ pub fn stats(s: &ServiceStats) -> serde_json::Value {
         .map(|t| {
             serde_json::json!({
                 "namespace": t.namespace.as_str(), "memory_type": t.memory_type.as_str(),
-                "live": t.live, "archived": t.archived, "expired": t.expired,
+                "live": t.live, "archived": t.archived, "superseded": t.superseded,
+                "expired": t.expired,
             })
         })
         .collect();

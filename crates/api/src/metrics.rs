@@ -81,7 +81,7 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
     );
     registry.register(
         "memories",
-        "Memories by tier and state (live, archived, expired awaiting the sweep), all namespaces",
+        "Memories by tier and state (live, archived, superseded, expired awaiting the sweep), all namespaces",
         memories.clone(),
     );
     registry.register("vectors", "Stored vectors per embedding model", vectors.clone());
@@ -119,6 +119,7 @@ pub fn render(stats: &ServiceStats) -> String {
         for (state, count) in [
             ("live", sum(stats, tier, |t| t.live)),
             ("archived", sum(stats, tier, |t| t.archived)),
+            ("superseded", sum(stats, tier, |t| t.superseded)),
             ("expired", sum(stats, tier, |t| t.expired)),
         ] {
             let labels = TierLabels { tier: tier.to_owned(), state: state.to_owned() };

@@ -387,16 +387,17 @@ impl Printer {
             out += "no memories yet\n";
         } else {
             out += &format!(
-                "{:<24} {:<9} {:>8} {:>9} {:>8}\n",
-                "namespace", "tier", "live", "archived", "expired"
+                "{:<24} {:<9} {:>8} {:>9} {:>10} {:>8}\n",
+                "namespace", "tier", "live", "archived", "superseded", "expired"
             );
             for t in &s.store.tiers {
                 out += &format!(
-                    "{:<24} {:<9} {:>8} {:>9} {:>8}\n",
+                    "{:<24} {:<9} {:>8} {:>9} {:>10} {:>8}\n",
                     truncate_chars(t.namespace.as_str(), 23),
                     t.memory_type,
                     t.live,
                     t.archived,
+                    t.superseded,
                     t.expired
                 );
             }

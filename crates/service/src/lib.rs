@@ -459,7 +459,8 @@ impl MemoryService {
     /// Counts per namespace and tier, vectors, size, and the embedding model's state.
     pub async fn stats(&self) -> Result<ServiceStats, ServiceError> {
         let store = self.store.stats(self.clock.now()).await?;
-        let total: u64 = store.tiers.iter().map(|t| t.live + t.archived + t.expired).sum();
+        let total: u64 =
+            store.tiers.iter().map(|t| t.live + t.archived + t.superseded + t.expired).sum();
         let models: Vec<EmbedderInfo> = self
             .embedders()
             .iter()

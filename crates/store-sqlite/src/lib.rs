@@ -800,8 +800,12 @@ impl MemoryStore for SqliteStore {
             let mut stmt = conn
                 .prepare_cached(
                     "SELECT n.name, m.memory_type, \
-                       sum(m.archived = 0 AND (m.expires_at IS NULL OR m.expires_at > ?1)), \
-                       sum(m.archived = 1 AND (m.expires_at IS NULL OR m.expires_at > ?1)), \
+                       sum(m.archived = 0 AND (m.expires_at IS NULL OR m.expires_at > ?1) \
+                           AND (m.invalid_at IS NULL OR m.invalid_at > ?1)), \
+                       sum(m.archived = 1 AND (m.expires_at IS NULL OR m.expires_at > ?1) \
+                           AND (m.invalid_at IS NULL OR m.invalid_at > ?1)), \
+                       sum((m.expires_at IS NULL OR m.expires_at > ?1) \
+                           AND m.invalid_at IS NOT NULL AND m.invalid_at <= ?1), \
                        sum(m.expires_at IS NOT NULL AND m.expires_at <= ?1) \
                      FROM memories m JOIN namespaces n ON n.id = m.ns \
                      GROUP BY n.name, m.memory_type ORDER BY n.name, m.memory_type",
@@ -815,18 +819,20 @@ impl MemoryStore for SqliteStore {
                         r.get::<_, i64>(2)?,
                         r.get::<_, i64>(3)?,
                         r.get::<_, i64>(4)?,
+                        r.get::<_, i64>(5)?,
                     ))
                 })
                 .map_err(backend("reading stats"))?;
             let mut tiers = Vec::new();
             for row in rows {
-                let (name, tier, live, archived, expired) =
+                let (name, tier, live, archived, superseded, expired) =
                     row.map_err(backend("reading stats"))?;
                 tiers.push(TierCount {
                     namespace: codec::parse_namespace(&name)?,
                     memory_type: codec::parse_tier(&tier)?,
                     live: live as u64,
                     archived: archived as u64,
+                    superseded: superseded as u64,
                     expired: expired as u64,
                 });
             }

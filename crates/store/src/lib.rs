@@ -151,10 +151,12 @@ pub struct TierCount {
     pub namespace: Namespace,
     /// Tier.
     pub memory_type: MemoryType,
-    /// Live, unarchived memories.
+    /// Live memories: unarchived, current (not superseded), not expired.
     pub live: u64,
-    /// Archived (cold) memories that have not expired.
+    /// Archived (cold) memories, current and not expired.
     pub archived: u64,
+    /// Superseded memories (history), archived or not, that have not expired.
+    pub superseded: u64,
     /// Expired memories not yet removed by a sweep.
     pub expired: u64,
 }

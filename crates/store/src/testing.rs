@@ -584,21 +584,33 @@ pub async fn update_sets_event_time_and_summary(store: Arc<dyn MemoryStore>) {
     assert_eq!(got.summary, None);
 }
 
-/// Stats count live, archived and expired memories per namespace and tier.
+/// Stats count live, archived, superseded and expired memories per namespace and tier, each
+/// memory once (expired first, then superseded, then archived).
 pub async fn stats_count_tiers_and_expired(store: Arc<dyn MemoryStore>) {
     let live = memory("a", "live", t0());
     let mut archived = memory("a", "cold", t0());
     archived.archived = true;
     let mut expired = memory("a", "gone", t0());
     expired.expires_at = Some(t0() + TimeDelta::seconds(1));
+    let mut history = memory("a", "lived in Berlin", t0());
+    history.superseded_by = Some(live.id);
+    history.invalid_at = Some(t0() + TimeDelta::seconds(1));
+    let mut cold_history = Memory { id: MemoryId::new_v7(t0()), archived: true, ..history.clone() };
+    cold_history.content_hash = content_hash("cold history");
+    let mut later = memory("a", "changes tomorrow", t0());
+    later.superseded_by = Some(live.id);
+    later.invalid_at = Some(t0() + TimeDelta::days(1));
     let mut working = memory("b", "scratch", t0());
     working.memory_type = MemoryType::Working;
-    for m in [&live, &archived, &expired, &working] {
+    for m in [&live, &archived, &expired, &history, &cold_history, &later, &working] {
         store.insert(&record(m.clone())).await.unwrap();
     }
     let stats = store.stats(t0() + TimeDelta::seconds(2)).await.unwrap();
     let a = stats.tiers.iter().find(|t| t.namespace == ns("a")).unwrap();
-    assert_eq!((a.memory_type, a.live, a.archived, a.expired), (MemoryType::Episodic, 1, 1, 1));
+    assert_eq!(
+        (a.memory_type, a.live, a.archived, a.superseded, a.expired),
+        (MemoryType::Episodic, 2, 1, 2, 1)
+    );
     let b = stats.tiers.iter().find(|t| t.namespace == ns("b")).unwrap();
     assert_eq!((b.memory_type, b.live), (MemoryType::Working, 1));
 }
