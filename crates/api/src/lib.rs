@@ -14,7 +14,7 @@ mod transfer;
 
 pub use lifecycle::{
     EndSessionParams, IdsParams, OriginalsParam, SuggestParams, SummarizeEpisodesParams,
-    distilled_json, memories_json, session_end_json, stored_json, suggestions_json,
+    distilled_json, memories_json, memory_ids, session_end_json, stored_json, suggestions_json,
 };
 pub use params::{RecallParams, Tier};
 pub use transfer::{EXPORT_VERSION, ExportHeader, ExportedMemory, ExportedVector};
@@ -65,6 +65,12 @@ pub struct MemoryView<'a> {
     pub source_ids: Vec<String>,
     /// SHA-256 of the normalised content.
     pub content_hash: &'a str,
+    /// The memory that replaced this one (a newer statement of the fact, or, for an earlier text
+    /// kept by an update, the updated memory); null while it is current. Superseded memories are
+    /// history: left out of recall and listings unless `include_superseded` is set.
+    pub superseded_by: Option<String>,
+    /// When its validity ended (it began at `occurred_at`); null while it is current.
+    pub invalid_at: Option<String>,
 }
 
 impl<'a> From<&'a Memory> for MemoryView<'a> {
@@ -87,6 +93,8 @@ impl<'a> From<&'a Memory> for MemoryView<'a> {
             archived: m.archived,
             source_ids: m.source_ids.iter().map(ToString::to_string).collect(),
             content_hash: &m.content_hash,
+            superseded_by: m.superseded_by.map(|id| id.to_string()),
+            invalid_at: m.invalid_at.map(time),
         }
     }
 }

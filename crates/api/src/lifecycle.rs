@@ -21,7 +21,7 @@ pub struct IdsParams {
 impl IdsParams {
     /// The ids, parsed; an error names the bad entry (`ids[2]`).
     pub fn ids(&self) -> Result<Vec<MemoryId>, InputError> {
-        parse_ids("ids", &self.ids)
+        memory_ids("ids", &self.ids)
     }
 }
 
@@ -78,7 +78,7 @@ impl SummarizeEpisodesParams {
             }
         };
         Ok(DistillRequest {
-            ids: parse_ids("episode_ids", &self.episode_ids)?,
+            ids: memory_ids("episode_ids", &self.episode_ids)?,
             instruction: self.instruction.clone(),
             originals,
         })
@@ -116,7 +116,8 @@ impl SuggestParams {
     }
 }
 
-fn parse_ids(field: &'static str, ids: &[String]) -> Result<Vec<MemoryId>, InputError> {
+/// Memory ids sent as strings under `field`; an error names the bad entry (`supersedes[1]`).
+pub fn memory_ids(field: &'static str, ids: &[String]) -> Result<Vec<MemoryId>, InputError> {
     ids.iter()
         .enumerate()
         .map(|(i, s)| {
@@ -125,9 +126,10 @@ fn parse_ids(field: &'static str, ids: &[String]) -> Result<Vec<MemoryId>, Input
         .collect()
 }
 
-/// A stored memory on the wire: `{"memory": …, "merged": …}`, where `merged` says whether the
-/// new text was merged into an existing memory (then `memory` is that one):
-/// `{"into", "exact", "similarity", "content_replaced"}`, or null.
+/// A stored memory on the wire: `{"memory": …, "merged": …, "superseded": […]}`, where `merged`
+/// says whether the new text was merged into an existing memory (then `memory` is that one):
+/// `{"into", "exact", "similarity", "content_replaced"}`, or null; and `superseded` lists the
+/// memories it replaced, now history: `{"id", "by"}` with `by` one of `request`, `llm`, `rules`.
 pub fn stored_json(stored: &Stored) -> serde_json::Value {
     let merged = match &stored.merged {
         None => serde_json::Value::Null,
@@ -146,6 +148,11 @@ pub fn stored_json(stored: &Stored) -> serde_json::Value {
         "status": status,
         "memory": MemoryView::from(&stored.memory),
         "merged": merged,
+        "superseded": stored
+            .superseded
+            .iter()
+            .map(|s| serde_json::json!({"id": s.id.to_string(), "by": s.by}))
+            .collect::<Vec<_>>(),
     })
 }
 

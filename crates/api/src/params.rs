@@ -40,6 +40,10 @@ pub struct RecallParams {
     pub tags: Option<Vec<String>>,
     /// Include archived (cold) memories; default false.
     pub include_archived: Option<bool>,
+    /// Include history: memories a newer one superseded (a moved city, a changed port, an
+    /// earlier text of an updated memory); default false. `as_of` before a change sees the
+    /// older memory as current anyway.
+    pub include_superseded: Option<bool>,
     /// Rank and expire as of this instant (RFC 3339), hiding later events; default now.
     pub as_of: Option<String>,
     /// Semantic memories first, then episodic, then working; default false.
@@ -74,6 +78,7 @@ impl RecallParams {
                 session_id: self.session_id,
                 tags: self.tags.unwrap_or_default(),
                 include_archived: self.include_archived.unwrap_or(false),
+                include_superseded: self.include_superseded.unwrap_or(false),
                 ..MemoryFilter::default()
             },
             as_of: self.as_of.as_deref().map(|t| parse_timestamp("as_of", t)).transpose()?,

@@ -371,6 +371,10 @@ pub struct AddArgs {
     /// Store as a new memory even if an equal or near-identical one exists.
     #[arg(long)]
     pub no_dedup: bool,
+    /// Id of a memory this one replaces because the fact it states changed (repeatable): it
+    /// becomes history, left out of recall and listings unless --include-superseded.
+    #[arg(long = "supersedes", value_name = "ID")]
+    pub supersedes: Vec<String>,
 }
 
 /// `rearview eval`.
@@ -522,6 +526,9 @@ pub struct FilterArgs {
     /// Include the cold (archived) tier.
     #[arg(long)]
     pub include_archived: bool,
+    /// Include history: memories a newer one superseded (see `superseded_by`).
+    #[arg(long)]
+    pub include_superseded: bool,
 }
 
 impl Cli {

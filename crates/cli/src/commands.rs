@@ -402,7 +402,7 @@ async fn add(
             .map(|t| parse_timestamp("occurred_at", t))
             .transpose()?,
         dedup: Some(!args.no_dedup),
-        supersedes: Vec::new(),
+        supersedes: rearview_api::memory_ids("supersedes", &args.supersedes)?,
     };
     if !args.stdin {
         let content = args.content.unwrap_or_default();
@@ -485,7 +485,7 @@ fn memory_filter(args: FilterArgs) -> anyhow::Result<MemoryFilter> {
             .map(|t| parse_timestamp("before", t))
             .transpose()?,
         include_archived: args.include_archived,
-        include_superseded: false,
+        include_superseded: args.include_superseded,
     })
 }
 

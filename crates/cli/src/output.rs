@@ -26,13 +26,22 @@ impl Printer {
     }
 
     /// A stored memory; `--json` prints the memory with a `merged` field (null, or how the
-    /// text was merged into this existing memory).
+    /// text was merged into this existing memory) and a `superseded` one (the memories it
+    /// replaced: `{"id", "by"}`).
     pub fn stored(&self, stored: &Stored) -> anyhow::Result<()> {
         let m = &stored.memory;
         if self.json {
             let mut value = serde_json::to_value(MemoryView::from(m))?;
-            value["merged"] = rearview_api::stored_json(stored)["merged"].take();
+            let mut answer = rearview_api::stored_json(stored);
+            value["merged"] = answer["merged"].take();
+            value["superseded"] = answer["superseded"].take();
             return self.emit_json(&value);
+        }
+        for s in &stored.superseded {
+            self.line(&format!("superseded {} ({}): now history", s.id, s.by))?;
+        }
+        if let Some(by) = m.superseded_by {
+            self.line(&format!("stored as history: {by} is newer"))?;
         }
         let expiry = m
             .expires_at
@@ -161,6 +170,10 @@ impl Printer {
         if m.archived {
             out += "  archived: yes\n";
         }
+        if let Some(by) = m.superseded_by {
+            let since = m.invalid_at.map_or_else(String::new, |t| format!(" since {}", time(t)));
+            out += &format!("  superseded by: {by}{since}\n");
+        }
         self.text(&out)
     }
 
@@ -174,8 +187,9 @@ impl Printer {
         }
         let mut out = String::new();
         for m in memories {
+            let history = if m.superseded_by.is_some() { "(history) " } else { "" };
             out += &format!(
-                "{}  {:<8}  {}  {}\n",
+                "{}  {:<8}  {}  {history}{}\n",
                 m.id,
                 m.memory_type,
                 day(m.occurred_at),

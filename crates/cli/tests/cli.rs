@@ -88,13 +88,60 @@ fn add_recall_get_list_delete_in_chinese_and_english() {
     assert_eq!(cli.json(&["list"]).as_array().unwrap().len(), 2);
     let stats = cli.json(&["stats"]);
     assert_eq!(stats["embedding"]["degraded"], true);
+    let tiers: Vec<(&str, &str, u64, u64)> = stats["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let n = |k: &str| t[k].as_u64().unwrap();
+            (
+                t["namespace"].as_str().unwrap(),
+                t["memory_type"].as_str().unwrap(),
+                n("live"),
+                n("superseded"),
+            )
+        })
+        .collect();
     assert_eq!(
-        stats["tiers"].as_array().unwrap().len(),
-        2,
-        "default/semantic (both, after the update) and other/episodic"
+        tiers,
+        [("default", "episodic", 0, 1), ("default", "semantic", 2, 0), ("other", "episodic", 1, 0)],
+        "both default memories are semantic after the update; the earlier text is history"
     );
     cli.ok(&["delete", &id]);
     assert!(cli.fails(&["get", &id]).contains("not found"));
+}
+
+#[test]
+fn a_new_memory_supersedes_an_old_one_which_lists_as_history() {
+    let cli = Cli::new();
+    let old = cli.json(&["add", "The API server listens on port 8080"]);
+    let old_id = old["id"].as_str().unwrap().to_owned();
+    let new = cli.json(&["add", "We switched the API server to port 9090"]);
+    assert_eq!(new["superseded"], serde_json::json!([{"id": old_id, "by": "rules"}]), "{new}");
+    let tea = cli.json(&["add", "likes green tea"])["id"].as_str().unwrap().to_owned();
+    let text = cli.ok(&["add", "prefers coffee", "--supersedes", &tea]);
+    assert!(text.contains(&format!("superseded {tea} (request): now history")), "{text}");
+    let err = cli.fails(&["add", "x", "--supersedes", "0190a5d2-7c3e-7b1a-9f00-1c2d3e4f5a6b"]);
+    assert!(err.contains("invalid supersedes"), "{err}");
+    assert!(cli.fails(&["add", "x", "--supersedes", "nope"]).contains("supersedes[0]"));
+
+    assert_eq!(cli.json(&["list"]).as_array().unwrap().len(), 2);
+    let all = cli.json(&["list", "--include-superseded"]);
+    let history: Vec<&str> = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| !m["superseded_by"].is_null())
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(history, ["likes green tea", "The API server listens on port 8080"]);
+    assert!(cli.ok(&["list", "--include-superseded"]).contains("(history) likes green tea"));
+    let recall = cli.json(&["recall", "API server port", "--include-superseded"]);
+    assert!(
+        recall["hits"].as_array().unwrap().iter().any(|h| h["memory"]["id"] == old_id.as_str())
+    );
+    let shown = cli.ok(&["get", &old_id]);
+    assert!(shown.contains(&format!("superseded by: {}", new["id"].as_str().unwrap())), "{shown}");
 }
 
 #[test]

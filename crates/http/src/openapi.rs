@@ -53,6 +53,26 @@ pub fn document() -> Value {
     let error = |description: &str| json!({ "description": description, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } });
     let ok = |description: &str, schema: Value| json!({ "description": description, "content": { "application/json": { "schema": schema } } });
     let one_memory = json!({ "type": "object", "properties": { "memory": memory } });
+    let stored = json!({
+        "type": "object",
+        "properties": {
+            "id": { "type": "string", "format": "uuid" },
+            "status": { "type": "string", "enum": ["stored", "merged"] },
+            "memory": memory,
+            "merged": { "type": ["object", "null"], "description": "How the text was merged into `memory`: into, exact, similarity, content_replaced" },
+            "superseded": {
+                "type": "array",
+                "description": "Memories this one replaced; they are history now (`superseded_by` names this one)",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": { "type": "string", "format": "uuid" },
+                        "by": { "type": "string", "enum": ["request", "llm", "rules"], "description": "Who decided: the request's `supersedes`, the LLM, or the rule" }
+                    }
+                }
+            }
+        }
+    });
     let body = |schema: Value| json!({ "required": true, "content": { "application/json": { "schema": schema } } });
     let namespace = json!({
         "name": "X-Rearview-Namespace", "in": "header", "required": false,
@@ -70,11 +90,15 @@ pub fn document() -> Value {
         "paths": {
             "/v1/memories": {
                 "post": {
-                    "summary": "Store a memory", "parameters": [namespace], "requestBody": body(store),
-                    "responses": { "201": ok("The stored memory", one_memory.clone()), "400": error("Invalid input") }
+                    "summary": "Store a memory (superseding the memories it updates)", "parameters": [namespace], "requestBody": body(store),
+                    "responses": {
+                        "201": ok("The stored memory and what it superseded", stored.clone()),
+                        "200": ok("Merged into an existing memory", stored),
+                        "400": error("Invalid input, e.g. a `supersedes` id that is not a memory of the namespace")
+                    }
                 },
                 "get": {
-                    "summary": "List memories, newest event first", "parameters": [namespace],
+                    "summary": "List memories, newest event first (history with include_superseded)", "parameters": [namespace],
                     "x-query-schema": list,
                     "responses": {
                         "200": ok("One page", json!({ "type": "object", "properties": { "memories": { "type": "array", "items": memory } } })),
@@ -88,7 +112,7 @@ pub fn document() -> Value {
                     "responses": { "200": ok("The memory", one_memory.clone()), "400": error("Bad id"), "404": error("No such memory") }
                 },
                 "patch": {
-                    "summary": "Correct a memory", "parameters": [namespace, id], "requestBody": body(patch),
+                    "summary": "Correct a memory (a changed text is kept as history)", "parameters": [namespace, id], "requestBody": body(patch),
                     "responses": { "200": ok("The corrected memory", one_memory), "400": error("Invalid input"), "404": error("No such memory") }
                 },
                 "delete": {

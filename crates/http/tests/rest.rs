@@ -418,3 +418,61 @@ async fn metrics_count_requests_per_route_and_tool_and_report_tiers() {
 fn uuid_like() -> String {
     "01a22abe-0000-7000-8000-000000000000".to_owned()
 }
+
+#[tokio::test]
+async fn facts_that_change_over_rest() {
+    let app = app().await;
+    let post = |body: serde_json::Value| {
+        let app = app.clone();
+        async move { send(&app, "POST", "/v1/memories", Some(body), None).await }
+    };
+    let (_, old) = post(serde_json::json!({"content": "我住在北京"})).await;
+    let old_id = old["id"].as_str().unwrap().to_owned();
+    let (status, new) =
+        post(serde_json::json!({"content": "我搬到上海了", "supersedes": [old_id]})).await;
+    assert_eq!(status, StatusCode::CREATED, "{new}");
+    assert_eq!(new["superseded"], serde_json::json!([{"id": old_id, "by": "request"}]));
+    let new_id = new["id"].as_str().unwrap().to_owned();
+
+    for (supersedes, names) in [
+        (serde_json::json!(["nope"]), "supersedes[0]"),
+        (serde_json::json!(["0190a5d2-7c3e-7b1a-9f00-1c2d3e4f5a6b"]), "supersedes"),
+        (serde_json::json!([new_id, new_id]), "twice"),
+    ] {
+        let (status, err) =
+            post(serde_json::json!({"content": "x", "supersedes": supersedes})).await;
+        assert_eq!(
+            (status, err["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("invalid_input"))
+        );
+        assert!(err["message"].as_str().unwrap().contains(names), "{err}");
+    }
+
+    let (_, listed) = send(&app, "GET", "/v1/memories", None, None).await;
+    assert_eq!(listed["memories"].as_array().unwrap().len(), 1, "{listed}");
+    let (_, all) = send(&app, "GET", "/v1/memories?include_superseded=true", None, None).await;
+    let history = all["memories"].as_array().unwrap().iter().find(|m| m["id"] == old_id.as_str());
+    let history = history.unwrap_or_else(|| panic!("{all}"));
+    assert_eq!(history["superseded_by"], new_id.as_str());
+    assert!(history["invalid_at"].is_string(), "{history}");
+    let recall = |body: serde_json::Value| {
+        let app = app.clone();
+        async move { send(&app, "POST", "/v1/recall", Some(body), None).await.1 }
+    };
+    let hits = recall(serde_json::json!({"query": "北京"})).await;
+    assert!(hits["hits"].as_array().unwrap().is_empty(), "{hits}");
+    let hits = recall(serde_json::json!({"query": "北京", "include_superseded": true})).await;
+    assert_eq!(hits["hits"][0]["memory"]["id"], old_id.as_str(), "{hits}");
+
+    // A corrected text is kept as history of the same memory.
+    let uri = format!("/v1/memories/{new_id}");
+    let body = serde_json::json!({"content": "我搬到杭州了"});
+    let (status, patched) = send(&app, "PATCH", &uri, Some(body), None).await;
+    assert_eq!((status, patched["memory"]["id"].as_str()), (StatusCode::OK, Some(new_id.as_str())));
+    let (_, all) = send(&app, "GET", "/v1/memories?include_superseded=true", None, None).await;
+    let earlier =
+        all["memories"].as_array().unwrap().iter().find(|m| m["content"] == "我搬到上海了");
+    let earlier = earlier.unwrap_or_else(|| panic!("{all}"));
+    assert_eq!(earlier["metadata"]["history_of"], new_id.as_str());
+    assert_eq!(earlier["superseded_by"], new_id.as_str());
+}

@@ -27,6 +27,10 @@ pub struct StoreMemoryParams {
     /// Merge into an existing memory of the same tier that says the same (exact text, or
     /// near-identical meaning with no fact lost); default true. The answer's `merged` tells.
     pub dedup: Option<bool>,
+    /// Ids of memories this one replaces because the fact they state changed: they become
+    /// history, left out of recall. Each must exist. The server also finds such updates itself;
+    /// the answer's `superseded` lists what was replaced.
+    pub supersedes: Option<Vec<String>>,
     /// Tenant (user, agent or memory bank); default the connection's.
     pub namespace: Option<String>,
 }
@@ -73,6 +77,8 @@ pub struct ListMemoriesParams {
     pub tags: Option<Vec<String>>,
     /// Include archived memories; default false.
     pub include_archived: Option<bool>,
+    /// Include history: memories a newer one superseded; default false.
+    pub include_superseded: Option<bool>,
     /// Page size, 1 to 1000; default 20.
     pub limit: Option<u64>,
     /// Memories to skip; default 0.

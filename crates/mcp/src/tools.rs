@@ -145,7 +145,7 @@ macro_rules! tools {
 
 tools! {
     store_memory(StoreMemoryParams) {
-        description: "Store a memory: a fact, preference, decision or event worth recalling in a later turn or conversation. Use `episodic` for things that happened (default), `semantic` for lasting knowledge about the user or project, `working` for scratch notes of the current task (expire after 1 hour). Returns the stored memory with its id.",
+        description: "Store a memory: a fact, preference, decision or event worth recalling in a later turn or conversation. Use `episodic` for things that happened (default), `semantic` for lasting knowledge about the user or project, `working` for scratch notes of the current task (expire after 1 hour). When a fact changes (moved city, new address, no longer likes something), store the new statement: the older memory becomes history, left out of recall; `supersedes` names it explicitly, and the answer's `superseded` says what was replaced. Returns the stored memory with its id.",
         read_only: false, destructive: false, idempotent: false,
     }
     retrieve_memory(RetrieveMemoryParams) {
@@ -157,7 +157,7 @@ tools! {
         read_only: true, destructive: false, idempotent: true,
     }
     update_memory(UpdateMemoryParams) {
-        description: "Correct a memory that is wrong or outdated: new content (re-indexed), metadata, tier or TTL. Prefer this to storing a contradicting memory.",
+        description: "Correct a memory that is wrong or outdated: new content (re-indexed; the earlier text is kept as history), metadata, tier or TTL. The memory keeps its id.",
         read_only: false, destructive: true, idempotent: true,
     }
     delete_memory(MemoryIdParams) {
@@ -165,7 +165,7 @@ tools! {
         read_only: false, destructive: true, idempotent: true,
     }
     list_memories(ListMemoriesParams) {
-        description: "List memories, newest event first, optionally filtered by tier, session or tags. For browsing; use retrieve_memory to search.",
+        description: "List memories, newest event first, optionally filtered by tier, session or tags; `include_superseded` adds history (memories a newer one replaced, each naming it in `superseded_by`). For browsing; use retrieve_memory to search.",
         read_only: true, destructive: false, idempotent: true,
     }
     memory_stats(NoParams) {
@@ -225,7 +225,7 @@ impl RearviewMcp {
                 .map(|t| rearview_core::parse_timestamp("occurred_at", t))
                 .transpose()?,
             dedup: p.dedup,
-            supersedes: Vec::new(),
+            supersedes: rearview_api::memory_ids("supersedes", &p.supersedes.unwrap_or_default())?,
         };
         Ok(stored_json(&self.service.remember(&namespace, request).await?))
     }
@@ -269,6 +269,7 @@ impl RearviewMcp {
             session_id: p.session_id,
             tags: p.tags.unwrap_or_default(),
             include_archived: p.include_archived.unwrap_or(false),
+            include_superseded: p.include_superseded.unwrap_or(false),
             ..MemoryFilter::default()
         };
         let page = Page { offset: p.offset.unwrap_or(0), limit: p.limit.unwrap_or(20) };

@@ -269,3 +269,59 @@ async fn tools_that_run_and_fail_return_tool_errors() {
     let unknown = s.call("no_such_tool", json!({})).await;
     assert!(unknown.is_err() || unknown.unwrap().is_error == Some(true));
 }
+
+#[tokio::test]
+async fn facts_that_change_over_the_protocol() {
+    let s = session().await;
+    let id = |v: &Value| v["memory"]["id"].as_str().unwrap_or_else(|| panic!("{v}")).to_owned();
+    let old =
+        id(&s.ok("store_memory", json!({"content": "The API server listens on port 8080"})).await);
+    let new =
+        s.ok("store_memory", json!({"content": "We switched the API server to port 9090"})).await;
+    assert_eq!(new["superseded"], json!([{"id": old, "by": "rules"}]), "{new}");
+    let new_id = id(&new);
+
+    let hits = s.ok("retrieve_memory", json!({"query": "API server port"})).await;
+    let ids: Vec<&str> = hits["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["memory"]["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [new_id.as_str()], "history leaves recall: {hits}");
+    let hits = s
+        .ok("retrieve_memory", json!({"query": "API server port", "include_superseded": true}))
+        .await;
+    let history =
+        hits["hits"].as_array().unwrap().iter().find(|h| h["memory"]["id"] == old.as_str());
+    let history = history.unwrap_or_else(|| panic!("{hits}"));
+    assert_eq!(history["memory"]["superseded_by"], new_id.as_str());
+    assert!(history["memory"]["invalid_at"].is_string(), "{history}");
+
+    let listed = s.ok("list_memories", json!({})).await;
+    assert_eq!(listed["memories"].as_array().unwrap().len(), 1, "{listed}");
+    assert!(listed["memories"][0]["superseded_by"].is_null(), "{listed}");
+    let listed = s.ok("list_memories", json!({"include_superseded": true})).await;
+    assert_eq!(listed["memories"].as_array().unwrap().len(), 2, "{listed}");
+    let got = s.ok("get_memory", json!({"id": old})).await;
+    assert_eq!(got["memory"]["superseded_by"], new_id.as_str(), "read by id: {got}");
+
+    // Explicit: checked before anything is written.
+    let tea = id(&s.ok("store_memory", json!({"content": "likes green tea"})).await);
+    s.invalid(
+        "store_memory",
+        json!({"content": "x", "supersedes": ["not-a-uuid"]}),
+        "supersedes[0]",
+    )
+    .await;
+    let unknown = "0190a5d2-7c3e-7b1a-9f00-1c2d3e4f5a6b";
+    let message = s
+        .invalid("store_memory", json!({"content": "x", "supersedes": [unknown]}), "supersedes")
+        .await;
+    assert!(message.contains(unknown), "{message}");
+    let coffee =
+        s.ok("store_memory", json!({"content": "prefers coffee", "supersedes": [tea]})).await;
+    assert_eq!(coffee["superseded"], json!([{"id": tea, "by": "request"}]), "{coffee}");
+    let all = s.ok("list_memories", json!({"include_superseded": true, "limit": 100})).await;
+    assert_eq!(all["memories"].as_array().unwrap().len(), 4, "nothing stored by refused calls");
+}

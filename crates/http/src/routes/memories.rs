@@ -34,6 +34,10 @@ pub struct StoreBody {
     /// Merge into an existing memory that says the same (exact text, or near-identical meaning
     /// with no fact lost); default true. The answer's `merged` tells.
     dedup: Option<bool>,
+    /// Ids of memories this one replaces because the fact they state changed: they become
+    /// history. Each must exist (else 400 naming `supersedes`). The answer's `superseded` lists
+    /// what was replaced, these and the updates the server found itself.
+    supersedes: Option<Vec<String>>,
 }
 
 /// `POST /v1/memories` → 201 with the stored memory.
@@ -56,7 +60,7 @@ pub async fn store(
             .map(|t| rearview_core::parse_timestamp("occurred_at", t))
             .transpose()?,
         dedup: body.dedup,
-        supersedes: Vec::new(),
+        supersedes: rearview_api::memory_ids("supersedes", &body.supersedes.unwrap_or_default())?,
     };
     let stored = state.service.remember(&ns, request).await?;
     // 201 for a new memory, 200 when the text was merged into an existing one.
@@ -76,6 +80,8 @@ pub struct ListQuery {
     tag: Option<String>,
     /// Include archived memories; default false.
     include_archived: Option<bool>,
+    /// Include history: memories a newer one superseded; default false.
+    include_superseded: Option<bool>,
     /// Page size, 1 to 1000; default 20.
     limit: Option<u64>,
     /// Memories to skip; default 0.
@@ -95,6 +101,7 @@ pub async fn list(
         session_id: q.session_id,
         tags: q.tag.into_iter().collect(),
         include_archived: q.include_archived.unwrap_or(false),
+        include_superseded: q.include_superseded.unwrap_or(false),
         ..MemoryFilter::default()
     };
     let page = Page { offset: q.offset.unwrap_or(0), limit: q.limit.unwrap_or(20) };
@@ -118,7 +125,7 @@ pub async fn get(
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PatchBody {
-    /// New text (re-indexed and re-embedded).
+    /// New text (re-indexed and re-embedded); the earlier text is kept as history.
     content: Option<String>,
     /// A JSON object, e.g. {"source": "chat", "tags": ["work"]}.
     metadata: Option<serde_json::Value>,
