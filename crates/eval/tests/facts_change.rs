@@ -20,10 +20,11 @@
 //!
 //! | | newer first | ceiling | detected | false | reachable |
 //! |---|---|---|---|---|---|
-//! | multilingual-e5-small | 0.813 (en 0.828, zh 0.797) | 0.859 | 112 / 128 | 18 | 127 / 128 |
-//! | keyword-only | 0.680 (en 0.656, zh 0.703) | 0.781 | 98 / 128 | 16 | 126 / 128 |
+//! | multilingual-e5-small, default (no rule) | 0.125 | 0.852 | 0 / 128 | 0 | 126 / 128 |
+//! | multilingual-e5-small, `supersede_by_rule` | 0.781 | 0.852 | 111 / 128 | 14 | 126 / 128 |
+//! | keyword-only, default (no rule) | 0.148 | 0.773 | 0 / 128 | 0 | 126 / 128 |
 //!
-//! The 18 false supersessions are 7 distinct pairs, repeated because the unrelated memories of
+//! The false supersessions are a few distinct pairs, repeated because the unrelated memories of
 //! every namespace come from one pool (10 are `公司年会定在一月中旬` / `公司财年从四月开始`, near
 //! duplicates to the model at 0.950 with different months).
 #![expect(clippy::print_stderr, reason = "tests print the figures they check")]
@@ -177,10 +178,13 @@ async fn facts_that_change_keyword_only() {
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios. Not
     // reached, and keyword matching cannot reach it: without the older statements at all the
     // newer one is first in only 78 % (many share no word with their question).
-    at_least("keyword-only newer first", f.newer_first.0, 0.66); // measured 0.680 (en 0.656, zh 0.703)
+    // By default the rule does not supersede (`LifecycleConfig::supersede_by_rule`: it hid
+    // MADial events no later memory updates): only an explicit `supersedes` or an LLM does.
+    // Ranking alone then puts the newer statement first in 15 %.
+    at_least("keyword-only newer first", f.newer_first.0, 0.12); // measured 0.148
     at_least("keyword-only ceiling", f.ceiling, 0.76); // measured 0.781
-    at_least("keyword-only detected", f.detected as f64 / 128.0, 0.74); // measured 98 of 128
-    assert!(f.false_supersessions <= 20, "measured 16: {f:?}");
+    assert_eq!(f.detected, 0, "no rule-based supersession without vectors: {f:?}");
+    assert_eq!(f.false_supersessions, 0, "{f:?}");
     // Two older statements share no word with their question: reachable only by id or listing.
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 }
@@ -195,13 +199,12 @@ async fn facts_that_change_with_the_default_model() {
     let f = measure(Some(Arc::new(model))).await;
     assert_eq!(f.scenarios, 128);
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios.
-    // Measured 81 %: detection misses 16 changes (12 %) and costs 6 points; the rest is ranking:
-    // with no older statement at all (perfect supersession) the newer one is first in 86 %, the
-    // others losing to unrelated memories the model finds closer to the question.
-    at_least("model newer first", f.newer_first.0, 0.79); // measured 0.813 (en 0.828, zh 0.797)
+    // With the rule off by default, ranking alone puts the newer statement first in 12.5 %;
+    // with the rule on (opt-in) it was 78 % (111 of 128 changes detected, 14 false).
+    at_least("model newer first", f.newer_first.0, 0.10); // measured 0.125
     at_least("model ceiling", f.ceiling, 0.84); // measured 0.859
-    at_least("model detected", f.detected as f64 / 128.0, 0.85); // measured 112 of 128
-    assert!(f.false_supersessions <= 22, "measured 18: {f:?}");
+    assert_eq!(f.detected, 0, "no rule-based supersession by default: {f:?}");
+    assert_eq!(f.false_supersessions, 0, "{f:?}");
     assert!(f.reachable >= 126, "measured 127: {f:?}");
 }
 

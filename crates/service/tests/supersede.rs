@@ -35,7 +35,11 @@ struct Harness {
 /// Every memory of the tier is a candidate (the test embedder's cosines say little), so the text
 /// evidence decides, as it does among a real model's near neighbours.
 fn every_candidate() -> LifecycleConfig {
-    LifecycleConfig { supersede_threshold: Some(-1.0), ..LifecycleConfig::default() }
+    LifecycleConfig {
+        supersede_threshold: Some(-1.0),
+        supersede_by_rule: true,
+        ..LifecycleConfig::default()
+    }
 }
 
 async fn harness_with(
@@ -310,7 +314,8 @@ async fn an_llm_decides_when_configured_and_the_rule_when_it_fails() {
 #[tokio::test]
 async fn keyword_only_mode_finds_candidates_by_keywords_in_memory_and_in_the_store() {
     for keyword_search in [KeywordSearch::InMemory, KeywordSearch::Store] {
-        let h = harness_with(LifecycleConfig::default(), false, keyword_search).await;
+        let rule = LifecycleConfig { supersede_by_rule: true, ..LifecycleConfig::default() };
+        let h = harness_with(rule, false, keyword_search).await;
         tell(&h, "The staging database runs on port 5439.").await;
         let old = tell(&h, "The API server listens on port 8080.").await.memory;
         let new = tell(&h, "We switched the API server to port 9090.").await;

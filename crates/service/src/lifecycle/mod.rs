@@ -46,6 +46,11 @@ pub struct LifecycleConfig {
     /// candidates cheap and the text evidence decides. Models with lower cosines (OpenAI's)
     /// need a lower bar.
     pub supersede_threshold: Option<f32>,
+    /// Without an LLM, whether the rule (`update_evidence`) may supersede. Off by default: on
+    /// MADial-Bench's events it hid memories that no later one updates (MADial-zh R@5 0.602 →
+    /// 0.519 with the default model), and a superseded memory leaves recall. With an LLM
+    /// configured, the LLM decides regardless; explicit `supersedes` always work.
+    pub supersede_by_rule: bool,
     /// Episodic memories neither written nor recalled for this long move to the archive on the
     /// sweep (design: 90 days). `None` turns archiving off.
     pub archive_after: Option<Duration>,
@@ -67,6 +72,7 @@ impl Default for LifecycleConfig {
         Self {
             dedup_threshold: Some(0.95),
             supersede_threshold: Some(0.80),
+            supersede_by_rule: false,
             archive_after: Some(Duration::from_secs(90 * 86_400)),
             long_content_chars: 500,
             summary_chars: 200,

@@ -151,7 +151,10 @@ impl MemoryService {
                     }
                 }
                 None => {
-                    if by_rule.is_none() && self.rule_supersedes(&c, new, occurred_at) {
+                    if self.config.lifecycle.supersede_by_rule
+                        && by_rule.is_none()
+                        && self.rule_supersedes(&c, new, occurred_at)
+                    {
                         by_rule = Some((c.memory, "rules"));
                     }
                 }
