@@ -27,7 +27,7 @@
 //! - Heat is bounded (+5 % at most, reached at 20 uses) and earned: the service counts a use
 //!   only for memories a recall returned above its relevance floor.
 //!
-//! Dialogue-shaped queries are focused on their latest turns first ([`crate::focus`]).
+//! Dialogue-shaped queries are focused on their latest turns first ([`mod@crate::focus`]).
 //! Reciprocal-rank fusion ([`Fusion::Rrf`], Cormack, Clarke & Büttcher, SIGIR 2009) and the
 //! design's weighted formula ([`Fusion::Weighted`]) remain for comparison.
 //!
