@@ -181,7 +181,7 @@ async def checks(session, transport, namespace):
           and ended["episodes"][0]["memory"]["memory_type"] == "episodic", ended)
     episode = ended["episodes"][0]["memory"]["id"]
     distilled = payload(await session.call_tool("summarize_episodes", {
-        "episode_ids": [episode, first["memory"]["id"]], "instruction": "饮食"}))
+        "episode_ids": [episode, first["memory"]["id"]], "instruction": "过敏"}))
     check_("summarize_episodes writes a semantic memory with its sources and says how",
           distilled["memory"]["memory_type"] == "semantic"
           and len(distilled["memory"]["source_ids"]) == 2

@@ -113,6 +113,9 @@ pub struct RecallView<'a> {
     pub hits: Vec<HitView<'a>>,
     /// Candidates left out for scoring under the relevance floor (`min_relevance`).
     pub below_floor: usize,
+    /// With `max_tokens`: memories ranked among the hits that did not fit the budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub over_budget: Option<usize>,
     /// Milliseconds spent: `embed` (the query's embedding), `search` (everything else).
     pub took_ms: TookView,
 }
@@ -151,13 +154,20 @@ impl<'a> From<&'a RecallResponse> for RecallView<'a> {
             vector_search: vector_search(&r.vector_search),
             query_terms: &r.query_terms,
             below_floor: r.below_floor,
+            over_budget: r.budgeted.then_some(r.over_budget),
             took_ms: TookView { embed: millis(r.timings.embed), search: millis(r.timings.search) },
             hits: r
                 .hits
                 .iter()
                 .map(|h| HitView {
                     score: h.score,
-                    memory: MemoryView { content: h.text(), ..MemoryView::from(&h.memory) },
+                    // Under a token budget each hit's text is shown once: the summary is not
+                    // repeated beside the content it stands for.
+                    memory: MemoryView {
+                        content: h.text(),
+                        summary: if r.budgeted { None } else { h.memory.summary.as_deref() },
+                        ..MemoryView::from(&h.memory)
+                    },
                     summarized: h.shown == Shown::Summary,
                     explanation: h.explanation.as_ref(),
                 })

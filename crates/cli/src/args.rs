@@ -445,6 +445,8 @@ pub struct UpdateArgs {
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FusionArg {
     /// The default ranking (`rearview_search::rank`; `BENCHMARKS.md` has the evidence).
+    /// `weighted`, its name before, still works.
+    #[value(alias = "weighted")]
     Default,
     /// Reciprocal-rank fusion (k = 60).
     Rrf,

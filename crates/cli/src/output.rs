@@ -212,9 +212,13 @@ impl Printer {
         }
         if r.below_floor > 0 {
             out += &format!(
-                "({} less related candidates left out by the relevance floor; --min-relevance 0 shows them)\n",
+                "({} candidates scored under the relevance floor and were left out; --min-relevance 0 keeps them)\n",
                 r.below_floor
             );
+        }
+        if r.over_budget > 0 {
+            out +=
+                &format!("({} better-ranked memories did not fit --max-tokens)\n", r.over_budget);
         }
         for (i, h) in r.hits.iter().enumerate() {
             let m = &h.memory;

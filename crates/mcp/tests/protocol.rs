@@ -276,9 +276,14 @@ async fn facts_that_change_over_the_protocol() {
     let id = |v: &Value| v["memory"]["id"].as_str().unwrap_or_else(|| panic!("{v}")).to_owned();
     let old =
         id(&s.ok("store_memory", json!({"content": "The API server listens on port 8080"})).await);
-    let new =
-        s.ok("store_memory", json!({"content": "We switched the API server to port 9090"})).await;
-    assert_eq!(new["superseded"], json!([{"id": old, "by": "rules"}]), "{new}");
+    // Rule-based detection is opt-in: the agent says what the new memory supersedes.
+    let new = s
+        .ok(
+            "store_memory",
+            json!({"content": "We switched the API server to port 9090", "supersedes": [old]}),
+        )
+        .await;
+    assert_eq!(new["superseded"], json!([{"id": old, "by": "request"}]), "{new}");
     let new_id = id(&new);
 
     let hits = s.ok("retrieve_memory", json!({"query": "API server port"})).await;

@@ -341,16 +341,18 @@ pub struct Floor {
     pub keyword_coverage: f32,
 }
 
-/// Whether `c` reaches `floor`: its cosine does, or its keyword coverage does; without a
-/// vector, any keyword match passes.
+/// Whether `c` reaches `floor`: its cosine does, or its keyword coverage does. When the
+/// coverage cannot be known (no term statistics), the best keyword match of the query counts as
+/// covered; a memory without a vector passes on its keywords alone.
 pub fn passes_floor(c: &Candidate, floor: &Floor) -> bool {
     let covered = match (c.bm25, c.bm25_full) {
         (Some(bm25), Some(full)) if full > 0.0 => bm25 / full >= floor.keyword_coverage,
-        _ => false,
+        (Some(bm25), _) => bm25 > 0.0 && c.keyword_rank == Some(1),
+        (None, _) => false,
     };
     match c.cosine {
         Some(cos) => cos >= floor.similarity || covered,
-        None => c.bm25.is_some_and(|b| b > 0.0),
+        None => covered,
     }
 }
 
@@ -713,17 +715,26 @@ mod tests {
     fn the_floor_is_absolute() {
         let floor = Floor { similarity: 0.8, keyword_coverage: 0.5 };
         assert!(passes_floor(&candidate(1, 0.85, 0.0), &floor));
-        assert!(!passes_floor(&candidate(1, 0.75, 9.0), &floor), "coverage unknown");
+        let mut lesser = candidate(1, 0.75, 9.0);
+        lesser.keyword_rank = Some(2);
+        assert!(!passes_floor(&lesser, &floor), "coverage unknown, not the best keyword match");
+        assert!(passes_floor(&candidate(1, 0.75, 9.0), &floor), "the best keyword match");
         let mut rare_token = candidate(1, 0.75, 6.0);
         rare_token.bm25_full = Some(10.0);
         assert!(passes_floor(&rare_token, &floor), "covers 60 % of the query");
         rare_token.bm25 = Some(2.0);
         assert!(!passes_floor(&rare_token, &floor), "covers 20 %");
-        let mut keyword_only = candidate(1, 0.0, 2.0);
-        keyword_only.cosine = None;
-        assert!(passes_floor(&keyword_only, &floor));
-        keyword_only.bm25 = None;
-        assert!(!passes_floor(&keyword_only, &floor));
+        let mut no_vector = candidate(1, 0.0, 2.0);
+        no_vector.cosine = None;
+        assert!(passes_floor(&no_vector, &floor), "best keyword match, coverage unknown");
+        no_vector.keyword_rank = Some(2);
+        assert!(!passes_floor(&no_vector, &floor), "a lesser match, coverage unknown");
+        no_vector.bm25_full = Some(3.0);
+        assert!(passes_floor(&no_vector, &floor), "covers two thirds");
+        no_vector.bm25_full = Some(30.0);
+        assert!(!passes_floor(&no_vector, &floor), "one common character of a long query");
+        no_vector.bm25 = None;
+        assert!(!passes_floor(&no_vector, &floor));
     }
 
     fn arb_candidate() -> impl Strategy<Value = Candidate> {

@@ -55,7 +55,7 @@ impl MemoryService {
         let ranked = rank(&found.candidates, &plan.ranking, plan.now, request.tier_order);
         let floor = self.floor(&request, &query);
         let (kept, below_floor) = above_floor(ranked, &found.candidates, floor.as_ref());
-        let mut hits = select(kept, &found.memories, &request);
+        let (mut hits, over_budget) = select(kept, &found.memories, &request);
         let used: Vec<MemoryId> = hits.iter().map(|h| h.memory.id).collect();
         if request.record_access && !used.is_empty() {
             // Only what passed the floor and was handed back counts as used: fill-ins do not
@@ -77,6 +77,8 @@ impl MemoryService {
             vector_search: query.vector_search,
             query_terms: query.focused.terms.into_iter().map(|(t, _)| t).collect(),
             below_floor,
+            over_budget,
+            budgeted: request.max_tokens.is_some(),
             timings: RecallTimings { embed, search },
         })
     }
@@ -86,10 +88,11 @@ impl MemoryService {
     fn floor(&self, request: &RecallRequest, query: &Query) -> Option<Floor> {
         let similarity = match (request.min_relevance, self.config.min_relevance) {
             (Some(floor), _) | (None, Some(floor)) => floor,
-            (None, None) => {
-                let (model, _) = query.vectors.first()?;
-                calibrated_floor(model, &request.query)?
-            }
+            // Cosines of several models are averaged: no one model's calibration applies.
+            (None, None) => match query.vectors.as_slice() {
+                [(model, _)] => calibrated_floor(model, &request.query)?,
+                _ => return None,
+            },
         };
         (similarity > 0.0).then_some(Floor { similarity, keyword_coverage: KEYWORD_COVERAGE_FLOOR })
     }
@@ -345,14 +348,16 @@ fn above_floor(
 }
 
 /// Stage 5b: the top `top_k`, and with `max_tokens`, the best that fit the budget (a long
-/// memory shown by its summary when only that fits).
+/// memory shown by its summary when only that fits), with how many better-ranked memories did
+/// not fit.
 fn select(
     ranked: Vec<Scored>,
     memories: &HashMap<MemoryId, Memory>,
     request: &RecallRequest,
-) -> Vec<RecallHit> {
+) -> (Vec<RecallHit>, usize) {
     let mut budget = request.max_tokens;
     let mut hits = Vec::new();
+    let mut over_budget = 0;
     for scored in ranked {
         if hits.len() == request.top_k {
             break;
@@ -370,6 +375,7 @@ fn select(
                     *left -= short;
                     Shown::Summary
                 } else {
+                    over_budget += 1;
                     continue;
                 }
             }
@@ -381,5 +387,5 @@ fn select(
             shown,
         });
     }
-    hits
+    (hits, over_budget)
 }

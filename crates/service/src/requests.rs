@@ -262,6 +262,10 @@ pub struct RecallResponse {
     pub query_terms: Vec<String>,
     /// Candidates the relevance floor left out.
     pub below_floor: usize,
+    /// Memories ranked among the hits that did not fit `max_tokens`.
+    pub over_budget: usize,
+    /// Whether the request set `max_tokens` (transports then show each hit's text once).
+    pub budgeted: bool,
     /// Where the time went.
     pub timings: RecallTimings,
 }

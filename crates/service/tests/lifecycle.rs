@@ -204,7 +204,13 @@ async fn a_near_duplicate_stating_a_changed_fact_supersedes_the_old_one_which_st
     // is the same vector); at this threshold every pair is a near duplicate and only the facts
     // decide.
     assert!(cosine("端口从 8765 改成 8766", "端口从 8766 改成 8765").await > 0.99);
-    let everything = LifecycleConfig { dedup_threshold: Some(0.01), ..LifecycleConfig::default() };
+    // Rule-based supersession is opt-in: on by default it hid LoCoMo turns and MADial events
+    // that no later memory updates (LoCoMo conv-26 frac@5 0.589 → 0.546, MADial-zh 0.602 → 0.519).
+    let everything = LifecycleConfig {
+        dedup_threshold: Some(0.01),
+        supersede_by_rule: true,
+        ..LifecycleConfig::default()
+    };
     for (older, newer) in [
         ("用户不喜欢深色主题", "用户喜欢深色主题"),
         ("端口从 8765 改成 8766", "端口从 8766 改成 8765"),

@@ -709,6 +709,7 @@ async fn a_token_budget_keeps_the_best_that_fit_and_shows_a_long_memory_by_its_s
     // Room for the short one only.
     let r = h.service.recall(&ns("a"), ask(10)).await.unwrap();
     assert_eq!(r.hits.iter().map(|x| x.memory.id).collect::<Vec<_>>(), vec![short_id]);
+    assert_eq!((r.over_budget, r.budgeted), (1, true), "the long memory did not fit");
     let err = h.service.recall(&ns("a"), ask(0)).await.unwrap_err();
     assert!(err.to_string().contains("max_tokens"), "{err}");
 }
