@@ -35,6 +35,7 @@ mod indexes;
 mod keys;
 mod lifecycle;
 mod locks;
+mod query_cache;
 mod recall;
 mod requests;
 mod tenancy;
@@ -173,6 +174,8 @@ pub struct MemoryService {
     llm: std::sync::RwLock<Option<Arc<dyn rearview_llm::LanguageModel>>>,
     /// One write lock per namespace, held by every read-decide-write (see `locks.rs`).
     writes: WriteLocks,
+    /// Vectors of recent queries, per model (see `query_cache.rs`).
+    query_vectors: query_cache::QueryCache,
 }
 
 impl std::fmt::Debug for MemoryService {
@@ -208,6 +211,7 @@ impl MemoryService {
             access,
             llm: std::sync::RwLock::new(None),
             writes: WriteLocks::default(),
+            query_vectors: query_cache::QueryCache::default(),
         };
         service.check_tokenizer().await?;
         service.load_indexes().await?;

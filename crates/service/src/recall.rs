@@ -131,7 +131,7 @@ impl MemoryService {
             (Vec::new(), VectorSearch::Disabled)
         } else {
             let tail = focused.tail.as_deref().map(|t| (t, plan.ranking.focus.tail_weight));
-            embed_query(&request.query, tail, &spaces).await
+            self.embed_query(&request.query, tail, &spaces).await
         };
         Ok(Query { focused, vectors, vector_search })
     }
@@ -257,38 +257,71 @@ impl MemoryService {
     }
 }
 
-/// The query's vector in each of `spaces` that could embed it: the whole query's, or with a
-/// focus tail `(text, weight)`, `normalise((1 − weight) · whole + weight · tail)`.
-async fn embed_query(
-    query: &str,
-    tail: Option<(&str, f32)>,
-    spaces: &[Arc<dyn Embedder>],
-) -> (Vec<(String, Embedding)>, VectorSearch) {
-    let mut texts = vec![query.to_owned()];
-    if let Some((tail, _)) = tail {
-        texts.push(tail.to_owned());
-    }
-    let mut vectors = Vec::new();
-    let mut failure = None;
-    for embedder in spaces {
-        match embedder.embed(&texts, TextKind::Query).await {
-            Ok(v) if v.len() == texts.len() => match blend(&v, tail.map(|(_, w)| w)) {
-                Some(vector) => vectors.push((embedder.model_id().to_owned(), vector)),
-                None => failure = Some("the focused query vector is degenerate".to_owned()),
-            },
-            Ok(_) => failure = Some("model returned no vector".to_owned()),
-            Err(e) => {
-                tracing::warn!(model = embedder.model_id(), error = %e, "query embedding failed; this space is skipped");
-                failure = Some(truncate_chars(&e.to_string(), 200));
+impl MemoryService {
+    /// The query's vector in each of `spaces` that could embed it: the whole query's, or with a
+    /// focus tail `(text, weight)`, `normalise((1 − weight) · whole + weight · tail)`. Texts
+    /// embedded lately come from the query cache; the others go to the model in one batch.
+    async fn embed_query(
+        &self,
+        query: &str,
+        tail: Option<(&str, f32)>,
+        spaces: &[Arc<dyn Embedder>],
+    ) -> (Vec<(String, Embedding)>, VectorSearch) {
+        let mut texts = vec![query.to_owned()];
+        if let Some((tail, _)) = tail {
+            texts.push(tail.to_owned());
+        }
+        let mut vectors = Vec::new();
+        let mut failure = None;
+        for embedder in spaces {
+            match self.query_vectors_of(embedder.as_ref(), &texts).await {
+                Ok(v) => match blend(&v, tail.map(|(_, w)| w)) {
+                    Some(vector) => vectors.push((embedder.model_id().to_owned(), vector)),
+                    None => failure = Some("the focused query vector is degenerate".to_owned()),
+                },
+                Err(reason) => failure = Some(reason),
             }
         }
+        if vectors.is_empty() {
+            let reason = failure.unwrap_or_else(|| "no vector".to_owned());
+            return (vectors, VectorSearch::Failed { reason });
+        }
+        let model_id = vectors.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>().join(" + ");
+        (vectors, VectorSearch::Used { model_id })
     }
-    if vectors.is_empty() {
-        let reason = failure.unwrap_or_else(|| "no vector".to_owned());
-        return (vectors, VectorSearch::Failed { reason });
+
+    /// One vector per text in `embedder`'s space: cached ones reused, the rest embedded in one
+    /// call and cached.
+    async fn query_vectors_of(
+        &self,
+        embedder: &dyn Embedder,
+        texts: &[String],
+    ) -> Result<Vec<Embedding>, String> {
+        let model = embedder.model_id();
+        let mut found: Vec<Option<Embedding>> =
+            texts.iter().map(|t| self.query_vectors.get(model, t)).collect();
+        let missing: Vec<String> =
+            texts.iter().zip(&found).filter(|(_, v)| v.is_none()).map(|(t, _)| t.clone()).collect();
+        if !missing.is_empty() {
+            let computed = match embedder.embed(&missing, TextKind::Query).await {
+                Ok(v) if v.len() == missing.len() => v,
+                Ok(_) => return Err("model returned no vector".to_owned()),
+                Err(e) => {
+                    tracing::warn!(model, error = %e, "query embedding failed; this space is skipped");
+                    return Err(truncate_chars(&e.to_string(), 200));
+                }
+            };
+            let mut computed = computed.into_iter();
+            for (text, slot) in texts.iter().zip(found.iter_mut()) {
+                if slot.is_none() {
+                    let vector = computed.next().ok_or("model returned too few vectors")?;
+                    self.query_vectors.put(model, text, vector.clone());
+                    *slot = Some(vector);
+                }
+            }
+        }
+        Ok(found.into_iter().flatten().collect())
     }
-    let model_id = vectors.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>().join(" + ");
-    (vectors, VectorSearch::Used { model_id })
 }
 
 /// The whole query's vector, or its blend with the tail's.

@@ -720,3 +720,55 @@ fn tokens_are_estimated_per_chinese_character_and_per_four_other_characters() {
     assert_eq!(rearview_service::estimate_tokens("port"), 1);
     assert_eq!(rearview_service::estimate_tokens(""), 0);
 }
+
+/// Counts the query texts it is asked to embed.
+struct CountingEmbedder {
+    inner: TestEmbedder,
+    queries: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl Embedder for CountingEmbedder {
+    fn model_id(&self) -> &str {
+        self.inner.model_id()
+    }
+
+    fn dimensions(&self) -> usize {
+        self.inner.dimensions()
+    }
+
+    async fn embed(
+        &self,
+        texts: &[String],
+        kind: rearview_embed::TextKind,
+    ) -> Result<Vec<rearview_core::Embedding>, rearview_embed::EmbedError> {
+        if kind == rearview_embed::TextKind::Query {
+            self.queries.fetch_add(texts.len(), std::sync::atomic::Ordering::SeqCst);
+        }
+        self.inner.embed(texts, kind).await
+    }
+}
+
+#[tokio::test]
+async fn a_repeated_query_reuses_its_vector() {
+    let counting = Arc::new(CountingEmbedder {
+        inner: TestEmbedder::new(64),
+        queries: std::sync::atomic::AtomicUsize::new(0),
+    });
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());
+    let h = harness_with(store, Some(Arc::clone(&counting) as Arc<dyn Embedder>)).await;
+    remember(&h, "a", "MCP server listens on port 8765").await;
+    let queries = || counting.queries.load(std::sync::atomic::Ordering::SeqCst);
+    let first = recall_ids(&h, "a", "which port").await;
+    assert_eq!(queries(), 1);
+    assert_eq!(recall_ids(&h, "a", "which port").await, first, "same answer from the cache");
+    assert_eq!(queries(), 1, "the second recall did not run the model");
+    recall_ids(&h, "a", "another question").await;
+    assert_eq!(queries(), 2);
+    // A dialogue embeds its whole text and its latest turn; both are cached.
+    let dialogue = "user: hi\nassistant: hello\nuser: which port does MCP use?";
+    recall_ids(&h, "a", dialogue).await;
+    assert_eq!(queries(), 4);
+    recall_ids(&h, "a", dialogue).await;
+    assert_eq!(queries(), 4);
+}
