@@ -124,6 +124,13 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "COSINE|off")]
     pub dedup_threshold: Option<String>,
 
+    /// Cosine above which a current memory of the same tier is a candidate for being superseded
+    /// by a new one that updates it (the LLM or the rule then decides), or `off` to detect no
+    /// updates (explicit --supersedes still work) [env: REARVIEW_SUPERSEDE_THRESHOLD]
+    /// [default: 0.80].
+    #[arg(long, global = true, value_name = "COSINE|off")]
+    pub supersede_threshold: Option<String>,
+
     /// Days an episodic memory may go unwritten and unrecalled before the sweep archives it;
     /// 0 = never [env: REARVIEW_ARCHIVE_AFTER_DAYS] [default: 90].
     #[arg(long, global = true, value_name = "DAYS")]
@@ -562,6 +569,7 @@ impl Cli {
         put("llm_api_key_env", &self.llm_api_key_env);
         put("llm_timeout", &self.llm_timeout);
         put("dedup_threshold", &self.dedup_threshold);
+        put("supersede_threshold", &self.supersede_threshold);
         put("archive_after_days", &self.archive_after_days);
         if let Command::Serve {
             listen,

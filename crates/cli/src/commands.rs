@@ -504,6 +504,7 @@ fn lifecycle_config(settings: &Settings) -> LifecycleConfig {
     });
     LifecycleConfig {
         dedup_threshold: settings.dedup_threshold,
+        supersede_threshold: settings.supersede_threshold,
         archive_after,
         auto_distill: settings.auto_distill,
         ..LifecycleConfig::default()

@@ -119,6 +119,7 @@ const KEYS: &[Key] = &[
     key("sweep_interval", &["REARVIEW_SWEEP_INTERVAL"], "--sweep-interval"),
     key("max_content_chars", &["REARVIEW_MAX_CONTENT_CHARS"], "--max-content-chars"),
     key("dedup_threshold", &["REARVIEW_DEDUP_THRESHOLD"], "--dedup-threshold"),
+    key("supersede_threshold", &["REARVIEW_SUPERSEDE_THRESHOLD"], "--supersede-threshold"),
     key("archive_after_days", &["REARVIEW_ARCHIVE_AFTER_DAYS"], "--archive-after-days"),
     key("auto_distill", &["REARVIEW_AUTO_DISTILL"], "--auto-distill"),
     key("listen", &["REARVIEW_LISTEN"], "--listen"),
@@ -177,6 +178,8 @@ pub struct Settings {
     pub max_content_chars: usize,
     /// Near-duplicate cosine, `None` = off.
     pub dedup_threshold: Option<f32>,
+    /// Cosine of the candidates a new memory may supersede, `None` = no detection.
+    pub supersede_threshold: Option<f32>,
     /// Days before idle episodes are archived; 0 = never.
     pub archive_after_days: u64,
     /// Distil in the sweep.
@@ -310,6 +313,15 @@ impl Settings {
                 text => text.parse::<f32>().ok().filter(|c| *c > 0.0 && *c <= 1.0).map(Some),
             },
         )?;
+        let supersede_threshold = layers.parse(
+            "supersede_threshold",
+            "0.80",
+            "a cosine in [0, 1], e.g. 0.80, or off",
+            |v| match v.trim() {
+                "off" | "none" => Some(None),
+                text => text.parse::<f32>().ok().filter(|c| (0.0..=1.0).contains(c)).map(Some),
+            },
+        )?;
         let archive_after_days =
             layers.parse("archive_after_days", "90", "whole days ≥ 0; 0 = never", |v| {
                 v.parse::<u64>().ok()
@@ -397,6 +409,7 @@ impl Settings {
             sweep_interval,
             max_content_chars,
             dedup_threshold,
+            supersede_threshold,
             archive_after_days,
             auto_distill,
             listen,
@@ -791,6 +804,7 @@ mod tests {
                 "REARVIEW_MAX_CONTENT_CHARS",
             ),
             (vec![], vec![("REARVIEW_DEDUP_THRESHOLD", "1.5")], "dedup_threshold", "(0, 1]"),
+            (vec![], vec![("REARVIEW_SUPERSEDE_THRESHOLD", "x")], "supersede_threshold", "[0, 1]"),
             (vec![], vec![("REARVIEW_AUTO_DISTILL", "maybe")], "auto_distill", "true or false"),
             (vec![], vec![("REARVIEW_LISTEN", "8765")], "listen", "host:port"),
             (vec![], vec![("REARVIEW_MAX_REQUEST_BYTES", "10")], "max_request_bytes", "1024"),

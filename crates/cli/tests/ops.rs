@@ -103,6 +103,20 @@ fn the_shipped_config_file_is_valid() {
     assert!(
         shown["settings"]["dedup_threshold"]["source"].as_str().unwrap().contains("settings.yaml")
     );
+    let supersede = &shown["settings"]["supersede_threshold"];
+    assert_eq!(
+        (
+            supersede["value"].as_str(),
+            supersede["source"].as_str().map(|s| s.contains("settings.yaml"))
+        ),
+        (Some("0.8"), Some(true)),
+        "{supersede}"
+    );
+    let off = rearview(home.path())
+        .args(["--json", "--supersede-threshold", "off", "config", "show"])
+        .output()
+        .unwrap();
+    assert_eq!(json(off, "config show")["settings"]["supersede_threshold"]["value"], "off");
 }
 
 #[test]
