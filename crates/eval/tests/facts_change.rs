@@ -4,9 +4,10 @@
 //! to Y…) and a question asked after the change whose gold is the newer statement
 //! (`data/facts_change.jsonl`, written by `data/facts_change.py`).
 //!
-//! Each run reports, and holds floors on:
-//! - **newer first**: `frac@1` of `rearview_eval::run` with the `default` configuration (what
-//!   recall does with no options);
+//! Each run reports, and holds floors on, with rule-based supersession off (the default:
+//! `LifecycleConfig::supersede_by_rule`) and on:
+//! - **newer first**: `frac@1` with the `default` ranking (what recall does with no options), by
+//!   `rearview_eval::run` when the rule is off, by the same service path with the rule on;
 //! - **ceiling**: the same with the older statements left out of the data, i.e. with perfect
 //!   supersession: what ranking alone makes of each question;
 //! - **detected**: scenarios whose older statement the newer one superseded, and **false**:
@@ -21,12 +22,17 @@
 //! | | newer first | ceiling | detected | false | reachable |
 //! |---|---|---|---|---|---|
 //! | multilingual-e5-small, default (no rule) | 0.125 | 0.852 | 0 / 128 | 0 | 126 / 128 |
-//! | multilingual-e5-small, `supersede_by_rule` | 0.781 | 0.852 | 111 / 128 | 14 | 126 / 128 |
+//! | multilingual-e5-small, `supersede_by_rule` | 0.742 (en 0.750, zh 0.734) | 0.852 | 105 / 128 | 3 | 126 / 128 |
 //! | keyword-only, default (no rule) | 0.148 | 0.773 | 0 / 128 | 0 | 126 / 128 |
+//! | keyword-only, `supersede_by_rule` | 0.648 (en 0.656, zh 0.641) | 0.773 | 86 / 128 | 4 | 126 / 128 |
 //!
 //! The false supersessions are a few distinct pairs, repeated because the unrelated memories of
-//! every namespace come from one pool (10 are `公司年会定在一月中旬` / `公司财年从四月开始`, near
-//! duplicates to the model at 0.950 with different months).
+//! every namespace come from one pool. The rule trades recall for precision: its first version
+//! detected 111 / 128 with the model but superseded 183 of 419 turns of a LoCoMo conversation
+//! and 16 of 171 MADial-Bench stories. The last test holds that side of the trade: how many
+//! memories of the shared benchmarks, where no statement updates another, the rule supersedes
+//! (measured: MADial-Bench zh 2 of 171, a LoCoMo conversation 1 of 419, a MemDaily slice 4 of
+//! 1,292 with the model; 1, 0 and 4 keyword-only).
 #![expect(clippy::print_stderr, reason = "tests print the figures they check")]
 
 use std::collections::HashMap;
@@ -37,7 +43,9 @@ use chrono::TimeDelta;
 use rearview_core::{Clock, ManualClock, MemoryFilter, MemoryId, Namespace};
 use rearview_embed::{Embedder, TextKind};
 use rearview_eval::{CachingEmbedder, Dataset, NoProgress, config, load_jsonl};
-use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
+use rearview_service::{
+    LifecycleConfig, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
+};
 use rearview_store::Page;
 use rearview_store_sqlite::SqliteStore;
 
@@ -64,38 +72,40 @@ struct Figures {
     scenarios: usize,
 }
 
-async fn measure(embedder: Option<Arc<dyn Embedder>>) -> Figures {
+/// The model, each text embedded once for every run of a test.
+async fn cached(model: Option<Arc<dyn Embedder>>) -> Option<Arc<dyn Embedder>> {
+    let cache = Arc::new(CachingEmbedder::new(model?));
+    let mut texts: Vec<String> = data().memories.iter().map(|m| m.text.clone()).collect();
+    texts.sort();
+    texts.dedup();
+    cache.warm(&texts, TextKind::Passage).await.unwrap();
+    Some(cache)
+}
+
+async fn measure(embedder: Option<Arc<dyn Embedder>>, rule: bool) -> Figures {
     let data = data();
-    let cached = embedder.map(|e| Arc::new(CachingEmbedder::new(e)));
-    if let Some(cache) = &cached {
-        let mut texts: Vec<String> = data.memories.iter().map(|m| m.text.clone()).collect();
-        texts.sort();
-        texts.dedup();
-        cache.warm(&texts, TextKind::Passage).await.unwrap();
-    }
-    let as_embedder = || cached.clone().map(|c| c as Arc<dyn Embedder>);
     let default = [config("default").unwrap()];
-    let report = rearview_eval::run(&data, as_embedder(), &default, &NoProgress).await.unwrap();
-    eprintln!("{}", report.to_text());
+    let report = rearview_eval::run(&data, embedder.clone(), &default, &NoProgress).await.unwrap();
     let json = report.to_json();
     let by_language = |lang: &str| {
         json["configs"][0]["categories"][lang]["scores"]["frac"]["@1"].as_f64().unwrap()
     };
-    let newer_first =
-        (report.get("default", "frac", 1).unwrap(), by_language("en"), by_language("zh"));
+    let by_run = (report.get("default", "frac", 1).unwrap(), by_language("en"), by_language("zh"));
     let mut without_older = data.clone();
     without_older.memories.retain(|m| m.id != "old");
-    let control = rearview_eval::run(&without_older, as_embedder(), &default, &NoProgress).await;
+    let control = rearview_eval::run(&without_older, embedder.clone(), &default, &NoProgress).await;
     let ceiling = control.unwrap().get("default", "frac", 1).unwrap();
 
-    // The service path of `rearview_eval::run` once more, to look at what was superseded.
+    // The service path of `rearview_eval::run` once more, with the rule as asked, to look at
+    // what was superseded (and, with the rule, at what ranks first).
     let latest = data.questions.iter().map(|q| q.as_of).max().unwrap();
     let clock = Arc::new(ManualClock::new(latest));
+    let lifecycle = LifecycleConfig { supersede_by_rule: rule, ..LifecycleConfig::default() };
     let service = MemoryService::open(
         Arc::new(SqliteStore::in_memory().unwrap()),
-        as_embedder(),
+        embedder,
         clock as Arc<dyn Clock>,
-        ServiceConfig { max_top_k: 100, ..ServiceConfig::default() },
+        ServiceConfig { max_top_k: 100, lifecycle, ..ServiceConfig::default() },
     )
     .await
     .unwrap();
@@ -111,7 +121,7 @@ async fn measure(embedder: Option<Arc<dyn Embedder>>) -> Figures {
         ids.insert((m.namespace.clone(), m.id.clone()), stored.memory.id);
     }
     let mut figures = Figures {
-        newer_first,
+        newer_first: (0.0, 0.0, 0.0),
         ceiling,
         detected: 0,
         false_supersessions: 0,
@@ -121,10 +131,21 @@ async fn measure(embedder: Option<Arc<dyn Embedder>>) -> Figures {
         scenarios: data.questions.len(),
     };
     let everything = MemoryFilter { include_superseded: true, ..MemoryFilter::default() };
+    let mut first = [0usize; 2];
     for q in &data.questions {
         let ns: Namespace = q.namespace.parse().unwrap();
         let old = ids[&(q.namespace.clone(), "old".to_owned())];
         let new = ids[&(q.namespace.clone(), "new".to_owned())];
+        let asked = RecallRequest {
+            top_k: 1,
+            as_of: Some(q.as_of),
+            record_access: false,
+            ..RecallRequest::new(q.text.clone())
+        };
+        let hits = service.recall(&ns, asked).await.unwrap().hits;
+        if hits.first().is_some_and(|h| h.memory.id == new) {
+            first[usize::from(q.category == "zh")] += 1;
+        }
         let page = Page { offset: 0, limit: 100 };
         for m in service.list(&ns, &everything, page).await.unwrap() {
             match m.superseded_by {
@@ -167,25 +188,44 @@ async fn measure(embedder: Option<Arc<dyn Embedder>>) -> Figures {
             eprintln!("not in the top 10 as history in {ns}: {old:?} for {:?}", q.text);
         }
     }
-    eprintln!("{figures:?}");
+    let share = |n: usize, of: usize| n as f64 / of as f64;
+    let per_language = data.questions.len() / 2;
+    figures.newer_first = (
+        share(first[0] + first[1], data.questions.len()),
+        share(first[0], per_language),
+        share(first[1], per_language),
+    );
+    if !rule {
+        // Without the rule this is the protocol of `rearview_eval::run`: the same answer.
+        // (The report rounds its per-language figures to four places.)
+        let (a, b) = (figures.newer_first, by_run);
+        let close =
+            (a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-3 && (a.2 - b.2).abs() < 1e-3;
+        assert!(close, "the service path agrees with rearview_eval::run: {a:?} / {b:?}");
+    }
+    eprintln!("rule {rule}: {figures:?}");
     figures
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn facts_that_change_keyword_only() {
-    let f = measure(None).await;
-    assert_eq!(f.scenarios, 128);
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios. Not
     // reached, and keyword matching cannot reach it: without the older statements at all the
-    // newer one is first in only 78 % (many share no word with their question).
-    // By default the rule does not supersede (`LifecycleConfig::supersede_by_rule`: it hid
-    // MADial events no later memory updates): only an explicit `supersedes` or an LLM does.
-    // Ranking alone then puts the newer statement first in 15 %.
+    // newer one is first in only 77 % (many share no word with their question).
+    let f = measure(None, false).await;
+    assert_eq!(f.scenarios, 128);
+    // By default the rule does not supersede (`LifecycleConfig::supersede_by_rule`): only an
+    // explicit `supersedes` or an LLM does, and ranking alone rarely puts the newer one first.
     at_least("keyword-only newer first", f.newer_first.0, 0.12); // measured 0.148
-    at_least("keyword-only ceiling", f.ceiling, 0.76); // measured 0.781
-    assert_eq!(f.detected, 0, "no rule-based supersession without vectors: {f:?}");
-    assert_eq!(f.false_supersessions, 0, "{f:?}");
+    at_least("keyword-only ceiling", f.ceiling, 0.75); // measured 0.773
+    assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     // Two older statements share no word with their question: reachable only by id or listing.
+    assert!(f.reachable >= 125, "measured 126: {f:?}");
+
+    let f = measure(None, true).await;
+    at_least("keyword-only newer first, rule", f.newer_first.0, 0.63); // measured 0.648 (en 0.656, zh 0.641)
+    at_least("keyword-only detected, rule", f.detected as f64 / 128.0, 0.65); // measured 86 of 128
+    assert!(f.false_supersessions <= 6, "measured 4: {f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 }
 
@@ -196,16 +236,91 @@ async fn facts_that_change_with_the_default_model() {
     else {
         return;
     };
-    let f = measure(Some(Arc::new(model))).await;
-    assert_eq!(f.scenarios, 128);
+    let model = cached(Some(Arc::new(model))).await;
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios.
-    // With the rule off by default, ranking alone puts the newer statement first in 12.5 %;
-    // with the rule on (opt-in) it was 78 % (111 of 128 changes detected, 14 false).
+    // With the rule off by default, ranking alone puts it first in 12.5 %; with the rule on
+    // 74 %; with no older statement at all (perfect supersession) 85 %, the rest
+    // losing to unrelated memories the model finds closer to the question.
+    let f = measure(model.clone(), false).await;
+    assert_eq!(f.scenarios, 128);
     at_least("model newer first", f.newer_first.0, 0.10); // measured 0.125
-    at_least("model ceiling", f.ceiling, 0.84); // measured 0.859
-    assert_eq!(f.detected, 0, "no rule-based supersession by default: {f:?}");
-    assert_eq!(f.false_supersessions, 0, "{f:?}");
-    assert!(f.reachable >= 126, "measured 127: {f:?}");
+    at_least("model ceiling", f.ceiling, 0.83); // measured 0.852
+    assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
+    assert!(f.reachable >= 125, "measured 126: {f:?}");
+
+    let f = measure(model, true).await;
+    at_least("model newer first, rule", f.newer_first.0, 0.72); // measured 0.742 (en 0.750, zh 0.734)
+    at_least("model detected, rule", f.detected as f64 / 128.0, 0.79); // measured 105 of 128
+    assert!(f.false_supersessions <= 6, "measured 3: {f:?}");
+    assert!(f.reachable >= 125, "measured 126: {f:?}");
+}
+
+/// Memories of the shared benchmarks (stories, a conversation, templated facts; `$REARVIEW_DATA`
+/// as in `slices.rs`) that the rule supersedes, though none updates another.
+async fn supersessions_in(
+    dir: &std::path::Path,
+    embedder: Option<Arc<dyn Embedder>>,
+) -> [usize; 3] {
+    let madial = rearview_eval::adapters::madial(&dir.join("madial-bench"), "zh").unwrap();
+    let mut locomo =
+        rearview_eval::adapters::locomo(&dir.join("locomo-dev/locomo-dev.json")).unwrap();
+    locomo.take_namespaces(1);
+    let mut memdaily = rearview_eval::adapters::memdaily(&dir.join("memdaily")).unwrap();
+    let keep: Vec<String> =
+        memdaily.questions.iter().step_by(20).map(|q| q.namespace.clone()).collect();
+    memdaily.memories.retain(|m| keep.contains(&m.namespace));
+    let mut counts = [0; 3];
+    for (count, data) in counts.iter_mut().zip([&madial, &locomo, &memdaily]) {
+        let latest = data.memories.iter().map(|m| m.timestamp).max().unwrap();
+        let service = MemoryService::open(
+            Arc::new(SqliteStore::in_memory().unwrap()),
+            embedder.clone(),
+            Arc::new(ManualClock::new(latest)) as Arc<dyn Clock>,
+            ServiceConfig {
+                lifecycle: LifecycleConfig {
+                    supersede_by_rule: true,
+                    ..LifecycleConfig::default()
+                },
+                ..ServiceConfig::default()
+            },
+        )
+        .await
+        .unwrap();
+        for m in &data.memories {
+            let ns: Namespace = m.namespace.parse().unwrap();
+            let request = RememberRequest {
+                occurred_at: Some(m.timestamp),
+                ttl_secs: Some(0),
+                ..RememberRequest::new(m.text.clone())
+            };
+            *count += service.remember(&ns, request).await.unwrap().superseded.len();
+        }
+    }
+    eprintln!("superseded (MADial-Bench zh, LoCoMo, MemDaily): {counts:?}");
+    counts
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn supersessions_stay_rare_in_conversations_stories_and_templated_facts() {
+    let dir = std::env::var_os("REARVIEW_DATA").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+        PathBuf::from,
+    );
+    if !dir.join("locomo-dev").is_dir() {
+        assert!(!rearview_embed_local::testing::models_required(), "no benchmark data at {dir:?}");
+        eprintln!("SKIPPED: benchmark data not found at {}", dir.display());
+        return;
+    }
+    let [madial, locomo, memdaily] = supersessions_in(&dir, None).await;
+    assert!(madial <= 3 && locomo <= 3 && memdaily <= 8, "measured 1, 0, 4");
+    let Some(model) =
+        rearview_embed_local::testing::installed_or_skip(rearview_embed_local::DEFAULT_MODEL)
+    else {
+        return;
+    };
+    let model: Arc<dyn Embedder> = Arc::new(CachingEmbedder::new(Arc::new(model)));
+    let [madial, locomo, memdaily] = supersessions_in(&dir, Some(model)).await;
+    assert!(madial <= 4 && locomo <= 3 && memdaily <= 8, "measured 2, 1, 4");
 }
 
 fn at_least(what: &str, got: f64, floor: f64) {

@@ -151,6 +151,20 @@ async fn restatements_details_and_other_facts_supersede_nothing() {
         ("The office has a quiet room on the third floor.", "The office is closed on holidays."),
         ("SDK 遵循语义化版本。", "引入新的开源协议需要法务审批。"),
         ("I have two kids, aged 7 and 10.", "I buy oat milk instead of cow's milk."),
+        // A plan is no change yet.
+        ("I live in Berlin.", "I'm going to move to Lisbon next year."),
+        // A different value with no word of change: also how facts about different things read.
+        ("port 8765", "port 8766"),
+        ("硬件创新研讨会的持续时间是四天。", "硬件创新与发展论坛的持续时间是三天。"),
+        // Dialogue turns and stories state many things: the rule leaves them alone.
+        (
+            "(8 May 2023) Melanie: Wow, that's cool, Caroline! What happened? Did you hear any stories?",
+            "(8 May 2023) Melanie: That's really cool. You've got guts. What now?",
+        ),
+        (
+            "Bart参与了学校的迷你马拉松，赛前充分准备，并且准时完成了比赛，感到非常开心。",
+            "Bart在期末考试前感到非常焦虑，最后认真调整了复习计划并取得了优异的成绩。",
+        ),
     ] {
         let h = harness().await;
         tell(&h, first).await;

@@ -83,17 +83,18 @@ pub enum Update {
     None,
     /// Same topic, a different value (`port 8765` / `port 8766`), but no word of change. Also
     /// what two facts about different things look like (`My birthday is in June` / `My mother's
-    /// birthday is on October 3`), so on its own it only counts between near duplicates.
+    /// birthday is on October 3`, `A 论坛的规模是六千人` / `B 论坛的规模是一百人`), so it is not
+    /// enough to supersede: the two are kept side by side.
     Differs,
     /// The newer text states a change (a verb of change or replacement, `no longer`, `instead`,
     /// `搬`, `换成`, `改`, `不再`, `辞`, from X to Y…) and the older one says something the newer
     /// does not; they share no topic term or value, so only nearness in meaning can say the
     /// change is about the older text's subject.
     Stated,
-    /// A change stated as in [`Update::Stated`], or only marked (`now`, `these days`, `new`,
-    /// `现在`, `新`, a sentence-final `了`), about a topic term or value the older text shares
-    /// (`Sold the Civic…` after `I drive a Honda Civic`); or a different value with a word of
-    /// change (`switched the API to port 9090` after `the API listens on 8080`).
+    /// A change stated as in [`Update::Stated`], or only marked (`these days`, `如今`, `new
+    /// phone number` after `my phone number is…`, `新邮箱` after `我的邮箱是…`), about a subject
+    /// term both texts share; or a different value with a word of change (`switched the API to
+    /// port 9090` after `the API listens on 8080`).
     OnTopic,
     /// Same topic, opposite polarity: a negation (`drinks coffee` / `does not drink coffee`), the
     /// other side of an antonym (`喜欢` / `讨厌`), or changes that disagree (`从 8765 改成 8766` /
@@ -113,15 +114,20 @@ pub enum Update {
 /// [`Update::None`] (the older text adds nothing to the newer one), and so is `Berlin winters
 /// are long` after `I live in Berlin` (no change stated).
 pub fn update_evidence(older: &str, newer: &str) -> Update {
-    let (old, new) = (Facts::of(older), Facts::of(newer));
     let markers = change_markers(newer);
+    if markers.planned {
+        // A change that has not happened leaves the older text true for now.
+        return Update::None;
+    }
+    let (old, new) = (Facts::of(older), Facts::of(newer));
     let subject = subject_shared(older, newer, &old, &new);
     // `new X` marks a new value only where X is what the older text is about (`new phone
     // number` after `My phone number is…`), not a new thing (`a new licence`).
-    let new_of_subject = markers
-        .new_heads
-        .iter()
-        .any(|head| old.topic.contains(head) || han_pairs(older).contains(head));
+    let old_markers = change_markers(older);
+    let new_of_subject = markers.new_heads.iter().any(|head| {
+        (old.topic.contains(head) || han_pairs(older).contains(head))
+            && !old_markers.new_heads.contains(head)
+    });
     let strong = markers.strong || !new.changes.is_empty();
     let marked = strong || markers.weak || new_of_subject;
     if subject {
@@ -143,7 +149,7 @@ pub fn update_evidence(older: &str, newer: &str) -> Update {
     let said = old.said();
     let holds_new_value =
         new.changes.iter().any(|(_, to)| to.iter().all(|y| said.contains(y.as_str())));
-    let newly_changed = strong && !change_markers(older).strong;
+    let newly_changed = strong && !old_markers.strong;
     let restated = adds_nothing(older, newer) && (holds_new_value || !newly_changed);
     match (marked && !restated, subject, strong) {
         (false, _, _) => Update::None,
@@ -153,21 +159,38 @@ pub fn update_evidence(older: &str, newer: &str) -> Update {
     }
 }
 
-/// Whether two texts share a subject term: a topic word (stemmed; not a word of change), a pair
-/// of adjacent Chinese characters (single characters are too common to say anything: `年` in
-/// `今年` and `明年`), or a value the older text states and the newer one mentions.
+/// Whether two texts are about the same subject: they share two subject terms, or one that is at
+/// least a quarter of the subject terms of the one with fewer (short texts). Subject terms are topic words
+/// (stemmed; not words of change), pairs of adjacent Chinese characters (single characters are
+/// too common to say anything: `年` in `今年` and `明年`), words with two capitals (`API`, `CI`,
+/// `MySQL`: products and acronyms), e-mail addresses and URLs. Other names, numbers and dates are
+/// left out: in a conversation every turn names the same people and the same month. One shared
+/// term is not enough in longer texts: `时间` in `A 的时间是周二下午` and `B 的时间是周一上午`
+/// is an attribute, not the thing it belongs to.
 fn subject_shared(older: &str, newer: &str, old: &Facts, new: &Facts) -> bool {
-    let latin = |f: &Facts| -> BTreeSet<String> {
-        f.topic
-            .iter()
-            .filter(|t| !t.chars().any(is_han) && !change_stems().contains(t.as_str()))
-            .cloned()
-            .collect()
-    };
-    let said = new.said();
-    !latin(old).is_disjoint(&latin(new))
-        || !han_pairs(older).is_disjoint(&han_pairs(newer))
-        || old.values.values().flatten().any(|v| said.contains(v.as_str()))
+    let (mine, theirs) = (subject_terms(older, old), subject_terms(newer, new));
+    let shared = mine.intersection(&theirs).count();
+    shared >= 2 || (shared > 0 && shared * 4 >= mine.len().min(theirs.len()))
+}
+
+/// The subject terms of `text` (see [`subject_shared`]).
+fn subject_terms(text: &str, facts: &Facts) -> BTreeSet<String> {
+    let mut terms: BTreeSet<String> = facts
+        .topic
+        .iter()
+        .filter(|t| !t.chars().any(is_han) && !change_stems().contains(t.as_str()))
+        .cloned()
+        .collect();
+    terms.extend(han_pairs(text));
+    terms.extend(
+        text.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| w.chars().filter(char::is_ascii_uppercase).count() >= 2)
+            .map(str::to_lowercase),
+    );
+    for kind in [ValueKind::Email, ValueKind::Url] {
+        terms.extend(facts.values.get(&kind).into_iter().flatten().cloned());
+    }
+    terms
 }
 
 /// Adjacent Han characters of `text` that are not particles, as two-character strings; words
@@ -185,7 +208,7 @@ fn han_pairs(text: &str) -> BTreeSet<String> {
 /// Two-character words of time, which frame a fact rather than name its subject.
 const ZH_TIME_WORDS: &str = "每天 每周 每月 每年 每晚 每次 上午 下午 中午 早上 晚上 今天 明天 昨天 \
     今年 明年 去年 这周 下周 上周 本周 个月 上个 下个 最近 现在 以后 以前 之前 之后 周一 周二 周三 \
-    周四 周五 周六 周日 开始 结束";
+    周四 周五 周六 周日 开始 结束 下下";
 
 /// Antonym pairs whose sides are facts: `(first side, second side)`, each a list of forms
 /// separated by spaces. English
@@ -465,6 +488,9 @@ fn form_len_at(clause: &[Token], i: usize, form: &str) -> Option<usize> {
 /// or `至` does too. Longest first wins at a position.
 const ZH_CHANGE_VERBS: &str = "调整为 调整到 更改为 修改为 升级到 增加到 减少到 改成 改为 改到 \
     变成 变为 换成 换为 换到 调成 调为 调到 搬到 迁到 迁至 转到 转为 升到 升至 降到 降至 涨到 跌到";
+/// Verbs that `到` completes (`得到` get, `收到` receive, `感到` feel…) rather than marks the new
+/// value of a change.
+const ZH_RESULTATIVE: &str = "得收看听遇想做达受拿找感碰买";
 /// `从`/`由` that do not mean "from" here, by the character before or after.
 const ZH_NOT_FROM: &str = "从来 从不 从未 从事 从而 从前 从小 从此 从头 从中 自从 服从 听从 跟从 \
     随从 盲从 由于 由此 由衷 自由 理由 缘由 经由 来由";
@@ -501,7 +527,16 @@ fn changes_in(clause: &[Token]) -> Vec<(Vec<String>, Vec<String>)> {
     });
     if let Some(p) = han_from {
         let markers = format!("{ZH_CHANGE_VERBS} 到 至");
-        if let Some((q, n)) = find_han_marker(clause, p + 1, &markers) {
+        // `到` right after a verb completes it (`从父母那里得到`, "got from the parents"): no
+        // change of value.
+        let completes = |q: usize| {
+            clause[q].text == "到"
+                && q.checked_sub(1)
+                    .is_some_and(|b| ZH_RESULTATIVE.contains(clause[b].text.as_str()))
+        };
+        if let Some((q, n)) =
+            find_han_marker(clause, p + 1, &markers).filter(|&(q, _)| !completes(q))
+        {
             push(atoms_of(&clause[p + 1..q]), atoms_of(capped(&clause[q + n..], 6)));
         }
     } else if let Some((q, n)) = find_han_marker(clause, 0, ZH_CHANGE_VERBS) {
@@ -623,8 +658,8 @@ fn han_word_ends_at(clause: &[Token], i: usize, word: &str) -> bool {
 const EN_CHANGE_STRONG: &str = "moved relocated switched changed replaced migrated upgraded \
     downgraded renamed rewrote rewritten rebuilt transferred promoted demoted joined left quit \
     stopped sold dropped rescheduled postponed pushed extended slipped delayed raised lowered cut \
-    increased decreased reduced reinstalled rotated updated reassigned resigned retired graduated \
-    anymore formerly previously";
+    increased decreased reduced reinstalled rotated updated reassigned resigned retired anymore \
+    formerly previously";
 /// English phrases of change, as word sequences.
 const EN_CHANGE_PHRASES: &[&[&str]] = &[
     &["no", "longer"],
@@ -634,21 +669,49 @@ const EN_CHANGE_PHRASES: &[&[&str]] = &[
     &["given", "up"],
     &["used", "to"],
     &["from", "now", "on"],
+    &["starting", "this"],
+    &["starting", "next"],
+    &["starting", "today"],
+    &["starting", "tomorrow"],
+    &["from", "next"],
+    &["from", "tomorrow"],
+    &["from", "monday"],
+    &["from", "tuesday"],
+    &["from", "wednesday"],
+    &["from", "thursday"],
+    &["from", "friday"],
 ];
-/// Weaker English markers: common in changes, common elsewhere too.
-const EN_CHANGE_WEAK: &str = "now nowadays currently again since started starting move moving \
-    switching migrating changing change migration latest just today";
+/// Weaker English markers: common in changes, rare in other talk. (`now`, `since`, `just`,
+/// `again` are everywhere in a conversation and mark nothing.)
+const EN_CHANGE_WEAK: &str = "nowadays move moving switching migrating changing change migration";
 /// English weak phrases.
 const EN_WEAK_PHRASES: &[&[&str]] = &[&["these", "days"]];
 /// Words after `left` that make it a side, not a departure (`left-handed`).
 const EN_LEFT_SIDES: &str = "handed hand side wing turn";
 /// Chinese words that say a fact changed, matched as substrings.
-const ZH_CHANGE_STRONG: &str = "搬 迁 换成 换到 换为 换了 换用 更换 改 挪 调整 调到 调成 调为 转到 转为 转学 转岗 变成 变为 \
-    变更 更新 升级 降级 重装 重写 重命名 跳槽 辞去 辞职 离职 升职 降职 毕业 推迟 延期 延后 \
+const ZH_CHANGE_STRONG: &str = "搬 迁 换 改 挪 调整 调到 调成 调为 转到 转为 转学 转岗 变成 变为 \
+    变更 更新 升级 降级 重装 重写 重命名 跳槽 辞去 辞职 离职 升职 降职 推迟 延期 延后 \
     推后 提前到 涨到 涨了 降到 砍到 提高到 增加到 减少到 扩到 缩减 戒掉 戒了 戒烟 戒酒 放弃 不再 \
     停用 取消 卖掉 不用了";
-/// Weaker Chinese markers (`现在`, `新`…); a sentence-final `了` counts too.
-const ZH_CHANGE_WEAK: &str = "现在 如今 目前 已经 已 以后 又 入职";
+/// Words that contain `换` without a change of value (rotation, exchange).
+const ZH_NOT_CHANGE: &str = "轮换 交换 兑换";
+/// Weaker Chinese markers. (`现在`, `已经`, `又`, a sentence-final `了` are everywhere in a
+/// story and mark nothing.)
+const ZH_CHANGE_WEAK: &str = "如今 入职";
+/// Plans and intentions: a change that has not happened yet (`今年要去换驾照`, "going to renew
+/// the licence this year") supersedes nothing.
+const ZH_INTENTION: &str = "要去 将要 打算 计划 准备 想要 想去 需要";
+/// English plans and intentions, as word sequences.
+const EN_INTENTION: &[&[&str]] = &[
+    &["going", "to"],
+    &["plan", "to"],
+    &["plans", "to"],
+    &["planning", "to"],
+    &["need", "to"],
+    &["want", "to"],
+    &["will"],
+    &["might"],
+];
 /// Words that contain `新` without it meaning a new value (news, fresh, Singapore…), and `刷新`
 /// (refresh) and `创新` (innovate), where it ends the word.
 const ZH_NOT_NEW: &str = "新闻 新鲜 新年 新疆 新加坡 新西兰 新春 新浪 新奇";
@@ -660,10 +723,12 @@ const ZH_NOT_NEW_END: &str = "刷新 创新";
 struct Markers {
     /// A word or phrase of change (`moved`, `no longer`, `换成`, `不再`…).
     strong: bool,
-    /// A weaker marker (`now`, `these days`, `现在`, a sentence-final `了`…).
+    /// A weaker marker (`these days`, `nowadays`, `如今`…).
     weak: bool,
     /// What follows each `new`/`新`: the next word's stem, or the next two Han characters.
     new_heads: Vec<String>,
+    /// The text states a plan or an intention (`going to`, `打算`): nothing has changed yet.
+    planned: bool,
 }
 
 fn change_markers(text: &str) -> Markers {
@@ -696,16 +761,35 @@ fn change_markers(text: &str) -> Markers {
             new_heads.push(head);
         }
     }
+    let planned =
+        has_phrase(EN_INTENTION) || ZH_INTENTION.split_whitespace().any(|m| text.contains(m));
+    if planned {
+        return Markers { new_heads, planned, ..Markers::default() };
+    }
     Markers {
         strong: strong_word
-            || ZH_CHANGE_STRONG.split_whitespace().any(|m| text.contains(m))
+            || ZH_CHANGE_STRONG.split_whitespace().any(|m| contains_marker(text, m))
             || has_phrase(EN_CHANGE_PHRASES),
         weak: words.iter().any(|w| listed(EN_CHANGE_WEAK, w))
             || has_phrase(EN_WEAK_PHRASES)
-            || ZH_CHANGE_WEAK.split_whitespace().any(|m| text.contains(m))
-            || final_le(text),
+            || ZH_CHANGE_WEAK.split_whitespace().any(|m| text.contains(m)),
         new_heads,
+        planned,
     }
+}
+
+/// Whether `text` holds the Chinese marker `m` other than inside one of [`ZH_NOT_CHANGE`].
+fn contains_marker(text: &str, m: &str) -> bool {
+    text.match_indices(m).any(|(i, _)| {
+        !ZH_NOT_CHANGE.split_whitespace().any(|word| {
+            // `word` holds `m` at byte `at`: is this `m` that occurrence of `word`?
+            word.find(m).is_some_and(|at| {
+                i.checked_sub(at)
+                    .and_then(|start| text.get(start..))
+                    .is_some_and(|rest| rest.starts_with(word))
+            })
+        })
+    })
 }
 
 /// The stems of the English words of change, which say nothing about a text's subject.
@@ -721,19 +805,6 @@ fn change_stems() -> &'static BTreeSet<String> {
             .collect()
     });
     &STEMS
-}
-
-/// Whether a clause of `text` ends in `了`, the particle of a new situation (`我定居在苏州了`).
-fn final_le(text: &str) -> bool {
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        let at_end =
-            chars.peek().is_none_or(|n| "。！？，；,.!?;".contains(*n) || n.is_whitespace());
-        if c == '了' && at_end {
-            return true;
-        }
-    }
-    false
 }
 
 // ---- scanning --------------------------------------------------------------------------------
@@ -1087,7 +1158,8 @@ mod tests {
         ("API 服务监听 8080 端口。", "API 服务的端口改成了 9090。", Update::OnTopic),
         ("I drink a lot of coffee.", "I quit coffee completely.", Update::OnTopic),
         ("用户每天早上都要喝一杯咖啡。", "用户已经戒掉咖啡了，改喝绿茶。", Update::OnTopic),
-        ("I'm learning Spanish.", "I gave up on Spanish and started on Japanese.", Update::OnTopic),
+        // A name (`Spanish`) is no subject term: in a conversation everyone's name recurs.
+        ("I'm learning Spanish.", "I gave up on Spanish and started on Japanese.", Update::Stated),
         (
             "My phone number is +1 415 555 0134.",
             "New phone number: +1 415 555 0199.",
@@ -1125,6 +1197,8 @@ mod tests {
         ("每周五下午做设计评审。", "运营周报每周一上午发出。"),
         ("Our flat is on the fourth floor without an elevator.", "I rent a flat in Brooklyn."),
         ("I write with a fountain pen.", "I'm left-handed."),
+        ("I live in Berlin.", "I'm going to move from Berlin to Lisbon next year."),
+        ("我住在北京。", "我打算明年搬到上海。"),
     ];
 
     #[test]
@@ -1157,8 +1231,13 @@ mod tests {
         assert!(change_markers("I left Singapore.").strong);
         assert!(change_markers("My advisor wants it by Monday instead.").strong);
         assert!(!change_markers("I buy oat milk instead of cow's milk.").strong);
-        assert!(change_markers("我定居在苏州了。").weak, "a sentence-final 了");
-        assert!(!change_markers("我了解这个项目").weak, "了 inside a word");
+        assert!(!change_markers("我今天跑步了，现在很累。").weak, "了 and 现在 mark nothing alone");
+        assert!(change_markers("I'm on Pacific time these days.").weak);
+        assert!(change_markers("房东换号码了").strong);
+        assert!(!change_markers("今年要去换驾照。").strong, "a plan is not a change yet");
+        assert!(!change_markers("I'm going to move to Paris.").strong);
+        assert!(!change_markers("值班每周一轮换。").strong, "轮换 is rotation");
+        assert!(change_markers("Standup is at 9:45 starting this week.").strong);
         assert!(change_markers("以后请发到我的新邮箱").new_heads.contains(&"邮箱".to_owned()));
         assert!(change_markers("数据看板每小时刷新一次").new_heads.is_empty(), "刷新 is refresh");
         assert!(change_markers("我们搬去了新加坡").new_heads.is_empty(), "新加坡 is Singapore");
@@ -1178,6 +1257,10 @@ mod tests {
         assert!(f.values[&ValueKind::Email].contains("ana@x.io"));
         assert!(f.values[&ValueKind::Url].contains("https://x.io/a"));
         assert!(!f.values[&ValueKind::Name].contains("ana"), "a sentence's first word is no name");
+        assert!(
+            Facts::of("Lisa从爷爷奶奶那里收到银色的项链").changes.is_empty(),
+            "收到 is no change"
+        );
         let zh = Facts::of("用户不太喜欢 Vim，从 8765 改成了 8766");
         assert!(zh.poles.contains(&(0, false)), "不太喜欢 is the dislike side");
         assert!(zh.values[&ValueKind::Name].contains("vim"), "Latin inside Chinese is a name");

@@ -14,17 +14,25 @@
 //!   candidates it saw, and the rule to any that appeared meanwhile. If it fails, the rule decides.
 //!   (It is asked in the order of storing; which of two conflicting memories is history is then
 //!   decided by their event times, as below.)
-//! - **The rule decides** otherwise, from `rearview_search::extract::update_evidence`, asking more
-//!   of a candidate the weaker the other evidence that it is about the same thing:
-//!   - a near duplicate (cosine ≥ `dedup_threshold`) that states a different value or
-//!     `contradicts` the new text ([`Update::Differs`]);
-//!   - the nearest candidate, if the new text states a change and the older one says something it
-//!     does not ([`Update::Stated`]: `I moved to Lisbon` after `I live in Berlin`);
-//!   - any candidate, if that change is about a subject term or value both share, or they
-//!     contradict each other ([`Update::OnTopic`]); in keyword-only mode this is the only case.
+//! - **The rule decides** otherwise, if `LifecycleConfig::supersede_by_rule` is on (off by
+//!   default), from `rearview_search::extract::update_evidence`, asking more of a candidate the
+//!   weaker the other evidence that it is about the same thing:
+//!   - the nearest candidate by vector, if the new text states a change and the older one says
+//!     something it does not ([`Update::Stated`]: `I moved to Lisbon` after `I live in Berlin`);
+//!   - any candidate, if that change is about a subject both share, or they contradict each
+//!     other ([`Update::OnTopic`]); in keyword-only mode this is the only case.
 //!
-//!   The rule supersedes at most one memory, the nearest that passes: it reads surface forms, and
-//!   a second match is more often a look-alike than a second copy of the old fact.
+//!   A different value without a word of change ([`Update::Differs`]: `port 8765` / `port 8766`)
+//!   is not enough, however close the vectors: templated facts about different things look just
+//!   like it (`A 论坛的规模是六千人` / `B 论坛的规模是一百人`). Such near duplicates are kept
+//!   side by side, never merged.
+//!
+//!   The rule supersedes at most one memory, the one with the strongest evidence (the nearest of
+//!   equals): it reads surface forms, and a second match is more often a look-alike than a
+//!   second copy of the old fact. A plan (`I'm going to move`, `今年要去换驾照`) is no change yet. It reads the
+//!   texts without session stamps and only judges statements (two clauses, 25 words or 45 Han
+//!   characters at most, both texts): a dialogue turn or a story states many things, and one
+//!   changed fact must not make the rest history.
 //!
 //! **Candidates**: the three current, unarchived memories of the new memory's tier (and session,
 //! for working memory) nearest to it in the primary model's space with a cosine of at least
@@ -42,7 +50,7 @@
 
 use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, NewMemory, Timestamp};
 use rearview_llm::Episode;
-use rearview_search::extract::{Update, contradicts, update_evidence};
+use rearview_search::extract::{Update, strip_timestamps, update_evidence};
 use rearview_store::{MemoryUpdate, StoredVector};
 
 use super::Superseded;
@@ -142,7 +150,8 @@ impl MemoryService {
         let new = incoming.new;
         let occurred_at = new.occurred_at.unwrap_or(incoming.now);
         let mut found = Vec::new();
-        let mut by_rule = None;
+        // The rule's pick: the strongest evidence, the nearest of equals.
+        let mut by_rule: Option<(Update, Memory)> = None;
         for c in candidates {
             match judged.filter(|j| j.shown.contains(&c.memory.id)) {
                 Some(j) => {
@@ -152,15 +161,15 @@ impl MemoryService {
                 }
                 None => {
                     if self.config.lifecycle.supersede_by_rule
-                        && by_rule.is_none()
-                        && self.rule_supersedes(&c, new, occurred_at)
+                        && let Some(evidence) = self.rule_supersedes(&c, new, occurred_at)
+                        && by_rule.as_ref().is_none_or(|(best, _)| evidence > *best)
                     {
-                        by_rule = Some((c.memory, "rules"));
+                        by_rule = Some((evidence, c.memory));
                     }
                 }
             }
         }
-        found.extend(by_rule);
+        found.extend(by_rule.map(|(_, memory)| (memory, "rules")));
         Ok(found)
     }
 
@@ -317,24 +326,27 @@ impl MemoryService {
     }
 
     /// The rule (see the module docs) for one candidate, reading the two texts in the order
-    /// they happened (`new` happening at `occurred_at`).
-    fn rule_supersedes(&self, c: &Candidate, new: &NewMemory, occurred_at: Timestamp) -> bool {
+    /// they happened (`new` happening at `occurred_at`): the evidence, if it is enough.
+    fn rule_supersedes(
+        &self,
+        c: &Candidate,
+        new: &NewMemory,
+        occurred_at: Timestamp,
+    ) -> Option<Update> {
         let (older, newer) = if c.memory.occurred_at <= occurred_at {
             (c.memory.content.as_str(), new.content.as_str())
         } else {
             (new.content.as_str(), c.memory.content.as_str())
         };
-        let evidence = update_evidence(older, newer);
-        match c.cosine {
-            Some(cosine) => {
-                let near_duplicate =
-                    self.config.lifecycle.dedup_threshold.is_some_and(|t| cosine >= t);
-                (near_duplicate && (evidence >= Update::Differs || contradicts(older, newer)))
-                    || (c.rank == 0 && evidence >= Update::Stated)
-                    || evidence >= Update::OnTopic
-            }
-            None => evidence >= Update::OnTopic,
+        // Session stamps (`(8 May 2023) Melanie:`) are not what a text states.
+        let (older, newer) = (strip_timestamps(older), strip_timestamps(newer));
+        if !is_statement(&older) || !is_statement(&newer) {
+            return None;
         }
+        let evidence = update_evidence(&older, &newer);
+        let nearest_by_vector = c.cosine.is_some() && c.rank == 0;
+        let enough = if nearest_by_vector { Update::Stated } else { Update::OnTopic };
+        (evidence >= enough).then_some(evidence)
     }
 
     /// The memories `new` may supersede, nearest first (see the module docs).
@@ -418,6 +430,38 @@ impl MemoryService {
                 .collect(),
         })
     }
+}
+
+/// Whether the rule may judge `text`: a statement of at most two clauses, 25 words and 45 Han
+/// characters. A longer memory (a dialogue turn, a story) states many things: one changed fact
+/// in it must not make the rest history, and markers of change in it say little about which.
+fn is_statement(text: &str) -> bool {
+    let words = text.split_whitespace().filter(|w| w.chars().any(char::is_alphabetic)).count();
+    let han = text.chars().filter(|&c| rearview_core::is_han(c)).count();
+    // A Latin mark ends a clause only before a space (not inside `a.b@c.io` or `9.5`), and a
+    // period not after a title (`Dr. Nguyen`).
+    let text = text.trim();
+    let mut clauses = 1;
+    for (i, c) in text.char_indices() {
+        let rest = &text[i + c.len_utf8()..];
+        let spaced = rest.starts_with(char::is_whitespace);
+        let ends = match c {
+            '，' | '；' | '。' | '！' | '？' => !rest.is_empty(),
+            ',' | ';' | '!' | '?' => spaced,
+            '.' => spaced && !after_title(&text[..i]),
+            _ => false,
+        };
+        clauses += usize::from(ends);
+    }
+    clauses <= 2 && words <= 25 && han <= 45
+}
+
+/// Whether `before` ends in a title or abbreviation that takes a period (`Dr`, `Mr`, `St`…).
+fn after_title(before: &str) -> bool {
+    const TITLES: &[&str] =
+        &["Dr", "Mr", "Mrs", "Ms", "St", "Jr", "Prof", "vs", "etc", "e.g", "i.e"];
+    let word = before.rsplit(char::is_whitespace).next().unwrap_or_default();
+    TITLES.contains(&word)
 }
 
 /// Splits what `new` (happening at `occurred`) updates into the older statements it supersedes
