@@ -131,6 +131,12 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "COSINE|off")]
     pub supersede_threshold: Option<String>,
 
+    /// Without an LLM, let the rule decide which memories a new one updates (a stated change or
+    /// a contradiction in a short statement); off by default, as it can hide a memory that
+    /// nothing updates [env: REARVIEW_SUPERSEDE_BY_RULE].
+    #[arg(long, global = true)]
+    pub supersede_by_rule: bool,
+
     /// Days an episodic memory may go unwritten and unrecalled before the sweep archives it;
     /// 0 = never [env: REARVIEW_ARCHIVE_AFTER_DAYS] [default: 90].
     #[arg(long, global = true, value_name = "DAYS")]
@@ -597,6 +603,9 @@ impl Cli {
         }
         if self.auto_distill {
             out.insert("auto_distill", "true".to_owned());
+        }
+        if self.supersede_by_rule {
+            out.insert("supersede_by_rule", "true".to_owned());
         }
         out
     }

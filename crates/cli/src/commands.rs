@@ -505,6 +505,7 @@ fn lifecycle_config(settings: &Settings) -> LifecycleConfig {
     LifecycleConfig {
         dedup_threshold: settings.dedup_threshold,
         supersede_threshold: settings.supersede_threshold,
+        supersede_by_rule: settings.supersede_by_rule,
         archive_after,
         auto_distill: settings.auto_distill,
         ..LifecycleConfig::default()

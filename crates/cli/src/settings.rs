@@ -120,6 +120,7 @@ const KEYS: &[Key] = &[
     key("max_content_chars", &["REARVIEW_MAX_CONTENT_CHARS"], "--max-content-chars"),
     key("dedup_threshold", &["REARVIEW_DEDUP_THRESHOLD"], "--dedup-threshold"),
     key("supersede_threshold", &["REARVIEW_SUPERSEDE_THRESHOLD"], "--supersede-threshold"),
+    key("supersede_by_rule", &["REARVIEW_SUPERSEDE_BY_RULE"], "--supersede-by-rule"),
     key("archive_after_days", &["REARVIEW_ARCHIVE_AFTER_DAYS"], "--archive-after-days"),
     key("auto_distill", &["REARVIEW_AUTO_DISTILL"], "--auto-distill"),
     key("listen", &["REARVIEW_LISTEN"], "--listen"),
@@ -180,6 +181,8 @@ pub struct Settings {
     pub dedup_threshold: Option<f32>,
     /// Cosine of the candidates a new memory may supersede, `None` = no detection.
     pub supersede_threshold: Option<f32>,
+    /// Without an LLM, the rule decides what a new memory supersedes.
+    pub supersede_by_rule: bool,
     /// Days before idle episodes are archived; 0 = never.
     pub archive_after_days: u64,
     /// Distil in the sweep.
@@ -322,6 +325,8 @@ impl Settings {
                 text => text.parse::<f32>().ok().filter(|c| (0.0..=1.0).contains(c)).map(Some),
             },
         )?;
+        let supersede_by_rule =
+            layers.parse("supersede_by_rule", "false", "true or false", boolean)?;
         let archive_after_days =
             layers.parse("archive_after_days", "90", "whole days ≥ 0; 0 = never", |v| {
                 v.parse::<u64>().ok()
@@ -410,6 +415,7 @@ impl Settings {
             max_content_chars,
             dedup_threshold,
             supersede_threshold,
+            supersede_by_rule,
             archive_after_days,
             auto_distill,
             listen,
@@ -805,6 +811,12 @@ mod tests {
             ),
             (vec![], vec![("REARVIEW_DEDUP_THRESHOLD", "1.5")], "dedup_threshold", "(0, 1]"),
             (vec![], vec![("REARVIEW_SUPERSEDE_THRESHOLD", "x")], "supersede_threshold", "[0, 1]"),
+            (
+                vec![],
+                vec![("REARVIEW_SUPERSEDE_BY_RULE", "sometimes")],
+                "supersede_by_rule",
+                "true or false",
+            ),
             (vec![], vec![("REARVIEW_AUTO_DISTILL", "maybe")], "auto_distill", "true or false"),
             (vec![], vec![("REARVIEW_LISTEN", "8765")], "listen", "host:port"),
             (vec![], vec![("REARVIEW_MAX_REQUEST_BYTES", "10")], "max_request_bytes", "1024"),

@@ -148,6 +148,17 @@ fn a_new_memory_supersedes_an_old_one_which_lists_as_history() {
 }
 
 #[test]
+fn the_rule_supersedes_only_when_turned_on() {
+    let cli = Cli::new();
+    cli.ok(&["add", "The API server listens on port 8080"]);
+    let off = cli.json(&["add", "We switched the API server to port 9090"]);
+    assert_eq!(off["superseded"], serde_json::json!([]), "off by default: {off}");
+    let old = cli.json(&["add", "I drink a lot of coffee."])["id"].as_str().unwrap().to_owned();
+    let on = cli.json(&["--supersede-by-rule", "add", "I quit coffee completely."]);
+    assert_eq!(on["superseded"], serde_json::json!([{"id": old, "by": "rules"}]), "{on}");
+}
+
+#[test]
 fn bad_input_names_the_field_and_the_allowed_values() {
     let cli = Cli::new();
     let cases: &[(&[&str], &str)] = &[

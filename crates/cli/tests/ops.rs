@@ -116,7 +116,15 @@ fn the_shipped_config_file_is_valid() {
         .args(["--json", "--supersede-threshold", "off", "config", "show"])
         .output()
         .unwrap();
-    assert_eq!(json(off, "config show")["settings"]["supersede_threshold"]["value"], "off");
+    let off = json(off, "config show");
+    assert_eq!(off["settings"]["supersede_threshold"]["value"], "off");
+    assert_eq!(off["settings"]["supersede_by_rule"]["value"], "false");
+    let rule = rearview(home.path())
+        .env("REARVIEW_SUPERSEDE_BY_RULE", "true")
+        .args(["--json", "config", "show"])
+        .output()
+        .unwrap();
+    assert_eq!(json(rule, "config show")["settings"]["supersede_by_rule"]["value"], "true");
 }
 
 #[test]
