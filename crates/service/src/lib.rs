@@ -50,7 +50,8 @@ use rearview_core::{
 use rearview_embed::{Embedder, TextKind};
 use rearview_search::{RankingConfig, Tokenizer};
 use rearview_store::{
-    MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreStats, StoredVector, TierCount,
+    MemoryRecord, MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreStats, StoredVector,
+    TierCount,
 };
 
 use crate::access::AccessRecorder;
@@ -590,6 +591,17 @@ impl MemoryService {
             self.attach_embedders(embedders).await?;
         }
         Ok(())
+    }
+
+    /// Adds a memory just inserted into the store to the in-memory indexes: its keyword terms
+    /// (when keywords are searched in memory) and its vectors in the models in use.
+    pub(crate) fn index_inserted(&self, record: &MemoryRecord) {
+        let in_memory = self.config.keyword_search == KeywordSearch::InMemory;
+        self.indexes.add(
+            &record.memory,
+            in_memory.then_some(record.terms.as_slice()),
+            &self.current_vectors(&record.vectors),
+        );
     }
 
     /// The passage vectors of `content`, one per working model (a failing model is logged and

@@ -8,7 +8,7 @@
 use rearview_core::{InputError, Memory, MemoryId, Namespace, content_hash};
 use rearview_store::{MemoryRecord, StoreError, StoredVector};
 
-use crate::{KeywordSearch, MemoryService, ServiceError};
+use crate::{MemoryService, ServiceError};
 
 /// What became of one imported memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,12 +98,7 @@ impl MemoryService {
             Err(StoreError::Conflict { .. }) => return Ok(Imported::Skipped),
             Err(e) => return Err(e.into()),
         }
-        let in_memory = self.config.keyword_search == KeywordSearch::InMemory;
-        self.indexes.add(
-            &record.memory,
-            in_memory.then_some(record.terms.as_slice()),
-            &self.current_vectors(&record.vectors),
-        );
+        self.index_inserted(&record);
         Ok(Imported::Inserted { embedded })
     }
 }

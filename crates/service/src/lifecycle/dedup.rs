@@ -196,12 +196,7 @@ impl MemoryService {
         };
         let record = MemoryRecord { memory, terms, vectors };
         self.store.insert(&record).await?;
-        let in_memory = self.config.keyword_search == KeywordSearch::InMemory;
-        self.indexes.add(
-            &record.memory,
-            in_memory.then_some(record.terms.as_slice()),
-            &self.current_vectors(&record.vectors),
-        );
+        self.index_inserted(&record);
         tracing::debug!(namespace = %namespace, id = %record.memory.id, "stored memory");
         let mut olders = requested;
         olders.extend(older);

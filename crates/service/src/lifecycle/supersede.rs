@@ -262,12 +262,7 @@ impl MemoryService {
         let terms = self.terms_of(&earlier.content, earlier.summary.as_deref());
         let record = rearview_store::MemoryRecord { memory: earlier, terms, vectors };
         self.store.insert(&record).await?;
-        let in_memory = self.config.keyword_search == KeywordSearch::InMemory;
-        self.indexes.add(
-            &record.memory,
-            in_memory.then_some(record.terms.as_slice()),
-            &self.current_vectors(&record.vectors),
-        );
+        self.index_inserted(&record);
         Ok(record.memory)
     }
 
