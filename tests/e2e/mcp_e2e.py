@@ -7,6 +7,10 @@ delete one, bad arguments are JSON-RPC invalid-params errors while a missing mem
 error; over HTTP also /healthz and a graceful SIGTERM. Prints one line per check and a closing
 "N passed, M failed" line; exits 1 on failure.
 
+Then many processes on one file (issue 16): two `rearview mcp` processes, each driven by its own
+SDK client, and `rearview` CLI commands on one database see each other's stores, updates and
+deletes within a second, and a deleted memory never comes back.
+
 Usage: python tests/e2e/mcp_e2e.py path/to/rearview
 """
 
@@ -83,6 +87,67 @@ async def main(binary):
                 server.kill()
                 code = None
         check("http: SIGTERM shuts the server down cleanly", code == 0, server.stderr.read().decode()[-500:])
+
+
+async def many_processes(binary):
+    """Two `rearview mcp` servers and the CLI on one SQLite file (no restarts)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = f"{tmp}/shared.db"
+
+        def server():
+            return StdioServerParameters(command=binary, args=["--model", "none", "--db", db, "mcp"],
+                                         env={"REARVIEW_LOG": "warn"})
+
+        def cli(*args):
+            out = subprocess.run([binary, "--model", "none", "--db", db, "--json", *args],
+                                 capture_output=True, text=True, timeout=30, check=True)
+            return json.loads(out.stdout)
+
+        async def contents(session, query):
+            hits = payload(await session.call_tool("retrieve_memory", {"query": query}))["hits"]
+            return [h["memory"]["content"] for h in hits]
+
+        async def within_a_second(session, query, want):
+            """Polls until `want(contents)` holds; the seconds it took, or None after 1 s."""
+            start = time.monotonic()
+            while time.monotonic() - start < 1.0:
+                if want(await contents(session, query)):
+                    return time.monotonic() - start
+                await asyncio.sleep(0.02)
+            return None
+
+        async with stdio_client(server()) as (ra, wa), stdio_client(server()) as (rb, wb):
+            async with ClientSession(ra, wa) as a, ClientSession(rb, wb) as b:
+                await a.initialize()
+                await b.initialize()
+                stored = payload(await a.call_tool("store_memory", {"content": "团队的 Redis 端口是 6380"}))
+                seen = await within_a_second(b, "Redis 端口", lambda c: "团队的 Redis 端口是 6380" in c)
+                check("processes: a memory stored through one mcp is recalled through another within 1 s",
+                      seen is not None, await contents(b, "Redis 端口"))
+                added = cli("add", "the staging database moved to host db-7")
+                for name, session in (("first", a), ("second", b)):
+                    seen = await within_a_second(session, "staging database",
+                                                 lambda c: "the staging database moved to host db-7" in c)
+                    check(f"processes: `rearview add` is recalled through the {name} mcp within 1 s",
+                          seen is not None, await contents(session, "staging database"))
+                memory_id = stored["memory"]["id"]
+                await b.call_tool("update_memory", {"id": memory_id, "content": "团队的 Redis 端口改成 6390"})
+                seen = await within_a_second(a, "Redis 端口", lambda c: "团队的 Redis 端口改成 6390" in c)
+                check("processes: an update through one mcp is recalled through the other within 1 s",
+                      seen is not None, await contents(a, "Redis 端口"))
+                cli("delete", added["id"])
+                gone = lambda c: "the staging database moved to host db-7" not in c  # noqa: E731
+                seen = [await within_a_second(s, "staging database", gone) for s in (a, b)]
+                check("processes: `rearview delete` disappears from both mcp processes within 1 s",
+                      None not in seen, seen)
+                await asyncio.sleep(0.6)
+                late = await contents(a, "staging database") + await contents(b, "staging database")
+                check("processes: the deleted memory never comes back",
+                      "the staging database moved to host db-7" not in late, late)
+                recalled = cli("recall", "Redis 端口")
+                check("processes: the CLI recalls what an mcp process updated",
+                      [h["memory"]["content"] for h in recalled["hits"]][:1] == ["团队的 Redis 端口改成 6390"],
+                      recalled)
 
 
 def compat_checks(base):
@@ -210,6 +275,7 @@ async def checks(session, transport, namespace):
 if __name__ == "__main__":
     try:
         asyncio.run(main(sys.argv[1]))
+        asyncio.run(many_processes(sys.argv[1]))
     except Exception:  # noqa: BLE001 - any crash is a failed check
         traceback.print_exc()
         RESULTS.append(False)

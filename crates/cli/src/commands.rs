@@ -205,6 +205,7 @@ async fn serve_stdio(
 ) -> anyhow::Result<()> {
     let service = Arc::new(service);
     spawn_sweeper(&service, sweep_every);
+    spawn_follower(&service);
     if let Some(model) = pending {
         model.spawn(Arc::clone(&service));
     }
@@ -232,6 +233,7 @@ async fn serve_http(
     let address = listener.local_addr().context("reading the bound address")?;
     crate::output::notice(&format!("rearview listening on http://{address} (MCP at /mcp)"));
     spawn_sweeper(&service, sweep_every);
+    spawn_follower(&service);
     if let Some(model) = pending {
         model.spawn(Arc::clone(&service));
     }
@@ -258,6 +260,39 @@ fn spawn_sweeper(service: &Arc<MemoryService>, every: Option<std::time::Duration
                 Err(e) => {
                     tracing::warn!(error = %e, "lifecycle sweep failed; retrying next period")
                 }
+            }
+        }
+    });
+}
+
+/// How often a server reads the store's change log for other processes' writes (issue 16: they
+/// must be visible within a second; an idle poll is one indexed read).
+const FOLLOW_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Keeps the service's in-memory indexes in step with writes by other processes on the same
+/// store (`MemoryService::follow_changes`). Failures are logged and retried next tick.
+fn spawn_follower(service: &Arc<MemoryService>) {
+    let service = Arc::downgrade(service);
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(FOLLOW_EVERY);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut failing = false;
+        loop {
+            ticks.tick().await;
+            let Some(service) = service.upgrade() else { return };
+            match service.follow_changes().await {
+                Ok(done) => {
+                    failing = false;
+                    if done.refreshed > 0 || done.rebuilt {
+                        tracing::debug!(?done, "followed the store's change log");
+                    }
+                }
+                // Once per failure streak: a locked or missing file would otherwise log 4×/s.
+                Err(e) if !failing => {
+                    failing = true;
+                    tracing::warn!(error = %e, "reading the store's change log failed; retrying");
+                }
+                Err(_) => {}
             }
         }
     });

@@ -25,6 +25,11 @@ struct NamespaceIndex {
 }
 
 impl Indexes {
+    /// Forgets every entry (before a rebuild from the store).
+    pub(crate) fn clear(&self) {
+        self.write().clear();
+    }
+
     /// Fills the keyword indexes from stored entries.
     pub(crate) fn load_text(&self, entries: Vec<KeywordEntry>) {
         let mut map = self.write();

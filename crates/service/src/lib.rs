@@ -31,6 +31,7 @@
 
 mod access;
 mod error;
+mod follow;
 mod indexes;
 mod keys;
 mod lifecycle;
@@ -59,6 +60,7 @@ use crate::indexes::Indexes;
 use crate::locks::{WriteGuard, WriteLocks};
 
 pub use error::{ErrorKind, ServiceError};
+pub use follow::Followed;
 pub use keys::{AuthError, CreatedKey, MIN_SEED_CHARS, NewKey};
 pub use lifecycle::{
     DistillRequest, Distilled, LifecycleConfig, Merge, Originals, SessionEnd, Stored, Suggestion,
@@ -177,6 +179,8 @@ pub struct MemoryService {
     writes: WriteLocks,
     /// Vectors of recent queries, per model (see `query_cache.rs`).
     query_vectors: query_cache::QueryCache,
+    /// The store's change-log position the indexes have caught up to (see `follow.rs`).
+    followed: tokio::sync::Mutex<u64>,
 }
 
 impl std::fmt::Debug for MemoryService {
@@ -213,8 +217,11 @@ impl MemoryService {
             llm: std::sync::RwLock::new(None),
             writes: WriteLocks::default(),
             query_vectors: query_cache::QueryCache::default(),
+            followed: tokio::sync::Mutex::new(0),
         };
         service.check_tokenizer().await?;
+        // The position before loading: what commits during the load is replayed, never missed.
+        *service.followed.lock().await = service.store.change_position().await?;
         service.load_indexes().await?;
         Ok(service)
     }

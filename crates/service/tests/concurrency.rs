@@ -21,8 +21,8 @@ use rearview_service::{
     Stored, UpdateRequest,
 };
 use rearview_store::{
-    KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page, PendingEmbedding,
-    StoreError, StoreStats, StoredVector, VectorEntry,
+    Changes, KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page,
+    PendingEmbedding, StoreError, StoreStats, StoredVector, VectorEntry,
 };
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 use tokio::sync::{Barrier, Semaphore, mpsc};
@@ -650,6 +650,26 @@ impl MemoryStore for GatedStore {
 
     async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError> {
         self.inner.keyword_entries().await
+    }
+
+    async fn change_position(&self) -> Result<u64, StoreError> {
+        self.inner.change_position().await
+    }
+
+    async fn changes_since(&self, position: u64, limit: usize) -> Result<Changes, StoreError> {
+        self.inner.changes_since(position, limit).await
+    }
+
+    async fn prune_changes(&self, keep: u64) -> Result<u64, StoreError> {
+        self.inner.prune_changes(keep).await
+    }
+
+    async fn records(
+        &self,
+        namespace: &Namespace,
+        ids: &[MemoryId],
+    ) -> Result<Vec<MemoryRecord>, StoreError> {
+        self.inner.records(namespace, ids).await
     }
 
     async fn pending_embeddings(

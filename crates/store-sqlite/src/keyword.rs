@@ -21,7 +21,7 @@ use std::collections::HashSet;
 
 use rearview_core::{MemoryFilter, Timestamp};
 use rearview_store::{KeywordEntry, KeywordHit, StoreError, normalize_term};
-use rusqlite::{Connection, Transaction, params, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, Transaction, params, params_from_iter};
 
 use crate::codec::{AFTER_FACETS, FACET_COLUMNS, backend, decode_facets, parse_id};
 use crate::filter_sql::FilterSql;
@@ -166,13 +166,23 @@ pub(crate) fn entries(conn: &Connection) -> Result<Vec<KeywordEntry>, StoreError
     while let Some(row) = rows.next().map_err(backend("reading keyword entry"))? {
         let (namespace, id, facets) = decode_facets(row)?;
         let doc: String = row.get(AFTER_FACETS).map_err(backend("reading keyword entry"))?;
-        let terms = doc
-            .split(' ')
-            .filter_map(|t| t.split_once('_').map(|(_, term)| term.to_owned()))
-            .collect();
-        out.push(KeywordEntry { namespace, id, facets, terms });
+        out.push(KeywordEntry { namespace, id, facets, terms: doc_terms(&doc) });
     }
     Ok(out)
+}
+
+/// The terms of one memory's keyword entry (empty when it has none).
+pub(crate) fn terms_of(conn: &Connection, rowid: i64) -> Result<Vec<String>, StoreError> {
+    let doc: Option<String> = conn
+        .prepare_cached("SELECT terms FROM memory_terms WHERE rowid = ?1")
+        .and_then(|mut stmt| stmt.query_row([rowid], |r| r.get(0)).optional())
+        .map_err(backend("reading keyword entry"))?;
+    Ok(doc.as_deref().map(doc_terms).unwrap_or_default())
+}
+
+/// A stored document's terms without their namespace prefix.
+fn doc_terms(doc: &str) -> Vec<String> {
+    doc.split(' ').filter_map(|t| t.split_once('_').map(|(_, term)| term.to_owned())).collect()
 }
 
 #[cfg(test)]

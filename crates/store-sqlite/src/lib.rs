@@ -16,6 +16,7 @@
 //! - **Vectors as BLOBs** in the same transaction as the row: SQLite is their source of truth, and
 //!   the in-memory index is rebuilt from it at start-up (the design lost vectors on restart).
 
+mod changes;
 mod codec;
 mod filter_sql;
 mod keys;
@@ -31,7 +32,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
 use rearview_store::{
-    ApiKeyRecord, KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page,
+    ApiKeyRecord, Changes, KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page,
     PendingEmbedding, StoreError, StoreStats, StoredVector, TierCount, VectorEntry,
 };
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params, params_from_iter};
@@ -707,6 +708,31 @@ impl MemoryStore for SqliteStore {
         self.read(|_, conn| keyword::entries(conn)).await
     }
 
+    async fn change_position(&self) -> Result<u64, StoreError> {
+        self.read(|_, conn| changes::position(conn)).await
+    }
+
+    async fn changes_since(&self, position: u64, limit: usize) -> Result<Changes, StoreError> {
+        self.read(move |_, conn| changes::since(conn, position, limit)).await
+    }
+
+    async fn prune_changes(&self, keep: u64) -> Result<u64, StoreError> {
+        self.write(move |_, tx| changes::prune(tx, keep)).await
+    }
+
+    async fn records(
+        &self,
+        namespace: &Namespace,
+        ids: &[MemoryId],
+    ) -> Result<Vec<MemoryRecord>, StoreError> {
+        let (namespace, ids) = (namespace.clone(), ids.to_vec());
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
+            changes::records(conn, ns_id, &namespace, &ids)
+        })
+        .await
+    }
+
     async fn pending_embeddings(
         &self,
         model_id: &str,
@@ -863,7 +889,12 @@ fn transact<T>(
     conn: &mut Connection,
     f: impl FnOnce(&Inner, &Transaction<'_>) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
-    let tx = conn.transaction().map_err(backend("starting a write transaction"))?;
+    // IMMEDIATE takes the file's write lock up front, waiting up to the busy timeout for another
+    // process's writer. A deferred transaction would read first and then fail at once with
+    // SQLITE_BUSY_SNAPSHOT when another process committed in between (WAL never retries that).
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(backend("starting a write transaction"))?;
     let out = f(inner, &tx)?;
     tx.commit().map_err(backend("committing"))?;
     Ok(out)

@@ -4,7 +4,7 @@
 //! an upgrade leaves the previous version intact. Never edit a shipped migration; add a new one.
 
 use rearview_store::StoreError;
-use rusqlite::Connection;
+use rusqlite::{Connection, TransactionBehavior};
 
 use crate::codec::backend;
 
@@ -15,26 +15,32 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0003_fts_token_characters.sql"),
     include_str!("../migrations/0004_api_keys.sql"),
     include_str!("../migrations/0005_supersede.sql"),
+    include_str!("../migrations/0006_changes.sql"),
 ];
 
 /// The schema version this binary writes.
 pub(crate) const LATEST: i64 = MIGRATIONS.len() as i64;
 
 pub(crate) fn run(conn: &mut Connection) -> Result<(), StoreError> {
-    let current: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(backend("reading schema version"))?;
-    if current > LATEST {
-        return Err(StoreError::SchemaTooNew { found: current, supported: LATEST });
-    }
-    for (idx, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        let version = idx as i64 + 1;
-        let tx = conn.transaction().map_err(backend("starting migration"))?;
+    // Several processes may open a new file at once (Claude Desktop and Cursor starting their
+    // `rearview mcp` together): each step takes the write lock first (`BEGIN IMMEDIATE`, waiting
+    // up to the busy timeout) and reads the version under it, so a step runs exactly once.
+    loop {
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(backend("starting migration"))?;
+        let current: i64 = tx
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(backend("reading schema version"))?;
+        if current > LATEST {
+            return Err(StoreError::SchemaTooNew { found: current, supported: LATEST });
+        }
+        let Some(sql) = MIGRATIONS.get(current as usize) else { return Ok(()) };
+        let version = current + 1;
         tx.execute_batch(sql).map_err(backend(format!("applying migration {version}")))?;
         tx.pragma_update(None, "user_version", version)
             .map_err(backend("bumping schema version"))?;
         tx.commit().map_err(backend(format!("committing migration {version}")))?;
         tracing::info!(version, "applied sqlite schema migration");
     }
-    Ok(())
 }

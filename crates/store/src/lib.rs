@@ -161,6 +161,29 @@ pub struct TierCount {
     pub expired: u64,
 }
 
+/// A memory whose searchable state changed: inserted, updated (content, tier, TTL, metadata,
+/// archive, supersession), given a vector, or deleted. Other processes on the same store tail
+/// these to keep their in-memory indexes in step (`MemoryStore::changes_since`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// Position in the store's change log; strictly increasing in commit order.
+    pub position: u64,
+    /// Owner namespace.
+    pub namespace: Namespace,
+    /// The memory that changed (it may no longer exist).
+    pub id: MemoryId,
+}
+
+/// A page of the change log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Changes {
+    /// Changes after the requested position, oldest first.
+    pub changes: Vec<Change>,
+    /// `false` when the log no longer reaches back to the requested position (older entries
+    /// were pruned): the caller missed changes and must rebuild from the store.
+    pub complete: bool,
+}
+
 /// What a store holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreStats {
@@ -362,6 +385,27 @@ pub trait MemoryStore: Send + Sync + 'static {
         namespace: Option<&Namespace>,
         limit: usize,
     ) -> Result<Vec<PendingEmbedding>, StoreError>;
+
+    /// The position of the latest change in the change log (0 when there is none). Read it
+    /// before loading indexes from the store, then tail [`MemoryStore::changes_since`] from it.
+    async fn change_position(&self) -> Result<u64, StoreError>;
+
+    /// Up to `limit` changes after `position`, oldest first. Every committed write that changes
+    /// what a search may find (insert, update other than access counts, vectors written, delete,
+    /// expiry sweep, archive sweep) appends one change per memory in the same transaction.
+    async fn changes_since(&self, position: u64, limit: usize) -> Result<Changes, StoreError>;
+
+    /// Drops all but the latest `keep` changes; returns how many were dropped. A reader that
+    /// falls further behind sees `complete: false` and rebuilds.
+    async fn prune_changes(&self, keep: u64) -> Result<u64, StoreError>;
+
+    /// The memories of `ids` in `namespace` that exist (expired ones included) with their
+    /// keyword terms and every vector: what an in-memory index holds for each.
+    async fn records(
+        &self,
+        namespace: &Namespace,
+        ids: &[MemoryId],
+    ) -> Result<Vec<MemoryRecord>, StoreError>;
 
     /// A persisted setting, or `None` if it was never set.
     ///

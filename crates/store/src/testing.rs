@@ -52,6 +52,7 @@ macro_rules! store_contract_tests {
             api_keys_round_trip_revoke_and_count,
             superseded_memories_are_history_from_invalid_at_on,
             predecessors_are_the_memories_one_superseded,
+            change_log_names_every_searchable_change,
         );
     };
     (@each $make:path, $($check:ident),+ $(,)?) => {
@@ -816,4 +817,55 @@ pub async fn predecessors_are_the_memories_one_superseded(store: Arc<dyn MemoryS
     assert_eq!(found.iter().map(|m| m.id).collect::<Vec<_>>(), vec![second.id, first.id]);
     assert!(store.predecessors(&ns("a"), unrelated.id, t0()).await.unwrap().is_empty());
     assert!(store.predecessors(&ns("c"), now.id, t0()).await.unwrap().is_empty());
+}
+
+/// Every write that changes what a search may find is logged, in commit order; access counts are
+/// not; `records` reads back what an index needs; pruning past a reader's position tells it.
+pub async fn change_log_names_every_searchable_change(store: Arc<dyn MemoryStore>) {
+    let start = store.change_position().await.unwrap();
+    let kept = memory("a", "lives in Paris", t0());
+    let mut rec = record(kept.clone());
+    rec.vectors.push(vector("model-a", vec![1.0, 0.0]));
+    store.insert(&rec).await.unwrap();
+    let gone = memory("b", "short lived", t0());
+    store.insert(&record(gone.clone())).await.unwrap();
+    let update = MemoryUpdate {
+        content: Some(("lives in Lisbon".into(), terms("lives in lisbon"), content_hash("x"))),
+        vectors: Some(vec![vector("model-a", vec![0.0, 1.0])]),
+        at: t0(),
+        ..Default::default()
+    };
+    store.update(&ns("a"), kept.id, &update).await.unwrap().expect("exists");
+    assert!(store.delete(&ns("b"), gone.id).await.unwrap());
+    let before_access = store.change_position().await.unwrap();
+    store.record_access(&ns("a"), &[kept.id], t0()).await.unwrap();
+    assert_eq!(store.change_position().await.unwrap(), before_access, "access is not a change");
+
+    let log = store.changes_since(start, 100).await.unwrap();
+    assert!(log.complete);
+    assert!(log.changes.windows(2).all(|w| w[0].position < w[1].position), "commit order");
+    assert_eq!(log.changes.last().map(|c| c.position), Some(before_access));
+    let named = |id: MemoryId| log.changes.iter().filter(|c| c.id == id).collect::<Vec<_>>();
+    assert!(named(kept.id).len() >= 2, "insert and update of {:?}: {log:?}", kept.id);
+    assert!(named(kept.id).iter().all(|c| c.namespace == ns("a")));
+    let last_gone = named(gone.id).last().map(|c| c.position);
+    assert!(named(gone.id).iter().all(|c| c.namespace == ns("b")));
+    assert!(last_gone > named(kept.id).first().map(|c| c.position), "the delete comes later");
+    let paged = store.changes_since(start, 1).await.unwrap();
+    assert_eq!(paged.changes, log.changes[..1]);
+
+    let records = store.records(&ns("a"), &[kept.id, gone.id]).await.unwrap();
+    assert_eq!(records.len(), 1, "a deleted memory has no record");
+    assert_eq!(records[0].memory.content, "lives in Lisbon");
+    assert_eq!(records[0].terms, terms("lives in lisbon"));
+    assert_eq!(records[0].vectors, vec![vector("model-a", vec![0.0, 1.0])]);
+    assert!(store.records(&ns("b"), &[kept.id]).await.unwrap().is_empty(), "namespaced");
+
+    assert!(store.prune_changes(1).await.unwrap() >= 3);
+    assert!(!store.changes_since(start, 100).await.unwrap().complete, "pruned past start");
+    let tail = store.changes_since(before_access - 1, 100).await.unwrap();
+    assert!(tail.complete);
+    assert_eq!(tail.changes.len(), 1);
+    let head = store.changes_since(before_access, 100).await.unwrap();
+    assert!(head.complete && head.changes.is_empty());
 }

@@ -343,6 +343,10 @@ impl MemoryService {
                 }
             }
         }
+        let pruned = self.store.prune_changes(crate::follow::CHANGE_LOG_KEEP).await?;
+        if pruned > 0 {
+            tracing::debug!(pruned, "change log pruned");
+        }
         Ok(SweepReport { expired, archived, distilled })
     }
 }
