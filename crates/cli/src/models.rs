@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
-use rearview_embed::{Embedder, OpenAiConfig, OpenAiEmbedder};
+use rearview_embed::{BatchingEmbedder, Embedder, OpenAiConfig, OpenAiEmbedder};
 use rearview_embed_local::{FetchEvent, FetchOptions, LoadOptions, LocalEmbedder};
 use rearview_service::MemoryService;
 
@@ -269,7 +269,8 @@ async fn load(dir: PathBuf, options: LoadOptions) -> anyhow::Result<Arc<dyn Embe
     let embedder = tokio::task::spawn_blocking(move || LocalEmbedder::load(&dir, options))
         .await
         .context("model load task")??;
-    Ok(Arc::new(embedder))
+    // Concurrent requests share model passes (the encoder is ~1.5× faster per text in batches).
+    Ok(Arc::new(BatchingEmbedder::new(Arc::new(embedder))))
 }
 
 /// Fetches `name` with a progress bar on stderr (hidden when stderr is not a terminal).
@@ -323,7 +324,8 @@ async fn connect_remote(settings: &Settings) -> anyhow::Result<Option<Arc<dyn Em
     config.dimensions = settings.embed_dimensions;
     config.api_key = settings.embed_api_key.clone();
     match OpenAiEmbedder::connect(config).await {
-        Ok(embedder) => Ok(Some(Arc::new(embedder))),
+        // Concurrent requests share HTTP calls.
+        Ok(embedder) => Ok(Some(Arc::new(BatchingEmbedder::new(Arc::new(embedder))))),
         Err(e) => {
             crate::output::warning(&format!(
                 "embedding model unavailable ({e}); continuing keyword-only, run `rearview backfill` once it is reachable"

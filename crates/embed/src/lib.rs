@@ -9,6 +9,7 @@
 //! tests and benchmarks. It captures shared words and characters, not meaning: it must never be
 //! the embedder a user gets by default.
 
+mod batch;
 mod error;
 mod openai;
 #[cfg(feature = "testing")]
@@ -19,6 +20,7 @@ pub mod testing;
 use async_trait::async_trait;
 use rearview_core::Embedding;
 
+pub use batch::{BatchingEmbedder, MAX_BATCH_TEXTS};
 pub use error::EmbedError;
 pub use openai::{OpenAiConfig, OpenAiEmbedder};
 #[cfg(feature = "testing")]
