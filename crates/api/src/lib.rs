@@ -208,6 +208,7 @@ pub fn stats(s: &ServiceStats) -> serde_json::Value {
             "degraded": s.embedder.is_none(),
             "status": embedding_status(s),
             "indexed_vectors": s.indexed_vectors,
+            "graph_vectors": s.graph_vectors,
             "pending": s.pending_embeddings,
         },
     })

@@ -397,8 +397,8 @@ impl Printer {
         );
         if s.embedder.is_some() {
             out += &format!(
-                "vectors indexed: {}, waiting for embedding: {}\n",
-                s.indexed_vectors, s.pending_embeddings
+                "vectors indexed: {} ({} in HNSW graphs), waiting for embedding: {}\n",
+                s.indexed_vectors, s.graph_vectors, s.pending_embeddings
             );
         }
         if s.store.tiers.is_empty() {

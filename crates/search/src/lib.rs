@@ -13,6 +13,7 @@
 //! **Invariant:** nothing here does I/O or reads the clock. The query vector and "now" are inputs,
 //! so the same inputs always give the same ranking.
 
+pub mod ann;
 pub mod extract;
 pub mod focus;
 pub mod rank;
@@ -20,6 +21,7 @@ pub mod text;
 pub mod tokenize;
 pub mod vector;
 
+pub use ann::{AnnError, AnnIndex};
 pub use focus::{Focused, QueryFocus, focus};
 pub use rank::{
     Candidate, Explanation, Floor, Fusion, KeywordScale, RankingConfig, Recency, Scored, TIER_BAND,

@@ -69,6 +69,21 @@ impl FlatIndex {
     pub fn new(dims: usize) -> Self {
         Self { dims, data: Vec::new(), ids: Vec::new(), facets: Vec::new(), rows: HashMap::new() }
     }
+
+    /// Every entry: id, facets, vector (for building another index from this one).
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = (MemoryId, &Facets, &[f32])> {
+        self.ids
+            .iter()
+            .zip(&self.facets)
+            .zip(self.data.chunks_exact(self.dims.max(1)))
+            .map(|((id, facets), vector)| (*id, facets, vector))
+    }
+
+    /// The facets and vector of `id`, if it is indexed.
+    pub fn entry(&self, id: MemoryId) -> Option<(&Facets, &[f32])> {
+        let row = *self.rows.get(&id)?;
+        Some((&self.facets[row], &self.data[row * self.dims..(row + 1) * self.dims]))
+    }
 }
 
 impl VectorIndex for FlatIndex {

@@ -1,30 +1,40 @@
 //! The in-memory search structures of every namespace, kept in step with the store.
 
 use std::collections::HashMap;
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
 use rearview_core::{Embedding, Facets, Memory, MemoryFilter, MemoryId, Namespace, Timestamp};
-use rearview_search::{FlatIndex, TextHit, TextIndex, VectorHit, VectorIndex};
+use rearview_search::{TextHit, TextIndex, VectorHit};
 use rearview_store::{KeywordEntry, VectorEntry};
+
+use crate::vectors::ModelVectors;
 
 /// Per-namespace keyword and vector indexes.
 ///
 /// Both are caches of the store: rebuilt from it at start-up, updated after each committed write.
 /// If the process dies between a commit and the update, the next start-up heals the difference.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Indexes {
-    namespaces: RwLock<HashMap<Namespace, NamespaceIndex>>,
+    /// Shared with graph builds running off the lock (`vectors.rs`).
+    namespaces: Arc<RwLock<HashMap<Namespace, NamespaceIndex>>>,
+    /// Vectors per namespace and model above which search goes to a graph.
+    exact_limit: usize,
 }
 
 #[derive(Debug, Default)]
-struct NamespaceIndex {
+pub(crate) struct NamespaceIndex {
     /// BM25 over the namespace's terms; `None` when keyword search goes to the store.
     text: Option<TextIndex>,
     /// Vectors per embedding model id: spaces of different models never share an index.
-    vectors: HashMap<String, FlatIndex>,
+    pub(crate) vectors: HashMap<String, ModelVectors>,
 }
 
 impl Indexes {
+    /// Empty indexes; namespaces past `exact_limit` vectors of a model are searched by a graph.
+    pub(crate) fn new(exact_limit: usize) -> Self {
+        Self { namespaces: Arc::default(), exact_limit: exact_limit.max(1) }
+    }
+
     /// Forgets every entry (before a rebuild from the store).
     pub(crate) fn clear(&self) {
         self.write().clear();
@@ -43,28 +53,34 @@ impl Indexes {
     }
 
     /// (Re)fills `model`'s vector indexes from its stored vectors; returns how many had the
-    /// wrong dimension.
+    /// wrong dimension. Namespaces at or past the exact-scan limit get their graph built here.
     pub(crate) fn load_vectors(
         &self,
         model: &str,
         entries: Vec<VectorEntry>,
         dims: usize,
     ) -> usize {
+        let mut per_namespace: HashMap<Namespace, Vec<(MemoryId, Facets, Embedding)>> =
+            HashMap::new();
+        for e in entries {
+            per_namespace.entry(e.namespace).or_default().push((e.id, e.facets, e.embedding));
+        }
+        // Built before taking the lock: a graph over a large namespace takes a while.
+        let built: Vec<(Namespace, ModelVectors, usize)> = per_namespace
+            .into_iter()
+            .map(|(ns, entries)| {
+                let (vectors, skipped) = ModelVectors::loaded(dims, entries, self.exact_limit);
+                (ns, vectors, skipped)
+            })
+            .collect();
         let mut map = self.write();
         map.values_mut().for_each(|ns| {
             ns.vectors.remove(model);
         });
         let mut skipped = 0;
-        for e in entries {
-            let index = map
-                .entry(e.namespace)
-                .or_default()
-                .vectors
-                .entry(model.to_owned())
-                .or_insert_with(|| FlatIndex::new(dims));
-            if !index.upsert(e.id, e.facets, &e.embedding) {
-                skipped += 1;
-            }
+        for (ns, vectors, s) in built {
+            skipped += s;
+            map.entry(ns).or_default().vectors.insert(model.to_owned(), vectors);
         }
         skipped
     }
@@ -91,8 +107,18 @@ impl Indexes {
             entry
                 .vectors
                 .entry((*model).to_owned())
-                .or_insert_with(|| FlatIndex::new(embedding.dimensions()))
+                .or_insert_with(|| ModelVectors::new(embedding.dimensions()))
                 .upsert(memory.id, memory.facets(), embedding);
+        }
+        self.start_due_builds(entry, &memory.namespace);
+    }
+
+    /// Starts a graph build for each model of `entry` that grew past the exact-scan limit.
+    fn start_due_builds(&self, entry: &mut NamespaceIndex, namespace: &Namespace) {
+        for (model, vectors) in &mut entry.vectors {
+            if let Some(job) = vectors.build_due(namespace, model, self.exact_limit) {
+                job.spawn(Arc::clone(&self.namespaces));
+            }
         }
     }
 
@@ -131,9 +157,10 @@ impl Indexes {
                     entry
                         .vectors
                         .entry((*model).to_owned())
-                        .or_insert_with(|| FlatIndex::new(embedding.dimensions()))
+                        .or_insert_with(|| ModelVectors::new(embedding.dimensions()))
                         .upsert(memory.id, memory.facets(), embedding);
                 }
+                self.start_due_builds(entry, &memory.namespace);
             }
             None => entry.vectors.values_mut().for_each(|index| {
                 index.set_facets(memory.id, memory.facets());
@@ -219,9 +246,11 @@ impl Indexes {
         ids.iter().map(|id| vectors.and_then(|v| v.vector(*id))).collect()
     }
 
-    /// Vectors indexed, over all namespaces and models.
-    pub(crate) fn vector_count(&self) -> usize {
-        self.read().values().flat_map(|e| e.vectors.values()).map(VectorIndex::len).sum()
+    /// Vectors indexed, and of those the vectors in graphs, over all namespaces and models.
+    pub(crate) fn vector_counts(&self) -> (usize, usize) {
+        let map = self.read();
+        let all = map.values().flat_map(|e| e.vectors.values());
+        all.fold((0, 0), |(n, g), v| (n + v.len(), g + if v.is_graph() { v.len() } else { 0 }))
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<Namespace, NamespaceIndex>> {

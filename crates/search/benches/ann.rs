@@ -1,0 +1,127 @@
+#![allow(
+    missing_docs,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark program: progress on stderr, one JSON line per run on stdout"
+)]
+//! Exact scan against the HNSW index at one size: build rate, recall@10 against the exact scan,
+//! and search latency (p50/p99 over 300 queries, k = 50 as recall asks, and k = 10).
+//!
+//! Run: `cargo bench -p rearview-search --bench ann` with `REARVIEW_ANN_SIZE` (default 100000),
+//! `REARVIEW_ANN_DATA` = `random` (uniform on the sphere: the worst case for any graph index),
+//! `clustered` (the default, centres plus noise, shaped like text embeddings), or a file of
+//! little-endian f32 384-d unit vectors (`REARVIEW_ANN_FILE`, e.g. real e5 vectors; queries are
+//! its last 300 rows, held out of the index).
+
+use std::time::Instant;
+
+use rearview_core::{Embedding, Facets, MemoryId, MemoryType};
+use rearview_search::{AnnIndex, FlatIndex, VectorIndex};
+
+const DIMS: usize = 384;
+const QUERIES: usize = 300;
+
+fn main() {
+    let size: usize =
+        std::env::var("REARVIEW_ANN_SIZE").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let kind = std::env::var("REARVIEW_ANN_DATA").unwrap_or_else(|_| "clustered".into());
+    let (data, queries) = match std::env::var("REARVIEW_ANN_FILE") {
+        Ok(path) => from_file(&path, size),
+        Err(_) => {
+            let all = synthetic(size + QUERIES, kind == "random");
+            let queries = all[size..].to_vec();
+            (all[..size].to_vec(), queries)
+        }
+    };
+    let size = data.len();
+    let facets = Facets {
+        memory_type: MemoryType::Episodic,
+        archived: false,
+        expires_at: None,
+        occurred_at: chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap(),
+        invalid_at: None,
+        session_id: None,
+        tags: Vec::new(),
+    };
+    let id = |i: usize| MemoryId(uuid::Uuid::from_u128(i as u128 + 1));
+    let mut exact = FlatIndex::new(DIMS);
+    for (i, v) in data.iter().enumerate() {
+        exact.upsert(id(i), facets.clone(), v);
+    }
+    eprintln!("ann bench: building the graph over {size} vectors …");
+    let started = Instant::now();
+    let ann = AnnIndex::build(
+        DIMS,
+        data.iter().enumerate().map(|(i, v)| (id(i), facets.clone(), v.as_slice())),
+        std::thread::available_parallelism().map_or(2, |n| n.get()),
+    )
+    .expect("build");
+    let build_secs = started.elapsed().as_secs_f64();
+    let all = |_: &Facets| true;
+    let mut result = serde_json::json!({
+        "size": size, "data": std::env::var("REARVIEW_ANN_FILE").unwrap_or(kind),
+        "build_secs": build_secs, "build_per_sec": size as f64 / build_secs,
+    });
+    for k in [10, 50] {
+        let (mut exact_ms, mut ann_ms, mut found) = (Vec::new(), Vec::new(), 0usize);
+        for q in &queries {
+            let t = Instant::now();
+            let want = exact.search(q, k, &all);
+            exact_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            let got = ann.search(q, k, &all);
+            ann_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            found += got.iter().filter(|h| want.iter().any(|w| w.id == h.id)).count();
+        }
+        result[format!("k{k}")] = serde_json::json!({
+            "recall": found as f64 / (k * queries.len()) as f64,
+            "exact_p50_ms": percentile(&mut exact_ms, 0.5), "exact_p99_ms": percentile(&mut exact_ms, 0.99),
+            "ann_p50_ms": percentile(&mut ann_ms, 0.5), "ann_p99_ms": percentile(&mut ann_ms, 0.99),
+        });
+    }
+    println!("{result}");
+}
+
+fn percentile(values: &mut [f64], p: f64) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[((values.len() - 1) as f64 * p).round() as usize]
+}
+
+/// Deterministic vectors: uniform on the sphere, or 1,000 centres plus noise.
+fn synthetic(n: usize, random: bool) -> Vec<Embedding> {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        // Sum of two uniforms: roughly bell-shaped, so directions are close to uniform.
+        let a = (state % 1_000_003) as f32 / 1_000_003.0;
+        let b = ((state >> 32) % 1_000_003) as f32 / 1_000_003.0;
+        a + b - 1.0
+    };
+    let centres: Vec<Vec<f32>> = (0..1000).map(|_| (0..DIMS).map(|_| next()).collect()).collect();
+    (0..n)
+        .map(|i| {
+            let v: Vec<f32> = if random {
+                (0..DIMS).map(|_| next()).collect()
+            } else {
+                centres[(i * 7919) % centres.len()].iter().map(|c| c + 0.8 * next()).collect()
+            };
+            Embedding::new(v).expect("non-zero")
+        })
+        .collect()
+}
+
+fn from_file(path: &str, size: usize) -> (Vec<Embedding>, Vec<Embedding>) {
+    let bytes = std::fs::read(path).expect("REARVIEW_ANN_FILE readable");
+    let mut all: Vec<Embedding> = bytes
+        .chunks_exact(DIMS * 4)
+        .map(|row| {
+            let v = row.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            Embedding::new(v.collect()).expect("non-zero vector")
+        })
+        .collect();
+    let queries = all.split_off(all.len().saturating_sub(QUERIES));
+    all.truncate(size);
+    (all, queries)
+}

@@ -1,0 +1,343 @@
+//! Approximate nearest neighbours for large namespaces: an HNSW graph (usearch) over f16 copies
+//! of the vectors.
+//!
+//! [`AnnIndex`] keeps the [`VectorIndex`] contract with one difference: search is approximate
+//! (recall@10 against the exact scan is measured in `benches/ann.rs` and BENCHMARKS.md), and
+//! cosines are computed on f16 vectors (off by at most ~1e-3). The filter is applied during the
+//! graph search; when it is so selective that the graph search finds fewer than `k` accepted
+//! vectors, the index scans the accepted ones exactly instead.
+//!
+//! Memory per vector at 384 dimensions: 768 bytes of f16, about 150 bytes of graph links, and the
+//! id and facets: roughly half of [`FlatIndex`](crate::FlatIndex)'s f32 rows alone.
+
+use std::collections::HashMap;
+
+use rearview_core::{Embedding, Facets, MemoryId, dot};
+use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
+
+use crate::vector::{VectorHit, VectorIndex};
+
+/// Links per node (usearch's default, HNSW's `M`).
+const CONNECTIVITY: usize = 16;
+/// Candidate list while inserting (`ef_construction`).
+const EXPANSION_ADD: usize = 128;
+/// Candidate list while searching (`ef`), at least `k`: the recall/latency dial.
+const EXPANSION_SEARCH: usize = 128;
+/// Concurrent searches the graph keeps scratch space for; more at once fall back to a scan.
+const THREADS: usize = 64;
+
+/// An HNSW index of one namespace's vectors of one model.
+pub struct AnnIndex {
+    dims: usize,
+    graph: Index,
+    /// Per graph key: the memory and its facets (`None` once removed). Keys are never reused.
+    ids: Vec<Option<(MemoryId, Facets)>>,
+    keys: HashMap<MemoryId, u64>,
+}
+
+impl std::fmt::Debug for AnnIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AnnIndex").field("dims", &self.dims).field("len", &self.len()).finish()
+    }
+}
+
+/// Why an ANN index could not be built (usearch's C++ side refused: out of memory, bad options).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnnError(pub String);
+
+impl std::fmt::Display for AnnError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "vector index (usearch): {}", self.0)
+    }
+}
+
+impl std::error::Error for AnnError {}
+
+fn ann_error(e: impl std::fmt::Display) -> AnnError {
+    AnnError(e.to_string())
+}
+
+impl AnnIndex {
+    /// An empty index of `dims`-dimensional unit vectors with room for `capacity`.
+    pub fn new(dims: usize, capacity: usize) -> Result<Self, AnnError> {
+        let options = IndexOptions {
+            dimensions: dims,
+            metric: MetricKind::Cos,
+            quantization: ScalarKind::F16,
+            connectivity: CONNECTIVITY,
+            expansion_add: EXPANSION_ADD,
+            expansion_search: EXPANSION_SEARCH,
+            multi: false,
+        };
+        let graph = Index::new(&options).map_err(ann_error)?;
+        graph.reserve_capacity_and_threads(capacity.max(1024), THREADS).map_err(ann_error)?;
+        Ok(Self { dims, graph, ids: Vec::new(), keys: HashMap::new() })
+    }
+
+    /// An index of `entries` (id, facets, vector), inserted on `threads` threads.
+    pub fn build<'a>(
+        dims: usize,
+        entries: impl ExactSizeIterator<Item = (MemoryId, Facets, &'a [f32])>,
+        threads: usize,
+    ) -> Result<Self, AnnError> {
+        let mut index = Self::new(dims, entries.len())?;
+        let mut rows: Vec<(u64, &[f32])> = Vec::with_capacity(entries.len());
+        for (id, facets, vector) in entries {
+            if vector.len() != dims {
+                continue;
+            }
+            let key = index.ids.len() as u64;
+            if let Some(old) = index.keys.insert(id, key) {
+                index.ids[old as usize] = None;
+                rows.retain(|(k, _)| *k != old);
+            }
+            index.ids.push(Some((id, facets)));
+            rows.push((key, vector));
+        }
+        let chunk = rows.len().div_ceil(threads.max(1)).max(1);
+        let graph = &index.graph;
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = rows
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || -> Result<(), AnnError> {
+                        for (key, vector) in part {
+                            graph.add(*key, vector).map_err(ann_error)?;
+                        }
+                        Ok(())
+                    })
+                })
+                .collect();
+            handles.into_iter().try_for_each(|h| h.join().expect("index builders do not panic"))
+        })?;
+        Ok(index)
+    }
+
+    /// Makes room for one more vector (doubling), so `add` never runs out of capacity.
+    fn reserve_one(&self) -> bool {
+        let (size, capacity) = (self.graph.size(), self.graph.capacity());
+        size < capacity
+            || self.graph.reserve_capacity_and_threads((capacity * 2).max(1024), THREADS).is_ok()
+    }
+
+    /// The exact scan over accepted vectors, for filters too selective for the graph.
+    fn scan(&self, query: &[f32], k: usize, accept: &dyn Fn(&Facets) -> bool) -> Vec<VectorHit> {
+        let mut buffer = vec![0.0f32; self.dims];
+        let mut hits: Vec<VectorHit> = self
+            .ids
+            .iter()
+            .enumerate()
+            .filter_map(|(key, entry)| entry.as_ref().map(|(id, facets)| (key, id, facets)))
+            .filter(|(_, _, facets)| accept(facets))
+            .filter_map(|(key, id, _)| {
+                let found = self.graph.get(key as u64, &mut buffer).ok()?;
+                (found > 0).then(|| VectorHit { id: *id, cosine: dot(&buffer, query) })
+            })
+            .collect();
+        sort_hits(&mut hits);
+        hits.truncate(k);
+        hits
+    }
+}
+
+impl VectorIndex for AnnIndex {
+    fn dimensions(&self) -> usize {
+        self.dims
+    }
+
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    fn upsert(&mut self, id: MemoryId, facets: Facets, embedding: &Embedding) -> bool {
+        if embedding.dimensions() != self.dims || !self.reserve_one() {
+            return false;
+        }
+        let key = self.ids.len() as u64;
+        if self.graph.add(key, embedding.as_slice()).is_err() {
+            return false;
+        }
+        if let Some(old) = self.keys.insert(id, key) {
+            let _ = self.graph.remove(old);
+            self.ids[old as usize] = None;
+        }
+        self.ids.push(Some((id, facets)));
+        true
+    }
+
+    fn set_facets(&mut self, id: MemoryId, facets: Facets) -> bool {
+        let Some(&key) = self.keys.get(&id) else { return false };
+        self.ids[key as usize] = Some((id, facets));
+        true
+    }
+
+    fn remove(&mut self, id: MemoryId) -> bool {
+        let Some(key) = self.keys.remove(&id) else { return false };
+        let _ = self.graph.remove(key);
+        self.ids[key as usize] = None;
+        true
+    }
+
+    fn vector(&self, id: MemoryId) -> Option<Vec<f32>> {
+        let key = *self.keys.get(&id)?;
+        let mut buffer = vec![0.0f32; self.dims];
+        let found = self.graph.get(key, &mut buffer).ok()?;
+        (found > 0).then_some(buffer)
+    }
+
+    fn similarity(&self, id: MemoryId, query: &Embedding) -> Option<f32> {
+        if query.dimensions() != self.dims {
+            return None;
+        }
+        self.vector(id).map(|v| dot(&v, query.as_slice()))
+    }
+
+    fn search(
+        &self,
+        query: &Embedding,
+        k: usize,
+        accept: &dyn Fn(&Facets) -> bool,
+    ) -> Vec<VectorHit> {
+        if k == 0 || query.dimensions() != self.dims || self.keys.is_empty() {
+            return Vec::new();
+        }
+        let wanted = k.min(self.keys.len());
+        let entry = |key: u64| self.ids.get(key as usize).and_then(Option::as_ref);
+        let found = self.graph.filtered_search(query.as_slice(), wanted, |key: u64| {
+            entry(key).is_some_and(|(_, facets)| accept(facets))
+        });
+        let mut hits: Vec<VectorHit> = match found {
+            Ok(matches) => matches
+                .keys
+                .iter()
+                .zip(&matches.distances)
+                .filter_map(|(&key, &distance)| {
+                    entry(key).map(|(id, _)| VectorHit { id: *id, cosine: 1.0 - distance })
+                })
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        if hits.len() < wanted {
+            // A selective filter (or no free search slot): the graph found too few; the exact
+            // scan finds every accepted vector there is.
+            return self.scan(query.as_slice(), k, accept);
+        }
+        sort_hits(&mut hits);
+        hits
+    }
+}
+
+/// Cosine descending, ties by id ascending (the trait's order).
+fn sort_hits(hits: &mut [VectorHit]) {
+    hits.sort_by(|a, b| b.cosine.total_cmp(&a.cosine).then(a.id.cmp(&b.id)));
+}
+
+#[cfg(test)]
+mod tests {
+    use rearview_core::MemoryType;
+
+    use super::*;
+    use crate::FlatIndex;
+
+    fn facets(tier: MemoryType) -> Facets {
+        Facets {
+            memory_type: tier,
+            archived: false,
+            expires_at: None,
+            occurred_at: chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap(),
+            invalid_at: None,
+            session_id: None,
+            tags: Vec::new(),
+        }
+    }
+
+    /// Deterministic pseudo-random unit vectors (xorshift), clustered around 20 centres so
+    /// neighbours are meaningful, as with real embeddings.
+    fn vectors(n: usize, dims: usize, seed: u64) -> Vec<Embedding> {
+        let mut state = seed.max(1);
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % 2_000_000) as f32 / 1_000_000.0 - 1.0
+        };
+        let centres: Vec<Vec<f32>> = (0..20).map(|_| (0..dims).map(|_| next()).collect()).collect();
+        (0..n)
+            .map(|i| {
+                let c = &centres[i % centres.len()];
+                Embedding::new(c.iter().map(|x| x + 0.6 * next()).collect()).unwrap()
+            })
+            .collect()
+    }
+
+    fn id(i: usize) -> MemoryId {
+        MemoryId(uuid::Uuid::from_u128(i as u128 + 1))
+    }
+
+    #[test]
+    fn finds_what_the_exact_scan_finds_and_honours_filters_updates_and_removals() {
+        let (dims, n) = (32, 3000);
+        let data = vectors(n, dims, 7);
+        let tier = |i: usize| {
+            if i.is_multiple_of(10) { MemoryType::Semantic } else { MemoryType::Episodic }
+        };
+        let mut exact = FlatIndex::new(dims);
+        for (i, v) in data.iter().enumerate() {
+            exact.upsert(id(i), facets(tier(i)), v);
+        }
+        let mut ann = AnnIndex::build(
+            dims,
+            data.iter().enumerate().map(|(i, v)| (id(i), facets(tier(i)), v.as_slice())),
+            2,
+        )
+        .unwrap();
+        assert_eq!(ann.len(), n);
+        let queries = vectors(50, dims, 99);
+        let all = |_: &Facets| true;
+        let mut found = 0;
+        for q in &queries {
+            let want: Vec<MemoryId> = exact.search(q, 10, &all).iter().map(|h| h.id).collect();
+            let got = ann.search(q, 10, &all);
+            assert!(got.windows(2).all(|w| w[0].cosine >= w[1].cosine), "sorted");
+            found += got.iter().filter(|h| want.contains(&h.id)).count();
+            let cosine = exact.similarity(got[0].id, q).unwrap();
+            assert!((got[0].cosine - cosine).abs() < 2e-3, "f16 cosine {}", got[0].cosine);
+        }
+        assert!(found as f32 / 500.0 >= 0.98, "recall@10 {found}/500");
+
+        // A selective filter (one memory in ten) still returns only, and enough, accepted hits.
+        let semantic = |f: &Facets| f.memory_type == MemoryType::Semantic;
+        let hits = ann.search(&queries[0], 10, &semantic);
+        assert_eq!(hits.len(), 10);
+        assert!(hits.iter().all(|h| h.id.0.as_u128() % 10 == 1), "only semantic memories");
+        // Updates move a vector; removals and facet changes take effect at once.
+        let target = queries[1].clone();
+        assert!(ann.upsert(id(5), facets(MemoryType::Episodic), &target));
+        assert_eq!(ann.search(&target, 1, &all)[0].id, id(5));
+        assert_eq!(ann.len(), n, "an update is not a new memory");
+        assert!(ann.set_facets(id(5), facets(MemoryType::Working)));
+        let working = |f: &Facets| f.memory_type == MemoryType::Working;
+        assert_eq!(
+            ann.search(&target, 3, &working).iter().map(|h| h.id).collect::<Vec<_>>(),
+            [id(5)]
+        );
+        assert!(ann.remove(id(5)));
+        assert!(ann.search(&target, 10, &all).iter().all(|h| h.id != id(5)));
+        assert!(ann.search(&target, 3, &working).is_empty());
+        assert!(ann.vector(id(5)).is_none());
+        assert_eq!(ann.len(), n - 1);
+    }
+
+    #[test]
+    fn grows_past_its_capacity_and_refuses_wrong_dimensions() {
+        let mut ann = AnnIndex::new(8, 1).unwrap();
+        let data = vectors(3000, 8, 3);
+        for (i, v) in data.iter().enumerate() {
+            assert!(ann.upsert(id(i), facets(MemoryType::Episodic), v), "insert {i}");
+        }
+        assert_eq!(ann.len(), 3000);
+        let wrong = Embedding::new(vec![1.0; 9]).unwrap();
+        assert!(!ann.upsert(id(1), facets(MemoryType::Episodic), &wrong));
+        assert!(ann.search(&wrong, 3, &|_| true).is_empty());
+    }
+}

@@ -1,0 +1,299 @@
+//! One namespace's vectors of one model: an exact scan while small, an HNSW graph once large.
+//!
+//! Below [`ServiceConfig::exact_scan_limit`](crate::ServiceConfig) vectors a namespace is scanned
+//! exactly ([`FlatIndex`]): at 20,000 × 384 that takes ~3 ms and costs no build. When a namespace
+//! grows past it, the graph ([`AnnIndex`]) is built on a thread of its own from a copy of the
+//! vectors, while searches go on against the exact index; changes made meanwhile are noted and
+//! replayed onto the graph when it is installed, and the exact copy is then dropped (the graph
+//! holds f16 vectors: about half the memory). Namespaces loaded at start-up above the limit get
+//! their graph at once.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use rearview_core::{Embedding, Facets, MemoryId, Namespace};
+use rearview_search::{AnnIndex, FlatIndex, VectorHit, VectorIndex};
+
+use crate::indexes::NamespaceIndex;
+
+/// The vectors of one model in one namespace.
+#[derive(Debug)]
+pub(crate) struct ModelVectors {
+    /// The exact index, until a graph replaces it.
+    exact: Option<FlatIndex>,
+    /// The graph, once built.
+    graph: Option<AnnIndex>,
+    /// While a graph is being built: the ids changed since its snapshot.
+    building: Option<Vec<MemoryId>>,
+    /// A build failed: stay exact rather than retry on every write.
+    failed: bool,
+    dims: usize,
+}
+
+/// A graph to build off the lock: a copy of the exact index's entries.
+pub(crate) struct BuildJob {
+    pub namespace: Namespace,
+    pub model: String,
+    dims: usize,
+    snapshot: Vec<(MemoryId, Facets, Vec<f32>)>,
+}
+
+impl ModelVectors {
+    /// An empty exact index.
+    pub(crate) fn new(dims: usize) -> Self {
+        Self { exact: Some(FlatIndex::new(dims)), graph: None, building: None, failed: false, dims }
+    }
+
+    /// An index of loaded entries: exact below `limit`, else a graph built now on every core.
+    pub(crate) fn loaded(
+        dims: usize,
+        entries: Vec<(MemoryId, Facets, Embedding)>,
+        limit: usize,
+    ) -> (Self, usize) {
+        let mut skipped = 0;
+        if entries.len() >= limit {
+            let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+            let rows = entries.iter().map(|(id, f, e)| (*id, f.clone(), e.as_slice()));
+            match AnnIndex::build(dims, rows, threads) {
+                Ok(graph) => {
+                    skipped = entries.len() - graph.len();
+                    return (
+                        Self {
+                            exact: None,
+                            graph: Some(graph),
+                            building: None,
+                            failed: false,
+                            dims,
+                        },
+                        skipped,
+                    );
+                }
+                Err(e) => tracing::warn!(error = %e, "vector graph build failed; scanning exactly"),
+            }
+        }
+        let mut exact = FlatIndex::new(dims);
+        for (id, facets, embedding) in entries {
+            if !exact.upsert(id, facets, &embedding) {
+                skipped += 1;
+            }
+        }
+        (Self { exact: Some(exact), graph: None, building: None, failed: false, dims }, skipped)
+    }
+
+    fn index(&self) -> &dyn VectorIndex {
+        match (&self.graph, &self.exact) {
+            (Some(graph), _) => graph,
+            (None, Some(exact)) => exact,
+            (None, None) => unreachable!("one of the two indexes always exists"),
+        }
+    }
+
+    fn note(&mut self, id: MemoryId) {
+        if let Some(changed) = &mut self.building {
+            changed.push(id);
+        }
+    }
+
+    pub(crate) fn upsert(&mut self, id: MemoryId, facets: Facets, embedding: &Embedding) -> bool {
+        self.note(id);
+        match (&mut self.graph, &mut self.exact) {
+            (Some(graph), _) => graph.upsert(id, facets, embedding),
+            (None, Some(exact)) => exact.upsert(id, facets, embedding),
+            (None, None) => false,
+        }
+    }
+
+    pub(crate) fn set_facets(&mut self, id: MemoryId, facets: Facets) -> bool {
+        self.note(id);
+        match (&mut self.graph, &mut self.exact) {
+            (Some(graph), _) => graph.set_facets(id, facets),
+            (None, Some(exact)) => exact.set_facets(id, facets),
+            (None, None) => false,
+        }
+    }
+
+    pub(crate) fn remove(&mut self, id: MemoryId) -> bool {
+        self.note(id);
+        match (&mut self.graph, &mut self.exact) {
+            (Some(graph), _) => graph.remove(id),
+            (None, Some(exact)) => exact.remove(id),
+            (None, None) => false,
+        }
+    }
+
+    /// Whether search goes to the graph.
+    pub(crate) fn is_graph(&self) -> bool {
+        self.graph.is_some()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.index().len()
+    }
+
+    pub(crate) fn search(
+        &self,
+        query: &Embedding,
+        k: usize,
+        accept: &dyn Fn(&Facets) -> bool,
+    ) -> Vec<VectorHit> {
+        self.index().search(query, k, accept)
+    }
+
+    pub(crate) fn similarity(&self, id: MemoryId, query: &Embedding) -> Option<f32> {
+        self.index().similarity(id, query)
+    }
+
+    pub(crate) fn vector(&self, id: MemoryId) -> Option<Vec<f32>> {
+        self.index().vector(id)
+    }
+
+    /// A build job if the exact index has reached `limit` and no graph exists or is underway.
+    pub(crate) fn build_due(
+        &mut self,
+        namespace: &Namespace,
+        model: &str,
+        limit: usize,
+    ) -> Option<BuildJob> {
+        let exact = self.exact.as_ref().filter(|e| e.len() >= limit)?;
+        if self.graph.is_some() || self.building.is_some() || self.failed {
+            return None;
+        }
+        let snapshot =
+            exact.entries().map(|(id, facets, v)| (id, facets.clone(), v.to_vec())).collect();
+        self.building = Some(Vec::new());
+        Some(BuildJob {
+            namespace: namespace.clone(),
+            model: model.to_owned(),
+            dims: self.dims,
+            snapshot,
+        })
+    }
+
+    /// Puts a built graph in place: replays what changed since its snapshot from the exact index,
+    /// then drops the exact index.
+    fn install(&mut self, mut graph: AnnIndex) {
+        let (Some(changed), Some(exact)) = (self.building.take(), self.exact.as_ref()) else {
+            return;
+        };
+        for id in changed {
+            match exact.entry(id) {
+                Some((facets, vector)) => {
+                    if let Ok(embedding) = Embedding::from_normalized(vector.to_vec()) {
+                        graph.upsert(id, facets.clone(), &embedding);
+                    }
+                }
+                None => {
+                    graph.remove(id);
+                }
+            }
+        }
+        self.graph = Some(graph);
+        self.exact = None;
+    }
+}
+
+impl BuildJob {
+    /// Builds the graph on a thread of its own (one core: the other keeps serving), then installs
+    /// it under the indexes' lock. If the namespace's vectors were reloaded meanwhile, the graph
+    /// is dropped; if the build fails, the namespace stays exact (and is logged).
+    pub(crate) fn spawn(self, namespaces: Arc<RwLock<HashMap<Namespace, NamespaceIndex>>>) {
+        let spawned = std::thread::Builder::new().name("rearview-graph".into()).spawn(move || {
+            let started = std::time::Instant::now();
+            let rows = self.snapshot.iter().map(|(id, f, v)| (*id, f.clone(), v.as_slice()));
+            let built = AnnIndex::build(self.dims, rows, 1);
+            let mut map = namespaces.write().unwrap_or_else(|p| p.into_inner());
+            let Some(vectors) =
+                map.get_mut(&self.namespace).and_then(|ns| ns.vectors.get_mut(&self.model))
+            else {
+                return;
+            };
+            match built {
+                Ok(graph) => {
+                    vectors.install(graph);
+                    tracing::info!(
+                        namespace = %self.namespace,
+                        model = self.model,
+                        vectors = self.snapshot.len(),
+                        seconds = started.elapsed().as_secs_f32(),
+                        "vector graph built; the namespace is now searched approximately"
+                    );
+                }
+                Err(e) => {
+                    vectors.building = None;
+                    vectors.failed = true;
+                    tracing::warn!(namespace = %self.namespace, error = %e, "vector graph build failed; scanning exactly");
+                }
+            }
+        });
+        if let Err(e) = spawned {
+            tracing::warn!(error = %e, "could not start the vector graph build; scanning exactly");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rearview_core::MemoryType;
+
+    use super::*;
+
+    fn facets() -> Facets {
+        Facets {
+            memory_type: MemoryType::Episodic,
+            archived: false,
+            expires_at: None,
+            occurred_at: chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap(),
+            invalid_at: None,
+            session_id: None,
+            tags: Vec::new(),
+        }
+    }
+
+    fn id(i: u128) -> MemoryId {
+        MemoryId(uuid::Uuid::from_u128(i + 1))
+    }
+
+    /// A unit vector pointing mostly along axis `i % 16`.
+    fn vector(i: u128) -> Embedding {
+        let mut v = vec![0.05f32; 16];
+        v[(i % 16) as usize] = 1.0 + (i / 16) as f32 * 0.01;
+        Embedding::new(v).unwrap()
+    }
+
+    #[test]
+    fn changes_made_during_a_build_are_replayed_onto_the_graph() {
+        let namespace: Namespace = "n".parse().unwrap();
+        let map: Arc<RwLock<HashMap<Namespace, NamespaceIndex>>> = Arc::default();
+        let mut vectors = ModelVectors::new(16);
+        for i in 0..30 {
+            vectors.upsert(id(i), facets(), &vector(i));
+        }
+        let job = vectors.build_due(&namespace, "m", 30).expect("due at the limit");
+        assert!(vectors.build_due(&namespace, "m", 30).is_none(), "one build at a time");
+        // After the snapshot: one new memory, one moved, one removed.
+        vectors.upsert(id(100), facets(), &vector(5));
+        vectors.upsert(id(1), facets(), &vector(9));
+        vectors.remove(id(2));
+        let mut entry = NamespaceIndex::default();
+        entry.vectors.insert("m".into(), vectors);
+        map.write().unwrap().insert(namespace.clone(), entry);
+        job.spawn(Arc::clone(&map));
+        for _ in 0..200 {
+            if map.read().unwrap()[&namespace].vectors["m"].is_graph() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let guard = map.read().unwrap();
+        let graph = &guard[&namespace].vectors["m"];
+        assert!(graph.is_graph(), "installed");
+        assert_eq!(graph.len(), 30, "30 + 1 new − 1 removed");
+        let all = |_: &Facets| true;
+        let near_5: Vec<MemoryId> =
+            graph.search(&vector(5), 3, &all).iter().map(|h| h.id).collect();
+        assert!(near_5.contains(&id(100)), "the memory stored during the build: {near_5:?}");
+        assert!(graph.vector(id(2)).is_none(), "the memory removed during the build");
+        let moved = graph.similarity(id(1), &vector(9)).unwrap();
+        assert!(moved > 0.99, "the vector changed during the build: {moved}");
+    }
+}

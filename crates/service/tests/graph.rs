@@ -1,0 +1,91 @@
+//! Namespaces past the exact-scan limit are searched by an HNSW graph: built in the background
+//! when a namespace grows past the limit (writes made meanwhile are not lost), at start-up for a
+//! namespace loaded past it; recall finds the same memories either way.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::DateTime;
+use rearview_core::{Clock, ManualClock, MemoryId, Namespace};
+use rearview_embed::{Embedder, TestEmbedder};
+use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
+use rearview_store::MemoryStore;
+use rearview_store_sqlite::{SqliteConfig, SqliteStore};
+
+const LIMIT: usize = 40;
+
+fn ns() -> Namespace {
+    "big".parse().unwrap()
+}
+
+async fn open(path: &std::path::Path) -> MemoryService {
+    let store: Arc<dyn MemoryStore> =
+        Arc::new(SqliteStore::open(&SqliteConfig::new(path)).unwrap());
+    let clock: Arc<dyn Clock> =
+        Arc::new(ManualClock::new(DateTime::from_timestamp(1_760_000_000, 0).unwrap()));
+    let embedder: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(64));
+    let config = ServiceConfig { exact_scan_limit: LIMIT, ..ServiceConfig::default() };
+    MemoryService::open(store, Some(embedder), clock, config).await.unwrap()
+}
+
+fn note(i: usize) -> String {
+    format!(
+        "note {i}: the {} shipment left dock {} on lane {}",
+        ["red", "blue", "green"][i % 3],
+        i * 7,
+        i % 11
+    )
+}
+
+async fn store(service: &MemoryService, i: usize) -> MemoryId {
+    let request = RememberRequest { dedup: Some(false), ..RememberRequest::new(note(i)) };
+    service.remember(&ns(), request).await.unwrap().memory.id
+}
+
+async fn first_hit(service: &MemoryService, query: &str) -> Option<String> {
+    let r = service.recall(&ns(), RecallRequest::new(query)).await.unwrap();
+    r.hits.into_iter().next().map(|h| h.memory.content)
+}
+
+/// Waits (up to 20 s) until `n` vectors are searched through a graph.
+async fn graph_holds(service: &MemoryService, n: usize) {
+    for _ in 0..400 {
+        if service.stats().await.unwrap().graph_vectors == n {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("graph never held {n} vectors: {:?}", service.stats().await.unwrap().graph_vectors);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_growing_namespace_moves_to_a_graph_without_losing_a_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rearview.db");
+    let service = open(&path).await;
+    let mut ids = Vec::new();
+    for i in 0..LIMIT - 1 {
+        ids.push(store(&service, i).await);
+    }
+    assert_eq!(service.stats().await.unwrap().graph_vectors, 0, "below the limit: exact");
+    // Crossing the limit starts the build; these writes race it and must survive it.
+    for i in LIMIT - 1..LIMIT + 20 {
+        ids.push(store(&service, i).await);
+    }
+    service.forget(&ns(), ids[3]).await.unwrap();
+    let total = LIMIT + 20 - 1;
+    graph_holds(&service, total).await;
+    assert_eq!(service.stats().await.unwrap().indexed_vectors, total);
+    for i in [0, LIMIT + 19, LIMIT + 5] {
+        assert_eq!(first_hit(&service, &note(i)).await.as_deref(), Some(note(i).as_str()));
+    }
+    let request = RecallRequest { top_k: 50, ..RecallRequest::new(note(3)) };
+    let r = service.recall(&ns(), request).await.unwrap();
+    assert!(r.hits.iter().all(|h| h.memory.id != ids[3]), "a forgotten memory");
+
+    // A restart loads the namespace straight into a graph.
+    drop(service);
+    let reopened = open(&path).await;
+    assert_eq!(reopened.stats().await.unwrap().graph_vectors, total);
+    assert_eq!(first_hit(&reopened, &note(7)).await.as_deref(), Some(note(7).as_str()));
+}
