@@ -81,10 +81,15 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     };
     let sweep_every = (settings.sweep_interval > 0)
         .then(|| std::time::Duration::from_secs(settings.sweep_interval));
+    let server = matches!(cli.command, Command::Mcp | Command::Serve { .. });
     let config = ServiceConfig {
         keyword_search,
         max_content_chars: settings.max_content_chars,
         lifecycle: lifecycle_config(&settings),
+        // Large namespaces' graphs are saved next to the database by servers and loaded by
+        // every command; a one-shot command never spends minutes building one.
+        graph_dir: Some(rearview_service::graph_dir_for(&settings.db)),
+        exact_scan_limit: if server { rearview_service::EXACT_SCAN_LIMIT } else { usize::MAX },
         ..ServiceConfig::default()
     };
     let llm = chat_client(&settings)?;
@@ -214,6 +219,7 @@ async fn serve_stdio(
         .await
         .map_err(|e| anyhow::format_err!("serving MCP over stdio: {e}"))?;
     service.flush_access_counts().await;
+    save_graphs(&service).await;
     Ok(())
 }
 
@@ -240,6 +246,7 @@ async fn serve_http(
     let app = rearview_http::router_with(Arc::clone(&service), namespace, limits);
     rearview_http::serve(listener, app, limits, shutdown_signal()).await.context("serving HTTP")?;
     service.flush_access_counts().await;
+    save_graphs(&service).await;
     Ok(())
 }
 
@@ -263,6 +270,14 @@ fn spawn_sweeper(service: &Arc<MemoryService>, every: Option<std::time::Duration
             }
         }
     });
+}
+
+/// Saves large namespaces' vector graphs before a server exits, so the next start loads them
+/// instead of rebuilding (a failure only costs that rebuild).
+async fn save_graphs(service: &MemoryService) {
+    if let Err(e) = service.save_graphs().await {
+        tracing::warn!(error = %e, "saving vector graphs failed; the next start rebuilds them");
+    }
 }
 
 /// How often a server reads the store's change log for other processes' writes (issue 16: they

@@ -62,22 +62,38 @@ fn main() {
         "size": size, "data": std::env::var("REARVIEW_ANN_FILE").unwrap_or(kind),
         "build_secs": build_secs, "build_per_sec": size as f64 / build_secs,
     });
-    for k in [10, 50] {
-        let (mut exact_ms, mut ann_ms, mut found) = (Vec::new(), Vec::new(), 0usize);
-        for q in &queries {
+    // The exact answers once; then each search expansion (`ef`) against them.
+    let mut exact_ms = Vec::new();
+    let want: Vec<Vec<MemoryId>> = queries
+        .iter()
+        .map(|q| {
             let t = Instant::now();
-            let want = exact.search(q, k, &all);
+            let hits = exact.search(q, 50, &all);
             exact_ms.push(t.elapsed().as_secs_f64() * 1e3);
-            let t = Instant::now();
-            let got = ann.search(q, k, &all);
-            ann_ms.push(t.elapsed().as_secs_f64() * 1e3);
-            found += got.iter().filter(|h| want.iter().any(|w| w.id == h.id)).count();
+            hits.iter().map(|h| h.id).collect()
+        })
+        .collect();
+    result["exact_p50_ms"] = percentile(&mut exact_ms, 0.5).into();
+    result["exact_p99_ms"] = percentile(&mut exact_ms, 0.99).into();
+    let expansions: Vec<usize> = std::env::var("REARVIEW_ANN_EF")
+        .ok()
+        .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![rearview_search::ann::EXPANSION_SEARCH, 256, 512]);
+    for ef in expansions {
+        ann.set_expansion(ef);
+        for k in [10, 50] {
+            let (mut ann_ms, mut found) = (Vec::new(), 0usize);
+            for (q, want) in queries.iter().zip(&want) {
+                let t = Instant::now();
+                let got = ann.search(q, k, &all);
+                ann_ms.push(t.elapsed().as_secs_f64() * 1e3);
+                found += got.iter().filter(|h| want[..k].contains(&h.id)).count();
+            }
+            result[format!("ef{ef}_k{k}")] = serde_json::json!({
+                "recall": found as f64 / (k * queries.len()) as f64,
+                "p50_ms": percentile(&mut ann_ms, 0.5), "p99_ms": percentile(&mut ann_ms, 0.99),
+            });
         }
-        result[format!("k{k}")] = serde_json::json!({
-            "recall": found as f64 / (k * queries.len()) as f64,
-            "exact_p50_ms": percentile(&mut exact_ms, 0.5), "exact_p99_ms": percentile(&mut exact_ms, 0.99),
-            "ann_p50_ms": percentile(&mut ann_ms, 0.5), "ann_p99_ms": percentile(&mut ann_ms, 0.99),
-        });
     }
     println!("{result}");
 }

@@ -11,6 +11,7 @@
 //! id and facets: roughly half of [`FlatIndex`](crate::FlatIndex)'s f32 rows alone.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use rearview_core::{Embedding, Facets, MemoryId, dot};
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
@@ -22,7 +23,7 @@ const CONNECTIVITY: usize = 16;
 /// Candidate list while inserting (`ef_construction`).
 const EXPANSION_ADD: usize = 128;
 /// Candidate list while searching (`ef`), at least `k`: the recall/latency dial.
-const EXPANSION_SEARCH: usize = 128;
+pub const EXPANSION_SEARCH: usize = 128;
 /// Concurrent searches the graph keeps scratch space for; more at once fall back to a scan.
 const THREADS: usize = 64;
 
@@ -52,6 +53,13 @@ impl std::fmt::Display for AnnError {
 }
 
 impl std::error::Error for AnnError {}
+
+/// The first bytes of an ids file.
+const IDS_MAGIC: &[u8] = b"RVIDS1\0\0";
+
+fn utf8(path: &Path) -> Result<&str, AnnError> {
+    path.to_str().ok_or_else(|| AnnError(format!("{} is not valid UTF-8", path.display())))
+}
 
 fn ann_error(e: impl std::fmt::Display) -> AnnError {
     AnnError(e.to_string())
@@ -111,6 +119,91 @@ impl AnnIndex {
             handles.into_iter().try_for_each(|h| h.join().expect("index builders do not panic"))
         })?;
         Ok(index)
+    }
+
+    /// Writes the graph (f16 vectors and links) to `{stem}.usearch` and the memory of each key to
+    /// `{stem}.ids` in `dir`, each through a temporary file and a rename: a crash leaves the old
+    /// pair or the new one, and `load` checks that the two agree.
+    pub fn save(&self, dir: &Path, stem: &str) -> Result<(), AnnError> {
+        let graph = dir.join(format!("{stem}.usearch"));
+        let graph_tmp = dir.join(format!("{stem}.usearch.tmp"));
+        self.graph.save(utf8(&graph_tmp)?).map_err(ann_error)?;
+        let mut ids = Vec::with_capacity(IDS_MAGIC.len() + 8 + self.ids.len() * 16);
+        ids.extend_from_slice(IDS_MAGIC);
+        ids.extend_from_slice(&(self.ids.len() as u64).to_le_bytes());
+        for entry in &self.ids {
+            let id = entry.as_ref().map_or(0u128, |(id, _)| id.0.as_u128());
+            ids.extend_from_slice(&id.to_le_bytes());
+        }
+        let ids_path = dir.join(format!("{stem}.ids"));
+        let ids_tmp = dir.join(format!("{stem}.ids.tmp"));
+        std::fs::write(&ids_tmp, &ids).map_err(ann_error)?;
+        std::fs::rename(&graph_tmp, &graph).map_err(ann_error)?;
+        std::fs::rename(&ids_tmp, &ids_path).map_err(ann_error)?;
+        Ok(())
+    }
+
+    /// Reads what [`AnnIndex::save`] wrote. `facets` gives each memory's current facets; a memory
+    /// it does not know (deleted since the save) is dropped from the graph.
+    pub fn load(
+        dir: &Path,
+        stem: &str,
+        dims: usize,
+        mut facets: impl FnMut(MemoryId) -> Option<Facets>,
+    ) -> Result<Self, AnnError> {
+        let bytes = std::fs::read(dir.join(format!("{stem}.ids"))).map_err(ann_error)?;
+        let body = bytes
+            .strip_prefix(IDS_MAGIC)
+            .filter(|b| b.len() >= 8)
+            .ok_or_else(|| AnnError("the ids file is not one rearview wrote".into()))?;
+        let (count, rows) = body.split_at(8);
+        let count = u64::from_le_bytes(count.try_into().expect("8 bytes")) as usize;
+        if rows.len() != count * 16 {
+            return Err(AnnError(format!("the ids file is cut short ({count} keys)")));
+        }
+        let mut index = Self::new(dims, 0)?;
+        index.graph.load(utf8(&dir.join(format!("{stem}.usearch")))?).map_err(ann_error)?;
+        if index.graph.dimensions() != dims {
+            return Err(AnnError(format!(
+                "the saved graph has {} dimensions, the model {dims}",
+                index.graph.dimensions()
+            )));
+        }
+        index
+            .graph
+            .reserve_capacity_and_threads(index.graph.size() + 1024, THREADS)
+            .map_err(ann_error)?;
+        index.graph.change_expansion_search(EXPANSION_SEARCH);
+        index.ids.reserve(count);
+        for (key, row) in rows.chunks_exact(16).enumerate() {
+            let raw = u128::from_le_bytes(row.try_into().expect("16 bytes"));
+            let id = MemoryId(uuid::Uuid::from_u128(raw));
+            let known = (raw != 0).then(|| facets(id)).flatten();
+            match known {
+                Some(f) if index.graph.contains(key as u64) => {
+                    index.keys.insert(id, key as u64);
+                    index.ids.push(Some((id, f)));
+                }
+                _ => {
+                    let _ = index.graph.remove(key as u64);
+                    index.ids.push(None);
+                }
+            }
+        }
+        if index.graph.size() != index.keys.len() {
+            return Err(AnnError(format!(
+                "the saved graph holds {} vectors, its ids file {}",
+                index.graph.size(),
+                index.keys.len()
+            )));
+        }
+        Ok(index)
+    }
+
+    /// Sets the search candidate list (`ef`, at least `k`): more finds more true neighbours and
+    /// takes longer. Default [`EXPANSION_SEARCH`].
+    pub fn set_expansion(&self, expansion: usize) {
+        self.graph.change_expansion_search(expansion);
     }
 
     /// Makes room for one more vector (doubling), so `add` never runs out of capacity.
@@ -339,5 +432,42 @@ mod tests {
         let wrong = Embedding::new(vec![1.0; 9]).unwrap();
         assert!(!ann.upsert(id(1), facets(MemoryType::Episodic), &wrong));
         assert!(ann.search(&wrong, 3, &|_| true).is_empty());
+    }
+
+    #[test]
+    fn a_saved_graph_loads_back_without_what_was_deleted_since() {
+        let dir = std::env::temp_dir().join(format!("rearview-ann-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = vectors(600, 16, 5);
+        let mut ann = AnnIndex::build(
+            16,
+            data.iter()
+                .enumerate()
+                .map(|(i, v)| (id(i), facets(MemoryType::Episodic), v.as_slice())),
+            2,
+        )
+        .unwrap();
+        assert!(ann.remove(id(10)));
+        ann.save(&dir, "ns-model").unwrap();
+        // Memory 20 was deleted after the save: the store no longer knows it.
+        let loaded = AnnIndex::load(&dir, "ns-model", 16, |m| {
+            (m != id(20)).then(|| facets(MemoryType::Semantic))
+        });
+        let mut loaded = loaded.unwrap();
+        assert_eq!(loaded.len(), 598);
+        let all = |_: &Facets| true;
+        for i in [0, 300, 599] {
+            let hits = loaded.search(&data[i], 1, &all);
+            assert_eq!(hits[0].id, id(i), "vector {i} found again after loading");
+        }
+        assert!(loaded.vector(id(10)).is_none() && loaded.vector(id(20)).is_none());
+        let semantic = |f: &Facets| f.memory_type == MemoryType::Semantic;
+        assert_eq!(loaded.search(&data[5], 3, &semantic).len(), 3, "facets come from the store");
+        assert!(loaded.upsert(id(5000), facets(MemoryType::Episodic), &data[7]), "still writable");
+        assert_eq!(loaded.len(), 599);
+        assert!(AnnIndex::load(&dir, "ns-model", 32, |_| None).is_err(), "wrong dimensions");
+        std::fs::write(dir.join("ns-model.ids"), b"garbage").unwrap();
+        assert!(AnnIndex::load(&dir, "ns-model", 16, |_| None).is_err(), "a broken ids file");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

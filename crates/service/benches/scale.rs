@@ -10,7 +10,8 @@
 //! 1. **fill** the namespace through `MemoryService::remember` (dedup off, `synchronous=NORMAL`),
 //!    timing the whole fill: store throughput with synthetic embedding;
 //! 2. **reopen** the database with the server's defaults, timing `MemoryService::open` (migrations
-//!    check plus loading every vector into the in-memory index: the start-up cost);
+//!    check, the keyword index, and the vectors: a namespace past the exact-scan limit loads the
+//!    graph the fill saved, as `rearview serve` saves it when it stops; the start-up cost);
 //! 3. **store** 200 more memories one by one with the server's defaults (dedup on, full
 //!    durability): per-write latency at this size, including the near-duplicate search;
 //! 4. **recall** 300 real questions with the default fusion, counting access as production does:
@@ -112,14 +113,13 @@ async fn measure(size: usize) -> Value {
     let mut fill = SqliteConfig::new(&path);
     fill.durability = Durability::Normal;
     let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::open(&fill).unwrap());
-    let service = MemoryService::open(
-        store,
-        Some(Arc::clone(&embedder)),
-        Arc::new(SystemClock),
-        ServiceConfig::default(),
-    )
-    .await
-    .unwrap();
+    // As `rearview serve` runs: graphs saved next to the database.
+    let graphs = rearview_service::graph_dir_for(&path);
+    let config = || ServiceConfig { graph_dir: Some(graphs.clone()), ..ServiceConfig::default() };
+    let service =
+        MemoryService::open(store, Some(Arc::clone(&embedder)), Arc::new(SystemClock), config())
+            .await
+            .unwrap();
     let started = Instant::now();
     for i in 0..size {
         let request =
@@ -130,6 +130,13 @@ async fn measure(size: usize) -> Value {
         }
     }
     let fill_secs = started.elapsed().as_secs_f64();
+    // A namespace past the exact-scan limit got its graph built in the background during the
+    // fill; wait for it, then save as a server does when it stops.
+    let wanted = if size >= rearview_service::EXACT_SCAN_LIMIT { size } else { 0 };
+    while service.stats().await.unwrap().graph_vectors < wanted {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    service.save_graphs().await.unwrap();
     drop(service);
 
     // 2. Reopen as the server does.
@@ -137,10 +144,9 @@ async fn measure(size: usize) -> Value {
     let store: Arc<dyn MemoryStore> =
         Arc::new(SqliteStore::open(&SqliteConfig::new(&path)).unwrap());
     let service =
-        MemoryService::open(store, Some(embedder), Arc::new(SystemClock), ServiceConfig::default())
-            .await
-            .unwrap();
+        MemoryService::open(store, Some(embedder), Arc::new(SystemClock), config()).await.unwrap();
     let open = started.elapsed();
+    let graph_vectors = service.stats().await.unwrap().graph_vectors;
 
     // 3. Stores at this size with the defaults (dedup on, full durability).
     let mut stores = Vec::with_capacity(STORES);
@@ -169,7 +175,12 @@ async fn measure(size: usize) -> Value {
         .filter_map(|s| std::fs::metadata(format!("{}{s}", path.display())).ok())
         .map(|m| m.len())
         .sum();
+    let graph_bytes: u64 = std::fs::read_dir(&graphs)
+        .map(|d| d.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
+        .unwrap_or(0);
     json!({
+        "graph_vectors": graph_vectors,
+        "graph_bytes": graph_bytes,
         "memories": size,
         "text": corpus.source,
         "fill_per_sec": size as f64 / fill_secs,

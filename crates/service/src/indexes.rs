@@ -52,13 +52,15 @@ impl Indexes {
         }
     }
 
-    /// (Re)fills `model`'s vector indexes from its stored vectors; returns how many had the
-    /// wrong dimension. Namespaces at or past the exact-scan limit get their graph built here.
+    /// (Re)fills `model`'s vector indexes: the `restored` graphs (loaded from saved files) and
+    /// the stored vectors of the other namespaces; returns how many had the wrong dimension.
+    /// Namespaces at or past the exact-scan limit get their graph built here.
     pub(crate) fn load_vectors(
         &self,
         model: &str,
         entries: Vec<VectorEntry>,
         dims: usize,
+        restored: crate::graphs::Restored,
     ) -> usize {
         let mut per_namespace: HashMap<Namespace, Vec<(MemoryId, Facets, Embedding)>> =
             HashMap::new();
@@ -66,13 +68,18 @@ impl Indexes {
             per_namespace.entry(e.namespace).or_default().push((e.id, e.facets, e.embedding));
         }
         // Built before taking the lock: a graph over a large namespace takes a while.
-        let built: Vec<(Namespace, ModelVectors, usize)> = per_namespace
+        let mut built: Vec<(Namespace, ModelVectors, usize)> = per_namespace
             .into_iter()
             .map(|(ns, entries)| {
                 let (vectors, skipped) = ModelVectors::loaded(dims, entries, self.exact_limit);
                 (ns, vectors, skipped)
             })
             .collect();
+        built.extend(
+            restored
+                .into_iter()
+                .map(|r| (r.namespace, ModelVectors::restored(r.graph, r.clean), 0)),
+        );
         let mut map = self.write();
         map.values_mut().for_each(|ns| {
             ns.vectors.remove(model);
@@ -83,6 +90,31 @@ impl Indexes {
             map.entry(ns).or_default().vectors.insert(model.to_owned(), vectors);
         }
         skipped
+    }
+
+    /// A job that saves every graph changed since its last save to `dir`, at `position`, and
+    /// returns how many it wrote (run it off the async workers: a large graph takes seconds).
+    pub(crate) fn graph_saver(
+        &self,
+        dir: std::path::PathBuf,
+        position: u64,
+    ) -> impl FnOnce() -> usize + Send + 'static {
+        let namespaces = Arc::clone(&self.namespaces);
+        move || {
+            let map = namespaces.read().unwrap_or_else(|p| p.into_inner());
+            let mut written = 0;
+            for (namespace, entry) in map.iter() {
+                for (model, vectors) in &entry.vectors {
+                    let Some(graph) = vectors.unsaved_graph() else { continue };
+                    if crate::graphs::save_logged(&dir, namespace, model, graph, position) {
+                        written += 1;
+                    } else {
+                        vectors.mark_unsaved();
+                    }
+                }
+            }
+            written
+        }
     }
 
     /// Drops the vector indexes of models not in `models`.

@@ -32,6 +32,7 @@
 mod access;
 mod error;
 mod follow;
+mod graphs;
 mod indexes;
 mod keys;
 mod lifecycle;
@@ -62,6 +63,7 @@ use crate::locks::{WriteGuard, WriteLocks};
 
 pub use error::{ErrorKind, ServiceError};
 pub use follow::Followed;
+pub use graphs::graph_dir_for;
 pub use keys::{AuthError, CreatedKey, MIN_SEED_CHARS, NewKey};
 pub use lifecycle::{
     DistillRequest, Distilled, LifecycleConfig, Merge, Originals, SessionEnd, Stored, Suggestion,
@@ -101,6 +103,9 @@ pub struct ServiceConfig {
     /// namespace is searched by an HNSW graph (built in the background when a namespace grows
     /// past it, at start-up for one loaded past it). Default [`EXACT_SCAN_LIMIT`].
     pub exact_scan_limit: usize,
+    /// Where large namespaces' vector graphs are saved between runs (`graphs.rs`); `None`: not
+    /// saved, rebuilt at every start.
+    pub graph_dir: Option<std::path::PathBuf>,
 }
 
 /// Default [`ServiceConfig::exact_scan_limit`]: an exact scan of 20,000 × 384 takes ~3 ms on two
@@ -131,6 +136,7 @@ impl Default for ServiceConfig {
             min_relevance: None,
             lifecycle: LifecycleConfig::default(),
             exact_scan_limit: EXACT_SCAN_LIMIT,
+            graph_dir: None,
         }
     }
 }
@@ -298,9 +304,19 @@ impl MemoryService {
             ids.push(embedder.model_id().to_owned());
         }
         for embedder in &embedders {
-            let entries = self.store.vectors(embedder.model_id()).await?;
-            let skipped =
-                self.indexes.load_vectors(embedder.model_id(), entries, embedder.dimensions());
+            let (model, dims) = (embedder.model_id(), embedder.dimensions());
+            let load = self.restore_graphs(model, dims).await?;
+            let entries = match &load.others {
+                None => self.store.vectors(model).await?,
+                Some(namespaces) => {
+                    let mut entries = Vec::new();
+                    for namespace in namespaces {
+                        entries.extend(self.store.namespace_vectors(model, namespace).await?);
+                    }
+                    entries
+                }
+            };
+            let skipped = self.indexes.load_vectors(model, entries, dims, load.restored);
             if skipped > 0 {
                 tracing::warn!(
                     skipped,

@@ -9,6 +9,7 @@
 //! their graph at once.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
 use rearview_core::{Embedding, Facets, MemoryId, Namespace};
@@ -27,6 +28,8 @@ pub(crate) struct ModelVectors {
     building: Option<Vec<MemoryId>>,
     /// A build failed: stay exact rather than retry on every write.
     failed: bool,
+    /// The graph is as last saved (`graphs.rs`); any change clears it.
+    saved: AtomicBool,
     dims: usize,
 }
 
@@ -41,7 +44,7 @@ pub(crate) struct BuildJob {
 impl ModelVectors {
     /// An empty exact index.
     pub(crate) fn new(dims: usize) -> Self {
-        Self { exact: Some(FlatIndex::new(dims)), graph: None, building: None, failed: false, dims }
+        Self::with(Some(FlatIndex::new(dims)), None, dims)
     }
 
     /// An index of loaded entries: exact below `limit`, else a graph built now on every core.
@@ -57,16 +60,7 @@ impl ModelVectors {
             match AnnIndex::build(dims, rows, threads) {
                 Ok(graph) => {
                     skipped = entries.len() - graph.len();
-                    return (
-                        Self {
-                            exact: None,
-                            graph: Some(graph),
-                            building: None,
-                            failed: false,
-                            dims,
-                        },
-                        skipped,
-                    );
+                    return (Self::with(None, Some(graph), dims), skipped);
                 }
                 Err(e) => tracing::warn!(error = %e, "vector graph build failed; scanning exactly"),
             }
@@ -77,7 +71,31 @@ impl ModelVectors {
                 skipped += 1;
             }
         }
-        (Self { exact: Some(exact), graph: None, building: None, failed: false, dims }, skipped)
+        (Self::with(Some(exact), None, dims), skipped)
+    }
+
+    /// A graph loaded from its saved files; `clean` if it still equals them.
+    pub(crate) fn restored(graph: AnnIndex, clean: bool) -> Self {
+        let dims = graph.dimensions();
+        let vectors = Self::with(None, Some(graph), dims);
+        vectors.saved.store(clean, Ordering::SeqCst);
+        vectors
+    }
+
+    fn with(exact: Option<FlatIndex>, graph: Option<AnnIndex>, dims: usize) -> Self {
+        let saved = AtomicBool::new(false);
+        Self { exact, graph, building: None, failed: false, saved, dims }
+    }
+
+    /// The graph, if it changed since its last save; marks it saved.
+    pub(crate) fn unsaved_graph(&self) -> Option<&AnnIndex> {
+        let graph = self.graph.as_ref()?;
+        (!self.saved.swap(true, Ordering::SeqCst)).then_some(graph)
+    }
+
+    /// Marks the graph changed again (its save failed).
+    pub(crate) fn mark_unsaved(&self) {
+        self.saved.store(false, Ordering::SeqCst);
     }
 
     fn index(&self) -> &dyn VectorIndex {
@@ -89,6 +107,7 @@ impl ModelVectors {
     }
 
     fn note(&mut self, id: MemoryId) {
+        *self.saved.get_mut() = false;
         if let Some(changed) = &mut self.building {
             changed.push(id);
         }

@@ -21,7 +21,7 @@ use rearview_service::{
     Stored, UpdateRequest,
 };
 use rearview_store::{
-    Changes, KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page,
+    Changes, FacetEntry, KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page,
     PendingEmbedding, StoreError, StoreStats, StoredVector, VectorEntry,
 };
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
@@ -650,6 +650,18 @@ impl MemoryStore for GatedStore {
 
     async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError> {
         self.inner.keyword_entries().await
+    }
+
+    async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError> {
+        self.inner.vector_facets(model_id).await
+    }
+
+    async fn namespace_vectors(
+        &self,
+        model_id: &str,
+        namespace: &Namespace,
+    ) -> Result<Vec<VectorEntry>, StoreError> {
+        self.inner.namespace_vectors(model_id, namespace).await
     }
 
     async fn change_position(&self) -> Result<u64, StoreError> {

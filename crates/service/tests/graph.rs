@@ -19,12 +19,21 @@ fn ns() -> Namespace {
 }
 
 async fn open(path: &std::path::Path) -> MemoryService {
+    open_with(path, None).await
+}
+
+/// A service whose graphs are saved in `graph_dir`, if given.
+async fn open_with(path: &std::path::Path, graph_dir: Option<&std::path::Path>) -> MemoryService {
     let store: Arc<dyn MemoryStore> =
         Arc::new(SqliteStore::open(&SqliteConfig::new(path)).unwrap());
     let clock: Arc<dyn Clock> =
         Arc::new(ManualClock::new(DateTime::from_timestamp(1_760_000_000, 0).unwrap()));
     let embedder: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(64));
-    let config = ServiceConfig { exact_scan_limit: LIMIT, ..ServiceConfig::default() };
+    let config = ServiceConfig {
+        exact_scan_limit: LIMIT,
+        graph_dir: graph_dir.map(std::path::Path::to_path_buf),
+        ..ServiceConfig::default()
+    };
     MemoryService::open(store, Some(embedder), clock, config).await.unwrap()
 }
 
@@ -88,4 +97,56 @@ async fn a_growing_namespace_moves_to_a_graph_without_losing_a_write() {
     let reopened = open(&path).await;
     assert_eq!(reopened.stats().await.unwrap().graph_vectors, total);
     assert_eq!(first_hit(&reopened, &note(7)).await.as_deref(), Some(note(7).as_str()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_saved_graph_is_loaded_and_caught_up_with_later_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, graphs) = (dir.path().join("rearview.db"), dir.path().join("graphs"));
+    let service = open_with(&path, Some(&graphs)).await;
+    let mut ids = Vec::new();
+    for i in 0..LIMIT + 10 {
+        ids.push(store(&service, i).await);
+    }
+    graph_holds(&service, LIMIT + 10).await;
+    assert_eq!(service.save_graphs().await.unwrap(), 1);
+    assert_eq!(service.save_graphs().await.unwrap(), 0, "unchanged since the save");
+    // After the save, without saving again (a crash): one more memory, one forgotten.
+    let late = store(&service, 500).await;
+    service.forget(&ns(), ids[0]).await.unwrap();
+    drop(service);
+    // Another process writes while this one is down.
+    let other = open(&path).await;
+    let elsewhere = store(&other, 501).await;
+    drop(other);
+
+    let reopened = open_with(&path, Some(&graphs)).await;
+    let stats = reopened.stats().await.unwrap();
+    assert_eq!(stats.graph_vectors, LIMIT + 11, "loaded, caught up: +2 stored, −1 forgotten");
+    for (i, id) in [(500, late), (501, elsewhere), (9, ids[9])] {
+        let r = reopened.recall(&ns(), RecallRequest::new(note(i))).await.unwrap();
+        assert_eq!(r.hits[0].memory.id, id, "note {i}");
+    }
+    let request = RecallRequest { top_k: 60, ..RecallRequest::new(note(0)) };
+    let r = reopened.recall(&ns(), request).await.unwrap();
+    assert!(r.hits.iter().all(|h| h.memory.id != ids[0]), "forgotten after the save");
+    assert_eq!(reopened.save_graphs().await.unwrap(), 1, "changed by the catch-up: saved again");
+
+    // Unchanged since that save: loaded as saved (a rebuilt graph would count as unsaved).
+    drop(reopened);
+    let again = open_with(&path, Some(&graphs)).await;
+    assert_eq!(again.stats().await.unwrap().graph_vectors, LIMIT + 11);
+    assert_eq!(again.save_graphs().await.unwrap(), 0, "the saved graph itself was loaded");
+
+    // Broken files are ignored: the graph is rebuilt from the stored vectors.
+    drop(again);
+    for entry in std::fs::read_dir(&graphs).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "usearch") {
+            std::fs::write(&path, b"not a graph").unwrap();
+        }
+    }
+    let rebuilt = open_with(&path, Some(&graphs)).await;
+    assert_eq!(rebuilt.stats().await.unwrap().graph_vectors, LIMIT + 11);
+    assert_eq!(rebuilt.save_graphs().await.unwrap(), 1, "rebuilt, so saved anew");
 }

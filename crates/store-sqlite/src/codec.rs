@@ -4,7 +4,7 @@ use chrono::DateTime;
 use rearview_core::{
     Embedding, Facets, Memory, MemoryId, MemoryType, Metadata, Namespace, Timestamp,
 };
-use rearview_store::{StoreError, StoredVector, VectorEntry};
+use rearview_store::{FacetEntry, StoreError, StoredVector, VectorEntry};
 use rusqlite::{Connection, Row};
 
 /// Columns of `memories m`, in the order [`decode_memory`] reads them.
@@ -80,25 +80,50 @@ pub(crate) fn decode_facets(row: &Row<'_>) -> Result<(Namespace, MemoryId, Facet
     Ok((parse_namespace(&name)?, parse_id(&id)?, facets))
 }
 
-/// Every vector of `model_id` with its memory's facets, for building the in-memory index.
+/// Every vector of `model_id` (in namespace `ns_id`, or all) with its memory's facets, for
+/// building the in-memory index.
 pub(crate) fn read_vectors(
     conn: &Connection,
     model_id: &str,
+    ns_id: Option<i64>,
 ) -> Result<Vec<VectorEntry>, StoreError> {
     let mut stmt = conn
         .prepare_cached(&format!(
             "SELECT n.name, {FACET_COLUMNS}, v.vector \
              FROM vectors v JOIN memories m ON m.rowid = v.memory_rowid \
-             JOIN namespaces n ON n.id = m.ns WHERE v.model_id = ?1 ORDER BY m.rowid"
+             JOIN namespaces n ON n.id = m.ns WHERE v.model_id = ?1 AND (?2 IS NULL OR m.ns = ?2) \
+             ORDER BY m.rowid"
         ))
         .map_err(backend("preparing vector load"))?;
-    let mut rows = stmt.query([model_id]).map_err(backend("loading vectors"))?;
+    let mut rows =
+        stmt.query(rusqlite::params![model_id, ns_id]).map_err(backend("loading vectors"))?;
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(backend("reading vector row"))? {
         let (namespace, id, facets) = decode_facets(row)?;
         let blob: Vec<u8> =
             row.get(AFTER_FACETS).map_err(|e| corrupt(format!("vector row: {e}")))?;
         out.push(VectorEntry { namespace, id, facets, embedding: decode_vector(&blob)? });
+    }
+    Ok(out)
+}
+
+/// The id and facets of every memory with a vector of `model_id`.
+pub(crate) fn read_vector_facets(
+    conn: &Connection,
+    model_id: &str,
+) -> Result<Vec<FacetEntry>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(&format!(
+            "SELECT n.name, {FACET_COLUMNS} \
+             FROM vectors v JOIN memories m ON m.rowid = v.memory_rowid \
+             JOIN namespaces n ON n.id = m.ns WHERE v.model_id = ?1"
+        ))
+        .map_err(backend("preparing facet load"))?;
+    let mut rows = stmt.query([model_id]).map_err(backend("loading facets"))?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(backend("reading facet row"))? {
+        let (namespace, id, facets) = decode_facets(row)?;
+        out.push(FacetEntry { namespace, id, facets });
     }
     Ok(out)
 }

@@ -32,8 +32,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
 use rearview_store::{
-    ApiKeyRecord, Changes, KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page,
-    PendingEmbedding, StoreError, StoreStats, StoredVector, TierCount, VectorEntry,
+    ApiKeyRecord, Changes, FacetEntry, KeywordEntry, KeywordHit, MemoryRecord, MemoryStore,
+    MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector, TierCount,
+    VectorEntry,
 };
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params, params_from_iter};
 
@@ -701,7 +702,25 @@ impl MemoryStore for SqliteStore {
 
     async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError> {
         let model_id = model_id.to_owned();
-        self.read(move |_, conn| codec::read_vectors(conn, &model_id)).await
+        self.read(move |_, conn| codec::read_vectors(conn, &model_id, None)).await
+    }
+
+    async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError> {
+        let model_id = model_id.to_owned();
+        self.read(move |_, conn| codec::read_vector_facets(conn, &model_id)).await
+    }
+
+    async fn namespace_vectors(
+        &self,
+        model_id: &str,
+        namespace: &Namespace,
+    ) -> Result<Vec<VectorEntry>, StoreError> {
+        let (model_id, namespace) = (model_id.to_owned(), namespace.clone());
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
+            codec::read_vectors(conn, &model_id, Some(ns_id))
+        })
+        .await
     }
 
     async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError> {

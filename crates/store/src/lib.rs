@@ -57,6 +57,17 @@ pub struct VectorEntry {
     pub embedding: Embedding,
 }
 
+/// A memory's facets, read back with no vector (the caller has the vectors saved elsewhere).
+#[derive(Debug, Clone)]
+pub struct FacetEntry {
+    /// Owner namespace.
+    pub namespace: Namespace,
+    /// Memory id.
+    pub id: MemoryId,
+    /// Filterable attributes of the memory.
+    pub facets: Facets,
+}
+
 /// A memory's keyword terms, read back for building an in-memory keyword index at start-up.
 #[derive(Debug, Clone)]
 pub struct KeywordEntry {
@@ -373,6 +384,17 @@ pub trait MemoryStore: Send + Sync + 'static {
 
     /// Every stored vector of `model_id`, for building the in-memory index.
     async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError>;
+
+    /// The id and facets of every memory with a vector of `model_id` (no vectors): for an index
+    /// whose vectors were saved elsewhere.
+    async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError>;
+
+    /// The stored vectors of `model_id` in one namespace.
+    async fn namespace_vectors(
+        &self,
+        model_id: &str,
+        namespace: &Namespace,
+    ) -> Result<Vec<VectorEntry>, StoreError>;
 
     /// Every memory's keyword terms (expired ones included), for building an in-memory index.
     async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError>;

@@ -445,6 +445,21 @@ pub async fn vectors_are_kept_per_model(store: Arc<dyn MemoryStore>) {
     let replaced = store.vectors("model-a").await.unwrap();
     assert_eq!(replaced.len(), 1);
     assert_eq!(replaced[0].embedding.as_slice(), &[0.0, 0.0, 1.0]);
+
+    // Per namespace, and facets without vectors.
+    let other = memory("b", "other tenant", t0());
+    let mut rec = record(other.clone());
+    rec.vectors.push(vector("model-a", vec![0.0, 1.0, 0.0]));
+    store.insert(&rec).await.unwrap();
+    let in_b = store.namespace_vectors("model-a", &ns("b")).await.unwrap();
+    assert_eq!(in_b.iter().map(|e| e.id).collect::<Vec<_>>(), [other.id]);
+    assert!(store.namespace_vectors("model-a", &ns("nobody")).await.unwrap().is_empty());
+    let mut facets = store.vector_facets("model-a").await.unwrap();
+    facets.sort_by_key(|f| f.namespace.as_str().to_owned());
+    let seen: Vec<_> = facets.iter().map(|f| (f.namespace.as_str(), f.id)).collect();
+    assert_eq!(seen, [("a", m.id), ("b", other.id)]);
+    assert_eq!(facets[0].facets, m.facets());
+    assert_eq!(store.vector_facets("model-b").await.unwrap().len(), 1);
 }
 
 /// Memories stored without a vector are listed for backfill until they get one.

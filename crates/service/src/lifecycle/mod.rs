@@ -343,6 +343,9 @@ impl MemoryService {
                 }
             }
         }
+        // Graphs changed since their last save are saved now, so a crash loses at most one
+        // sweep interval of graph updates (replayed from the change log at the next start).
+        self.save_graphs().await?;
         let pruned = self.store.prune_changes(crate::follow::CHANGE_LOG_KEEP).await?;
         if pruned > 0 {
             tracing::debug!(pruned, "change log pruned");

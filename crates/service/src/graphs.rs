@@ -1,0 +1,260 @@
+//! Saved graphs: a large namespace's HNSW graph survives a restart.
+//!
+//! Building the graph of a million vectors takes minutes; loading a saved one takes about a
+//! second. With [`ServiceConfig::graph_dir`](crate::ServiceConfig) set (the CLI puts it next to the
+//! SQLite file, `<db>.graphs/`), a server saves each graph when it shuts down and after each
+//! sweep (only graphs changed since their last save), together with the store's change-log
+//! position the graph reflects. At start-up a saved graph is loaded, its facets are read from the
+//! store (they are not saved), and the changes committed since its position are replayed from
+//! the change log, so a graph saved before a crash or before other processes wrote is brought up
+//! to date. A graph whose changes the log no longer reaches (pruned), or whose files do not
+//! agree, is ignored and rebuilt from the stored vectors.
+//!
+//! Files per namespace and model, named by a digest of both: `{stem}.usearch` (the graph),
+//! `{stem}.ids` (the memory of each graph key) and `{stem}.json` (namespace, model, dimensions,
+//! position), written last: a save is complete once its `.json` names its position.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rearview_core::{Facets, MemoryId, Namespace};
+use rearview_search::{AnnIndex, VectorIndex};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::{MemoryService, ServiceError};
+
+/// What a `.json` file says about its graph.
+struct Saved {
+    stem: String,
+    namespace: Namespace,
+    position: u64,
+}
+
+/// The file stem of `namespace`'s graph of `model`.
+pub(crate) fn stem(namespace: &Namespace, model: &str) -> String {
+    let digest = Sha256::digest(format!("{}\n{model}", namespace.as_str()));
+    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+}
+
+/// Writes `graph` and its `.json` (namespace, model, dimensions, position).
+pub(crate) fn save(
+    dir: &Path,
+    namespace: &Namespace,
+    model: &str,
+    graph: &AnnIndex,
+    position: u64,
+) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    let stem = stem(namespace, model);
+    graph.save(dir, &stem).map_err(|e| e.to_string())?;
+    let meta = json!({
+        "format": 1, "namespace": namespace.as_str(), "model": model,
+        "dimensions": graph.dimensions(), "vectors": graph.len(), "position": position,
+    });
+    let path = dir.join(format!("{stem}.json"));
+    let tmp = dir.join(format!("{stem}.json.tmp"));
+    std::fs::write(&tmp, meta.to_string())
+        .map_err(|e| format!("writing {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+/// The saved graphs of `model` with `dims` dimensions in `dir`.
+fn saved(dir: &Path, model: &str, dims: usize) -> Vec<Saved> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let Ok(meta) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+        let matches = meta["format"] == 1
+            && meta["model"] == model
+            && meta["dimensions"].as_u64() == Some(dims as u64);
+        let namespace = meta["namespace"].as_str().and_then(|n| n.parse().ok());
+        if let (true, Some(namespace), Some(position), Some(stem)) = (
+            matches,
+            namespace,
+            meta["position"].as_u64(),
+            path.file_stem().and_then(|s| s.to_str()),
+        ) {
+            out.push(Saved { stem: stem.to_owned(), namespace, position });
+        }
+    }
+    out
+}
+
+/// A graph loaded from its files.
+pub(crate) struct RestoredGraph {
+    pub namespace: Namespace,
+    pub graph: AnnIndex,
+    /// The change-log position it was saved at.
+    position: u64,
+    /// Nothing was replayed onto it: it equals its files.
+    pub clean: bool,
+}
+
+/// Graphs loaded from files.
+pub(crate) type Restored = Vec<RestoredGraph>;
+
+/// What [`MemoryService::restore_graphs`] found.
+pub(crate) struct GraphLoad {
+    /// Graphs loaded from their files, up to date.
+    pub restored: Restored,
+    /// The namespaces whose vectors are still to be read from the store; `None`: all of them.
+    pub others: Option<Vec<Namespace>>,
+}
+
+impl MemoryService {
+    /// Loads the saved graphs of `model` for namespaces with at least the exact-scan limit of
+    /// its vectors, and brings them up to date from the change log.
+    pub(crate) async fn restore_graphs(
+        &self,
+        model: &str,
+        dims: usize,
+    ) -> Result<GraphLoad, ServiceError> {
+        let nothing = GraphLoad { restored: Vec::new(), others: None };
+        let Some(dir) = self.config.graph_dir.clone() else { return Ok(nothing) };
+        let candidates = saved(&dir, model, dims);
+        if candidates.is_empty() {
+            return Ok(nothing);
+        }
+        let mut facets: HashMap<Namespace, Arc<HashMap<MemoryId, Facets>>> = HashMap::new();
+        let mut grouped: HashMap<Namespace, HashMap<MemoryId, Facets>> = HashMap::new();
+        for e in self.store.vector_facets(model).await? {
+            grouped.entry(e.namespace).or_default().insert(e.id, e.facets);
+        }
+        facets.extend(grouped.into_iter().map(|(ns, f)| (ns, Arc::new(f))));
+        let mut restored = Vec::new();
+        for meta in candidates {
+            // A graph was saved because its namespace had passed the exact-scan limit; it is
+            // used even where this process would not build one (one-shot CLI commands).
+            let Some(known) = facets.get(&meta.namespace).filter(|f| !f.is_empty()) else {
+                continue;
+            };
+            let (dir, stem, known) = (dir.clone(), meta.stem.clone(), Arc::clone(known));
+            let loaded = tokio::task::spawn_blocking(move || {
+                AnnIndex::load(&dir, &stem, dims, |id| known.get(&id).cloned())
+            })
+            .await
+            .map_err(|e| ServiceError::Unavailable(format!("graph load task: {e}")))?;
+            match loaded {
+                Ok(graph) => restored.push(RestoredGraph {
+                    namespace: meta.namespace,
+                    graph,
+                    position: meta.position,
+                    clean: true,
+                }),
+                Err(e) => tracing::warn!(
+                    namespace = %meta.namespace, model, error = %e,
+                    "saved vector graph unusable; rebuilding it from the stored vectors"
+                ),
+            }
+        }
+        if !self.replay_onto(model, &mut restored).await? {
+            tracing::warn!(model, "the change log no longer reaches the saved graphs; rebuilding");
+            restored.clear();
+        }
+        let others =
+            facets.into_keys().filter(|ns| restored.iter().all(|r| r.namespace != *ns)).collect();
+        Ok(GraphLoad { restored, others: Some(others) })
+    }
+
+    /// Applies every change committed after each graph's position; `false` if the log no
+    /// longer reaches that far back.
+    async fn replay_onto(&self, model: &str, graphs: &mut Restored) -> Result<bool, ServiceError> {
+        let Some(mut position) = graphs.iter().map(|g| g.position).min() else { return Ok(true) };
+        let mut changed: HashMap<Namespace, HashSet<MemoryId>> = HashMap::new();
+        loop {
+            let page = self.store.changes_since(position, 5_000).await?;
+            if !page.complete {
+                return Ok(false);
+            }
+            let Some(last) = page.changes.last().map(|c| c.position) else { break };
+            for change in page.changes {
+                let newer = graphs
+                    .iter()
+                    .any(|g| g.namespace == change.namespace && change.position > g.position);
+                if newer {
+                    changed.entry(change.namespace).or_default().insert(change.id);
+                }
+            }
+            position = last;
+        }
+        for RestoredGraph { namespace, graph, clean, .. } in graphs.iter_mut() {
+            let Some(ids) = changed.remove(namespace) else { continue };
+            *clean = false;
+            let ids: Vec<MemoryId> = ids.into_iter().collect();
+            let mut records: HashMap<MemoryId, _> = self
+                .store
+                .records(namespace, &ids)
+                .await?
+                .into_iter()
+                .map(|r| (r.memory.id, r))
+                .collect();
+            for id in ids {
+                let vector = records.remove(&id).and_then(|r| {
+                    let facets = r.memory.facets();
+                    r.vectors.into_iter().find(|v| v.model_id == model).map(|v| (facets, v))
+                });
+                match vector {
+                    Some((facets, v)) => {
+                        graph.upsert(id, facets, &v.embedding);
+                    }
+                    None => {
+                        graph.remove(id);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Saves every graph changed since its last save, with the change-log position the indexes
+    /// have caught up to. Returns how many were written. Does nothing without a graph directory.
+    pub async fn save_graphs(&self) -> Result<usize, ServiceError> {
+        let Some(dir) = self.config.graph_dir.clone() else { return Ok(0) };
+        // Held while saving, so the position cannot move past what the graphs reflect.
+        let position = self.followed.lock().await;
+        let saver = self.indexes.graph_saver(dir, *position);
+        let written = tokio::task::spawn_blocking(saver)
+            .await
+            .map_err(|e| ServiceError::Unavailable(format!("graph save task: {e}")))?;
+        Ok(written)
+    }
+}
+
+/// Where the CLI keeps the graphs of the SQLite database at `db`: `<db>.graphs`.
+pub fn graph_dir_for(db: &Path) -> PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".graphs");
+    PathBuf::from(name)
+}
+
+/// Saves `graph` of `model` in `namespace`, logging a failure (a save is an optimisation: a
+/// missing file only means a rebuild at the next start).
+pub(crate) fn save_logged(
+    dir: &Path,
+    namespace: &Namespace,
+    model: &str,
+    graph: &AnnIndex,
+    position: u64,
+) -> bool {
+    let started = std::time::Instant::now();
+    match save(dir, namespace, model, graph, position) {
+        Ok(()) => {
+            tracing::info!(
+                namespace = %namespace, model, vectors = graph.len(), position,
+                seconds = started.elapsed().as_secs_f32(), "vector graph saved"
+            );
+            true
+        }
+        Err(e) => {
+            tracing::warn!(namespace = %namespace, model, error = %e, "saving the vector graph failed");
+            false
+        }
+    }
+}
