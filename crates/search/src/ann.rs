@@ -22,8 +22,9 @@ use crate::vector::{VectorHit, VectorIndex};
 const CONNECTIVITY: usize = 16;
 /// Candidate list while inserting (`ef_construction`).
 const EXPANSION_ADD: usize = 128;
-/// Candidate list while searching (`ef`), at least `k`: the recall/latency dial.
-pub const EXPANSION_SEARCH: usize = 128;
+/// Candidate list while searching (`ef`), at least `k`: the recall/latency dial. 512 reaches
+/// recall@10 0.99 on 1M clustered vectors (128: 0.94, 256: 0.97) for ~1.7 ms (benches/ann.rs).
+pub const EXPANSION_SEARCH: usize = 512;
 /// Concurrent searches the graph keeps scratch space for; more at once fall back to a scan.
 const THREADS: usize = 64;
 

@@ -212,8 +212,10 @@ impl Indexes {
         }
     }
 
-    /// Best keyword matches in the namespace, or `None` if keywords are not indexed in memory.
-    pub(crate) fn search_text(
+    /// Best keyword matches in the namespace (none if keywords are not indexed in memory),
+    /// searched on tokio's blocking pool: scoring a large namespace takes milliseconds, which
+    /// must not stall the async workers serving other requests (and `/healthz`).
+    pub(crate) async fn search_text(
         &self,
         namespace: &Namespace,
         terms: &[(String, f32)],
@@ -221,11 +223,16 @@ impl Indexes {
         filter: &MemoryFilter,
         now: Timestamp,
     ) -> Vec<TextHit> {
-        let map = self.read();
-        let Some(text) = map.get(namespace).and_then(|e| e.text.as_ref()) else {
-            return Vec::new();
-        };
-        text.search_weighted(terms, k, &|f: &Facets| filter.matches(f, now))
+        let map = Arc::clone(&self.namespaces);
+        let (namespace, terms, filter) = (namespace.clone(), terms.to_vec(), filter.clone());
+        off_the_workers(move || {
+            let map = map.read().unwrap_or_else(|p| p.into_inner());
+            let Some(text) = map.get(&namespace).and_then(|e| e.text.as_ref()) else {
+                return Vec::new();
+            };
+            text.search_weighted(&terms, k, &|f: &Facets| filter.matches(f, now))
+        })
+        .await
     }
 
     /// The BM25 score of a full match of `terms` in the namespace (`TextIndex::full_match`);
@@ -235,8 +242,9 @@ impl Indexes {
         map.get(namespace).and_then(|e| e.text.as_ref()).map(|t| t.full_match(terms))
     }
 
-    /// Best vector matches in the namespace, in `model`'s space.
-    pub(crate) fn search_vectors(
+    /// Best vector matches in the namespace, in `model`'s space, searched on tokio's blocking
+    /// pool (an exact scan or a graph search takes milliseconds at size).
+    pub(crate) async fn search_vectors(
         &self,
         namespace: &Namespace,
         model: &str,
@@ -245,11 +253,17 @@ impl Indexes {
         filter: &MemoryFilter,
         now: Timestamp,
     ) -> Vec<VectorHit> {
-        let map = self.read();
-        let Some(vectors) = map.get(namespace).and_then(|e| e.vectors.get(model)) else {
-            return Vec::new();
-        };
-        vectors.search(query, k, &|f: &Facets| filter.matches(f, now))
+        let map = Arc::clone(&self.namespaces);
+        let (namespace, model) = (namespace.clone(), model.to_owned());
+        let (query, filter) = (query.clone(), filter.clone());
+        off_the_workers(move || {
+            let map = map.read().unwrap_or_else(|p| p.into_inner());
+            let Some(vectors) = map.get(&namespace).and_then(|e| e.vectors.get(&model)) else {
+                return Vec::new();
+            };
+            vectors.search(&query, k, &|f: &Facets| filter.matches(f, now))
+        })
+        .await
     }
 
     /// Cosine similarity in `model`'s space of each of `ids` to `query` (`None` where there is
@@ -294,4 +308,15 @@ impl Indexes {
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<Namespace, NamespaceIndex>> {
         self.namespaces.write().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// Runs a search on tokio's blocking pool. A search that panicked finds nothing (the panic is
+/// logged by tokio); the caller goes on with the other signal.
+async fn off_the_workers<T: Send + 'static>(
+    search: impl FnOnce() -> Vec<T> + Send + 'static,
+) -> Vec<T> {
+    tokio::task::spawn_blocking(search).await.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "an index search failed");
+        Vec::new()
+    })
 }

@@ -148,14 +148,10 @@ impl MemoryService {
         let mut vector_ids: Vec<MemoryId> = Vec::new();
         let mut in_vector_hits: HashSet<MemoryId> = HashSet::new();
         for (model, vector) in &query.vectors {
-            let hits = self.indexes.search_vectors(
-                namespace,
-                model,
-                vector,
-                ranking.vector_candidates,
-                filter,
-                *now,
-            );
+            let hits = self
+                .indexes
+                .search_vectors(namespace, model, vector, ranking.vector_candidates, filter, *now)
+                .await;
             for hit in hits {
                 if in_vector_hits.insert(hit.id) {
                     vector_ids.push(hit.id);
@@ -221,6 +217,7 @@ impl MemoryService {
             KeywordSearch::InMemory => self
                 .indexes
                 .search_text(namespace, &focused.terms, k, &plan.filter, plan.now)
+                .await
                 .into_iter()
                 .map(|h| KeywordHit { id: h.id, bm25: h.bm25 })
                 .collect(),

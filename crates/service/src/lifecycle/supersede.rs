@@ -363,6 +363,7 @@ impl MemoryService {
             Some((embedder, vector)) => self
                 .indexes
                 .search_vectors(namespace, embedder.model_id(), vector, CANDIDATES, &filter, now)
+                .await
                 .into_iter()
                 .filter(|h| h.cosine >= floor)
                 .map(|h| (h.id, Some(h.cosine)))
@@ -412,6 +413,7 @@ impl MemoryService {
                 let weighted: Vec<(String, f32)> = unique.into_iter().map(|t| (t, 1.0)).collect();
                 self.indexes
                     .search_text(namespace, &weighted, CANDIDATES, filter, now)
+                    .await
                     .into_iter()
                     .map(|h| h.id)
                     .collect()
