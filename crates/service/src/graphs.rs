@@ -10,9 +10,10 @@
 //! to date. A graph whose changes the log no longer reaches (pruned), or whose files do not
 //! agree, is ignored and rebuilt from the stored vectors.
 //!
-//! Files per namespace and model, named by a digest of both: `{stem}.usearch` (the graph),
-//! `{stem}.ids` (the memory of each graph key) and `{stem}.json` (namespace, model, dimensions,
-//! position), written last: a save is complete once its `.json` names its position.
+//! Files per namespace and model, named by a digest of both (the stem): `{stem}.json` (namespace,
+//! model, dimensions, position, and which pair of files holds the graph), renamed into place
+//! last, and that pair, `{stem}.{random}.usearch` (the graph) and `{stem}.{random}.ids` (the
+//! memory of each graph key). A save is complete once the `.json` names its pair.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -27,7 +28,8 @@ use crate::{MemoryService, ServiceError};
 
 /// What a `.json` file says about its graph.
 struct Saved {
-    stem: String,
+    /// The stem of the graph's file pair.
+    files: String,
     namespace: Namespace,
     position: u64,
 }
@@ -38,7 +40,12 @@ pub(crate) fn stem(namespace: &Namespace, model: &str) -> String {
     digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
 }
 
-/// Writes `graph` and its `.json` (namespace, model, dimensions, position).
+/// Writes `graph` and its `.json` (namespace, model, dimensions, position, files).
+///
+/// Several processes on one database may save the same graph at once, so each save writes a pair
+/// of files of its own (`{stem}.{random}.usearch` / `.ids`) and then renames its `.json` into
+/// place, naming that pair: whichever rename comes last names a complete pair, never a mix of
+/// two saves. The pair the `.json` named before is then deleted.
 pub(crate) fn save(
     dir: &Path,
     namespace: &Namespace,
@@ -48,16 +55,30 @@ pub(crate) fn save(
 ) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
     let stem = stem(namespace, model);
-    graph.save(dir, &stem).map_err(|e| e.to_string())?;
+    let mut nonce = [0u8; 6];
+    getrandom::fill(&mut nonce).map_err(|e| format!("random file name: {e}"))?;
+    let files = format!("{stem}.{}", nonce.iter().map(|b| format!("{b:02x}")).collect::<String>());
+    graph.save(dir, &files).map_err(|e| e.to_string())?;
     let meta = json!({
-        "format": 1, "namespace": namespace.as_str(), "model": model,
+        "format": 1, "namespace": namespace.as_str(), "model": model, "files": files,
         "dimensions": graph.dimensions(), "vectors": graph.len(), "position": position,
     });
     let path = dir.join(format!("{stem}.json"));
-    let tmp = dir.join(format!("{stem}.json.tmp"));
+    let before = read_meta(&path).and_then(|m| m["files"].as_str().map(str::to_owned));
+    let tmp = dir.join(format!("{files}.json.tmp"));
     std::fs::write(&tmp, meta.to_string())
         .map_err(|e| format!("writing {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).map_err(|e| format!("writing {}: {e}", path.display()))
+    std::fs::rename(&tmp, &path).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    if let Some(old) = before.filter(|old| *old != files) {
+        for extension in ["usearch", "ids"] {
+            let _ = std::fs::remove_file(dir.join(format!("{old}.{extension}")));
+        }
+    }
+    Ok(())
+}
+
+fn read_meta(path: &Path) -> Option<serde_json::Value> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }
 
 /// The saved graphs of `model` with `dims` dimensions in `dir`.
@@ -69,19 +90,15 @@ fn saved(dir: &Path, model: &str, dims: usize) -> Vec<Saved> {
         if path.extension().is_none_or(|e| e != "json") {
             continue;
         }
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
-        let Ok(meta) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+        let Some(meta) = read_meta(&path) else { continue };
         let matches = meta["format"] == 1
             && meta["model"] == model
             && meta["dimensions"].as_u64() == Some(dims as u64);
         let namespace = meta["namespace"].as_str().and_then(|n| n.parse().ok());
-        if let (true, Some(namespace), Some(position), Some(stem)) = (
-            matches,
-            namespace,
-            meta["position"].as_u64(),
-            path.file_stem().and_then(|s| s.to_str()),
-        ) {
-            out.push(Saved { stem: stem.to_owned(), namespace, position });
+        if let (true, Some(namespace), Some(position), Some(files)) =
+            (matches, namespace, meta["position"].as_u64(), meta["files"].as_str())
+        {
+            out.push(Saved { files: files.to_owned(), namespace, position });
         }
     }
     out
@@ -135,7 +152,7 @@ impl MemoryService {
             let Some(known) = facets.get(&meta.namespace).filter(|f| !f.is_empty()) else {
                 continue;
             };
-            let (dir, stem, known) = (dir.clone(), meta.stem.clone(), Arc::clone(known));
+            let (dir, stem, known) = (dir.clone(), meta.files.clone(), Arc::clone(known));
             let loaded = tokio::task::spawn_blocking(move || {
                 AnnIndex::load(&dir, &stem, dims, |id| known.get(&id).cloned())
             })
@@ -217,7 +234,10 @@ impl MemoryService {
     /// have caught up to. Returns how many were written. Does nothing without a graph directory.
     pub async fn save_graphs(&self) -> Result<usize, ServiceError> {
         let Some(dir) = self.config.graph_dir.clone() else { return Ok(0) };
-        // Held while saving, so the position cannot move past what the graphs reflect.
+        // Catch up first, so the saved position is the head of the log (servers follow every
+        // 250 ms anyway; embedded uses may never have), then hold the position while saving, so
+        // it cannot move past what the graphs reflect.
+        self.follow_changes().await?;
         let position = self.followed.lock().await;
         let saver = self.indexes.graph_saver(dir, *position);
         let written = tokio::task::spawn_blocking(saver)

@@ -150,3 +150,26 @@ async fn a_saved_graph_is_loaded_and_caught_up_with_later_writes() {
     assert_eq!(rebuilt.stats().await.unwrap().graph_vectors, LIMIT + 11);
     assert_eq!(rebuilt.save_graphs().await.unwrap(), 1, "rebuilt, so saved anew");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_saving_one_graph_at_once_leave_a_loadable_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, graphs) = (dir.path().join("rearview.db"), dir.path().join("graphs"));
+    let first = open_with(&path, Some(&graphs)).await;
+    for i in 0..LIMIT + 5 {
+        store(&first, i).await;
+    }
+    graph_holds(&first, LIMIT + 5).await;
+    let second = open_with(&path, Some(&graphs)).await;
+    assert_eq!(second.stats().await.unwrap().graph_vectors, LIMIT + 5, "built at its start");
+    for _ in 0..5 {
+        let (a, b) = tokio::join!(first.save_graphs(), second.save_graphs());
+        assert_eq!((a.unwrap(), b.unwrap()), (1, 1));
+        store(&first, 900).await;
+        second.follow_changes().await.unwrap();
+    }
+    drop((first, second));
+    let third = open_with(&path, Some(&graphs)).await;
+    assert_eq!(third.stats().await.unwrap().graph_vectors, LIMIT + 10);
+    assert_eq!(third.save_graphs().await.unwrap(), 1, "caught up with the last store");
+}

@@ -112,6 +112,8 @@ struct Inner {
     path: Option<PathBuf>,
     /// Commit durability of the file; `None` in memory.
     durability: Option<Durability>,
+    /// Change-log positions written through this handle (`changes.rs`).
+    own: changes::Own,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -207,6 +209,7 @@ impl SqliteStore {
                 namespace_ids: Mutex::new(HashMap::new()),
                 path,
                 durability,
+                own: changes::Own::default(),
             }),
         }
     }
@@ -732,7 +735,7 @@ impl MemoryStore for SqliteStore {
     }
 
     async fn changes_since(&self, position: u64, limit: usize) -> Result<Changes, StoreError> {
-        self.read(move |_, conn| changes::since(conn, position, limit)).await
+        self.read(move |inner, conn| changes::since(conn, position, limit, &inner.own)).await
     }
 
     async fn prune_changes(&self, keep: u64) -> Result<u64, StoreError> {
@@ -914,8 +917,13 @@ fn transact<T>(
     let tx = conn
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(backend("starting a write transaction"))?;
+    // The write lock is held, so the change-log positions this transaction adds are exactly
+    // those between the two reads.
+    let before = changes::position(&tx)?;
     let out = f(inner, &tx)?;
+    let after = changes::position(&tx)?;
     tx.commit().map_err(backend("committing"))?;
+    inner.own.record(before, after);
     Ok(out)
 }
 

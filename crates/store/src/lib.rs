@@ -183,6 +183,8 @@ pub struct Change {
     pub namespace: Namespace,
     /// The memory that changed (it may no longer exist).
     pub id: MemoryId,
+    /// Written through this store handle (this process), which already applied it.
+    pub own: bool,
 }
 
 /// A page of the change log.

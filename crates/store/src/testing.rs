@@ -860,6 +860,7 @@ pub async fn change_log_names_every_searchable_change(store: Arc<dyn MemoryStore
     assert!(log.complete);
     assert!(log.changes.windows(2).all(|w| w[0].position < w[1].position), "commit order");
     assert_eq!(log.changes.last().map(|c| c.position), Some(before_access));
+    assert!(log.changes.iter().all(|c| c.own), "written through this handle: {log:?}");
     let named = |id: MemoryId| log.changes.iter().filter(|c| c.id == id).collect::<Vec<_>>();
     assert!(named(kept.id).len() >= 2, "insert and update of {:?}: {log:?}", kept.id);
     assert!(named(kept.id).iter().all(|c| c.namespace == ns("a")));
