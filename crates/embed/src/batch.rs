@@ -101,18 +101,29 @@ async fn serve(inner: Arc<dyn Embedder>, mut queue: mpsc::UnboundedReceiver<Job>
 async fn embed_group(inner: &dyn Embedder, kind: TextKind, group: Vec<Job>) {
     if group.len() > 1 {
         let all: Vec<String> = group.iter().flat_map(|job| job.texts.iter().cloned()).collect();
-        if let Ok(mut vectors) = inner.embed(&all, kind).await
-            && vectors.len() == all.len()
-        {
-            for job in group.into_iter().rev() {
-                let mine = vectors.split_off(vectors.len() - job.texts.len());
-                // The caller may have given up (a dropped request); nothing to do then.
-                let _ = job.reply.send(Ok(mine));
+        match inner.embed(&all, kind).await {
+            Ok(mut vectors) if vectors.len() == all.len() => {
+                for job in group.into_iter().rev() {
+                    let mine = vectors.split_off(vectors.len() - job.texts.len());
+                    // The caller may have given up (a dropped request); nothing to do then.
+                    let _ = job.reply.send(Ok(mine));
+                }
+                return;
             }
-            return;
+            // The model or endpoint is down: retrying each request would only queue every
+            // caller behind one time-out per request. All of them get the batch's answer.
+            Err(EmbedError::Unavailable { message }) => {
+                for job in group {
+                    let message = message.clone();
+                    let _ = job.reply.send(Err(EmbedError::Unavailable { message }));
+                }
+                return;
+            }
+            _ => {}
         }
     }
-    for job in group {
+    // A text the model refused fails only its own request: the rest are embedded one by one.
+    for job in group.into_iter().filter(|job| !job.reply.is_closed()) {
         let answer = inner.embed(&job.texts, kind).await;
         let _ = job.reply.send(answer);
     }
@@ -151,6 +162,9 @@ mod tests {
             }
             if texts.iter().any(|t| t == "poison") {
                 return Err(EmbedError::BadOutput { message: "poisoned".into() });
+            }
+            if texts.iter().any(|t| t.starts_with("down")) {
+                return Err(EmbedError::Unavailable { message: "endpoint down".into() });
             }
             self.inner.embed(texts, kind).await
         }
@@ -217,5 +231,17 @@ mod tests {
             let (texts, kind) = &requests[i];
             assert_eq!(answer.as_ref().unwrap(), &reference(texts, *kind).await);
         }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_unavailable_model_fails_the_batch_once_not_request_by_request() {
+        let counting = slow_first();
+        let batching = Arc::new(BatchingEmbedder::new(counting.clone()));
+        let requests: Vec<_> =
+            (0..8).map(|i| (vec![format!("down {i}")], TextKind::Query)).collect();
+        let answers = all_at_once(&batching, requests).await;
+        assert!(answers.iter().all(|a| matches!(a, Err(EmbedError::Unavailable { .. }))));
+        let calls = counting.calls.load(Ordering::SeqCst);
+        assert!(calls <= 3, "8 requests to a down model took {calls} calls");
     }
 }

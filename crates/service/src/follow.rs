@@ -9,8 +9,9 @@
 //! change a search result names the memory it touched. A process remembers the log position it
 //! has caught up to, and [`MemoryService::follow_changes`] (called every fraction of a second by
 //! the servers) reads what came after, re-reads those memories from the store and replaces their
-//! index entries, or removes them where the memory is gone. Changes the store marks as this
-//! process's own (`Change::own`) are skipped: they were applied as they were made.
+//! index entries, or removes them where the memory is gone. This process's own writes are
+//! refreshed too (idempotent; a graph re-insert of an unchanged vector only updates facets), so
+//! an index update lost after its commit is repaired within a poll.
 //!
 //! Each namespace's refresh holds that namespace's write lock (`locks.rs`), so a refresh never
 //! interleaves with this process's own read-write-index sequence: the state it reads is at least
@@ -72,9 +73,11 @@ impl MemoryService {
     /// Re-reads the memories named in `changes` and replaces their index entries.
     async fn refresh(&self, changes: Vec<Change>) -> Result<usize, ServiceError> {
         let mut by_namespace: BTreeMap<Namespace, Vec<MemoryId>> = BTreeMap::new();
-        // This process applied its own writes as it made them; re-applying them would cost a
-        // read each and, in a graph, leave a deleted node behind per write.
-        for change in changes.into_iter().filter(|c| !c.own) {
+        // This process's own writes are refreshed too: one whose index update never ran (a
+        // request dropped between the commit and the update at shutdown, an error after the
+        // commit) is repaired here, before a saved graph could make the miss permanent. A
+        // refresh that finds the same vector only updates facets.
+        for change in changes {
             let ids = by_namespace.entry(change.namespace).or_default();
             if !ids.contains(&change.id) {
                 ids.push(change.id);

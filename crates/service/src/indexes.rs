@@ -41,40 +41,50 @@ impl Indexes {
     }
 
     /// Fills the keyword indexes from stored entries.
-    pub(crate) fn load_text(&self, entries: Vec<KeywordEntry>) {
+    /// (Built on the blocking pool: a large namespace takes seconds.)
+    pub(crate) async fn load_text(&self, entries: Vec<KeywordEntry>) {
+        let built = off_the_workers(move || {
+            let mut per_namespace: HashMap<Namespace, TextIndex> = HashMap::new();
+            for e in entries {
+                per_namespace.entry(e.namespace).or_default().upsert(e.id, e.facets, &e.terms);
+            }
+            per_namespace.into_iter().collect::<Vec<_>>()
+        })
+        .await;
         let mut map = self.write();
-        for e in entries {
-            map.entry(e.namespace)
-                .or_default()
-                .text
-                .get_or_insert_with(TextIndex::new)
-                .upsert(e.id, e.facets, &e.terms);
+        for (namespace, text) in built {
+            map.entry(namespace).or_default().text = Some(text);
         }
     }
 
     /// (Re)fills `model`'s vector indexes: the `restored` graphs (loaded from saved files) and
     /// the stored vectors of the other namespaces; returns how many had the wrong dimension.
     /// Namespaces at or past the exact-scan limit get their graph built here.
-    pub(crate) fn load_vectors(
+    pub(crate) async fn load_vectors(
         &self,
         model: &str,
         entries: Vec<VectorEntry>,
         dims: usize,
         restored: crate::graphs::Restored,
     ) -> usize {
-        let mut per_namespace: HashMap<Namespace, Vec<(MemoryId, Facets, Embedding)>> =
-            HashMap::new();
-        for e in entries {
-            per_namespace.entry(e.namespace).or_default().push((e.id, e.facets, e.embedding));
-        }
-        // Built before taking the lock: a graph over a large namespace takes a while.
-        let mut built: Vec<(Namespace, ModelVectors, usize)> = per_namespace
-            .into_iter()
-            .map(|(ns, entries)| {
-                let (vectors, skipped) = ModelVectors::loaded(dims, entries, self.exact_limit);
-                (ns, vectors, skipped)
-            })
-            .collect();
+        let limit = self.exact_limit;
+        // Built on the blocking pool and before taking the lock: a graph over a large namespace
+        // takes minutes, which must stall neither the async workers nor other namespaces.
+        let build = move || {
+            let mut per_namespace: HashMap<Namespace, Vec<(MemoryId, Facets, Embedding)>> =
+                HashMap::new();
+            for e in entries {
+                per_namespace.entry(e.namespace).or_default().push((e.id, e.facets, e.embedding));
+            }
+            per_namespace
+                .into_iter()
+                .map(|(ns, entries)| {
+                    let (vectors, skipped) = ModelVectors::loaded(dims, entries, limit);
+                    (ns, vectors, skipped)
+                })
+                .collect::<Vec<(Namespace, ModelVectors, usize)>>()
+        };
+        let mut built = off_the_workers(build).await;
         built.extend(
             restored
                 .into_iter()

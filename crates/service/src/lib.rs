@@ -316,7 +316,7 @@ impl MemoryService {
                     entries
                 }
             };
-            let skipped = self.indexes.load_vectors(model, entries, dims, load.restored);
+            let skipped = self.indexes.load_vectors(model, entries, dims, load.restored).await;
             if skipped > 0 {
                 tracing::warn!(
                     skipped,
@@ -623,7 +623,7 @@ impl MemoryService {
 
     async fn load_indexes(&self) -> Result<(), ServiceError> {
         if self.config.keyword_search == KeywordSearch::InMemory {
-            self.indexes.load_text(self.store.keyword_entries().await?);
+            self.indexes.load_text(self.store.keyword_entries().await?).await;
         }
         let embedders = self.embedders();
         if !embedders.is_empty() {

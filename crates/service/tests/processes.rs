@@ -89,3 +89,27 @@ async fn a_process_behind_a_pruned_log_rebuilds_its_indexes() {
     assert_eq!(recalled(&reader, "ferries").await, ["new note about trains"], "the only memory");
     assert_eq!(reader.follow_changes().await.unwrap(), Followed::default());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_committed_write_whose_index_update_never_ran_is_repaired_by_the_follower() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn MemoryStore> =
+        Arc::new(SqliteStore::open(&SqliteConfig::new(dir.path().join("r.db"))).unwrap());
+    let clock: Arc<dyn Clock> =
+        Arc::new(ManualClock::new(DateTime::from_timestamp(1_760_000_000, 0).unwrap()));
+    let service = MemoryService::open(Arc::clone(&store), None, clock, ServiceConfig::default())
+        .await
+        .unwrap();
+    // Committed through this process's own store handle, but never indexed (as when a request
+    // is dropped between its commit and its index update).
+    let mut memory = rearview_store::testing::memory("a", "orphaned note about lighthouses", {
+        DateTime::from_timestamp(1_760_000_000, 0).unwrap()
+    });
+    memory.expires_at = None;
+    let terms = rearview_search::Tokenizer::default().index_terms(&memory.content);
+    let record = rearview_store::MemoryRecord { memory, terms, vectors: Vec::new() };
+    store.insert(&record).await.unwrap();
+    assert!(recalled(&service, "lighthouses").await.is_empty());
+    service.follow_changes().await.unwrap();
+    assert_eq!(recalled(&service, "lighthouses").await, ["orphaned note about lighthouses"]);
+}
