@@ -214,6 +214,40 @@ pub fn stats(s: &ServiceStats) -> serde_json::Value {
     })
 }
 
+/// `/v1/timeline`'s answer: `counts` as one row per day with a count per tier, and the recall
+/// latency per minute.
+pub fn timeline_json(
+    namespace: &rearview_core::Namespace,
+    days: u32,
+    counts: &[rearview_store::DayCount],
+    latency: &[metrics::MinuteLatency],
+) -> serde_json::Value {
+    let mut tiers: Vec<serde_json::Value> = Vec::new();
+    for count in counts {
+        let date = chrono::DateTime::from_timestamp(count.day * 86_400, 0)
+            .map(|d| d.format("%Y-%m-%d").to_string())
+            .unwrap_or_default();
+        if tiers.last().is_none_or(|t| t["day"] != date.as_str()) {
+            tiers
+                .push(serde_json::json!({"day": date, "working": 0, "episodic": 0, "semantic": 0}));
+        }
+        if let Some(last) = tiers.last_mut() {
+            last[count.memory_type.as_str()] = count.count.into();
+        }
+    }
+    let latency: Vec<_> = latency
+        .iter()
+        .map(|m| {
+            serde_json::json!({
+                "minute": time(m.minute), "count": m.count, "p50_ms": m.p50_ms, "p99_ms": m.p99_ms,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "namespace": namespace.as_str(), "days": days, "tiers": tiers, "recall_latency": latency,
+    })
+}
+
 /// One line on the embedding model's state: `ready`, or why recall is keyword-only.
 pub fn embedding_status(s: &ServiceStats) -> String {
     match (&s.embedder, &s.embedding_status) {

@@ -55,7 +55,9 @@ impl MemoryService {
                     head,
                     "the change log no longer reaches this process's position; rebuilding indexes"
                 );
-                self.indexes.clear();
+                // The indexes are replaced namespace by namespace from a read that starts after
+                // `head`; changes committed meanwhile come after `head` and are refreshed by the
+                // next call (refreshing is idempotent), so none is lost to the rebuild.
                 self.load_indexes().await?;
                 *position = head;
                 return Ok(Followed { rebuilt: true, ..done });

@@ -10,6 +10,13 @@
 //! to date. A graph whose changes the log no longer reaches (pruned), or whose files do not
 //! agree, is ignored and rebuilt from the stored vectors.
 //!
+//! A saved position alone would not tell this database from another one at the same path (a
+//! backup restored, a file replaced): each save also records the anchor, the memory id of the
+//! change at that position, and a graph whose anchor is not the store's change at its position
+//! belongs to another history and is rebuilt. Graphs that did not change since their last save
+//! get their `.json` moved on to the new position, so a long-unchanged graph never falls behind
+//! the pruned log.
+//!
 //! Files per namespace and model, named by a digest of both (the stem): `{stem}.json` (namespace,
 //! model, dimensions, position, and which pair of files holds the graph), renamed into place
 //! last, and that pair, `{stem}.{random}.usearch` (the graph) and `{stem}.{random}.ids` (the
@@ -32,6 +39,42 @@ struct Saved {
     files: String,
     namespace: Namespace,
     position: u64,
+    /// The memory id of the change at `position` (none at position 0).
+    anchor: Option<String>,
+}
+
+/// Where in the change log a save was taken: the position and its change's memory id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LogPoint {
+    pub position: u64,
+    pub anchor: Option<String>,
+}
+
+/// The `.json` naming `files`.
+fn meta_json(
+    namespace: &Namespace,
+    model: &str,
+    files: &str,
+    graph: (usize, usize),
+    at: &LogPoint,
+) -> serde_json::Value {
+    json!({
+        "format": 2, "namespace": namespace.as_str(), "model": model, "files": files,
+        "dimensions": graph.0, "vectors": graph.1, "position": at.position, "anchor": at.anchor,
+    })
+}
+
+/// Writes `meta` to `path` through a temporary file and a rename.
+fn write_meta(
+    dir: &Path,
+    files: &str,
+    path: &Path,
+    meta: &serde_json::Value,
+) -> Result<(), String> {
+    let tmp = dir.join(format!("{files}.json.tmp"));
+    std::fs::write(&tmp, meta.to_string())
+        .map_err(|e| format!("writing {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
 /// The file stem of `namespace`'s graph of `model`.
@@ -40,7 +83,8 @@ pub(crate) fn stem(namespace: &Namespace, model: &str) -> String {
     digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
 }
 
-/// Writes `graph` and its `.json` (namespace, model, dimensions, position, files).
+/// Writes `graph` and its `.json` (namespace, model, dimensions, position, anchor, files);
+/// returns the name of the file pair.
 ///
 /// Several processes on one database may save the same graph at once, so each save writes a pair
 /// of files of its own (`{stem}.{random}.usearch` / `.ids`) and then renames its `.json` into
@@ -51,30 +95,45 @@ pub(crate) fn save(
     namespace: &Namespace,
     model: &str,
     graph: &AnnIndex,
-    position: u64,
-) -> Result<(), String> {
+    at: &LogPoint,
+) -> Result<String, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
     let stem = stem(namespace, model);
     let mut nonce = [0u8; 6];
     getrandom::fill(&mut nonce).map_err(|e| format!("random file name: {e}"))?;
     let files = format!("{stem}.{}", nonce.iter().map(|b| format!("{b:02x}")).collect::<String>());
     graph.save(dir, &files).map_err(|e| e.to_string())?;
-    let meta = json!({
-        "format": 1, "namespace": namespace.as_str(), "model": model, "files": files,
-        "dimensions": graph.dimensions(), "vectors": graph.len(), "position": position,
-    });
+    let meta = meta_json(namespace, model, &files, (graph.dimensions(), graph.len()), at);
     let path = dir.join(format!("{stem}.json"));
     let before = read_meta(&path).and_then(|m| m["files"].as_str().map(str::to_owned));
-    let tmp = dir.join(format!("{files}.json.tmp"));
-    std::fs::write(&tmp, meta.to_string())
-        .map_err(|e| format!("writing {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    write_meta(dir, &files, &path, &meta)?;
     if let Some(old) = before.filter(|old| *old != files) {
         for extension in ["usearch", "ids"] {
             let _ = std::fs::remove_file(dir.join(format!("{old}.{extension}")));
         }
     }
-    Ok(())
+    Ok(files)
+}
+
+/// Moves the `.json` of an unchanged graph on to `at`, if it still names `files` (the pair
+/// this process saved or loaded, equal to its graph). Another process's newer save is left as
+/// it is: that pair reflects only its own position.
+pub(crate) fn touch(
+    dir: &Path,
+    namespace: &Namespace,
+    model: &str,
+    files: &str,
+    at: &LogPoint,
+) -> Result<bool, String> {
+    let path = dir.join(format!("{}.json", stem(namespace, model)));
+    let Some(meta) = read_meta(&path) else { return Ok(false) };
+    if meta["files"] != files || meta["position"].as_u64() == Some(at.position) {
+        return Ok(false);
+    }
+    let dims = meta["dimensions"].as_u64().unwrap_or(0) as usize;
+    let len = meta["vectors"].as_u64().unwrap_or(0) as usize;
+    write_meta(dir, files, &path, &meta_json(namespace, model, files, (dims, len), at))?;
+    Ok(true)
 }
 
 fn read_meta(path: &Path) -> Option<serde_json::Value> {
@@ -91,14 +150,15 @@ fn saved(dir: &Path, model: &str, dims: usize) -> Vec<Saved> {
             continue;
         }
         let Some(meta) = read_meta(&path) else { continue };
-        let matches = meta["format"] == 1
+        let matches = meta["format"] == 2
             && meta["model"] == model
             && meta["dimensions"].as_u64() == Some(dims as u64);
         let namespace = meta["namespace"].as_str().and_then(|n| n.parse().ok());
         if let (true, Some(namespace), Some(position), Some(files)) =
             (matches, namespace, meta["position"].as_u64(), meta["files"].as_str())
         {
-            out.push(Saved { files: files.to_owned(), namespace, position });
+            let anchor = meta["anchor"].as_str().map(str::to_owned);
+            out.push(Saved { files: files.to_owned(), namespace, position, anchor });
         }
     }
     out
@@ -112,6 +172,8 @@ pub(crate) struct RestoredGraph {
     position: u64,
     /// Nothing was replayed onto it: it equals its files.
     pub clean: bool,
+    /// The pair of files it was loaded from.
+    pub files: String,
 }
 
 /// Graphs loaded from files.
@@ -147,6 +209,16 @@ impl MemoryService {
         facets.extend(grouped.into_iter().map(|(ns, f)| (ns, Arc::new(f))));
         let mut restored = Vec::new();
         for meta in candidates {
+            if !self
+                .is_on_log(&LogPoint { position: meta.position, anchor: meta.anchor.clone() })
+                .await?
+            {
+                tracing::warn!(
+                    namespace = %meta.namespace, model, position = meta.position,
+                    "saved vector graph is from another database or an earlier state of this one; rebuilding it"
+                );
+                continue;
+            }
             // A graph was saved because its namespace had passed the exact-scan limit; it is
             // used even where this process would not build one (one-shot CLI commands).
             let Some(known) = facets.get(&meta.namespace).filter(|f| !f.is_empty()) else {
@@ -164,6 +236,7 @@ impl MemoryService {
                     graph,
                     position: meta.position,
                     clean: true,
+                    files: meta.files,
                 }),
                 Err(e) => tracing::warn!(
                     namespace = %meta.namespace, model, error = %e,
@@ -178,6 +251,31 @@ impl MemoryService {
         let others =
             facets.into_keys().filter(|ns| restored.iter().all(|r| r.namespace != *ns)).collect();
         Ok(GraphLoad { restored, others: Some(others) })
+    }
+
+    /// Where the change log stands at `position`: its change's memory id.
+    pub(crate) async fn log_point(&self, position: u64) -> Result<LogPoint, ServiceError> {
+        if position == 0 {
+            return Ok(LogPoint { position, anchor: None });
+        }
+        let page = self.store.changes_since(position - 1, 1).await?;
+        let anchor = page
+            .changes
+            .first()
+            .filter(|c| page.complete && c.position == position)
+            .map(|c| c.id.to_string());
+        Ok(LogPoint { position, anchor })
+    }
+
+    /// Whether `at` is a point of this store's change log (not of another database's, nor of
+    /// this one's future, as after a backup was restored).
+    async fn is_on_log(&self, at: &LogPoint) -> Result<bool, ServiceError> {
+        if at.anchor.is_none() {
+            // Saved at position 0 (nothing logged yet) or where the log had been pruned: only
+            // position 0 can be told apart from another history, by the log being empty there.
+            return Ok(at.position == 0 && self.store.change_position().await? == 0);
+        }
+        Ok(self.log_point(at.position).await? == *at)
     }
 
     /// Applies every change committed after each graph's position; `false` if the log no
@@ -239,7 +337,8 @@ impl MemoryService {
         // it cannot move past what the graphs reflect.
         self.follow_changes().await?;
         let position = self.followed.lock().await;
-        let saver = self.indexes.graph_saver(dir, *position);
+        let at = self.log_point(*position).await?;
+        let saver = self.indexes.graph_saver(dir, at);
         let written = tokio::task::spawn_blocking(saver)
             .await
             .map_err(|e| ServiceError::Unavailable(format!("graph save task: {e}")))?;
@@ -261,20 +360,20 @@ pub(crate) fn save_logged(
     namespace: &Namespace,
     model: &str,
     graph: &AnnIndex,
-    position: u64,
-) -> bool {
+    at: &LogPoint,
+) -> Option<String> {
     let started = std::time::Instant::now();
-    match save(dir, namespace, model, graph, position) {
-        Ok(()) => {
+    match save(dir, namespace, model, graph, at) {
+        Ok(files) => {
             tracing::info!(
-                namespace = %namespace, model, vectors = graph.len(), position,
+                namespace = %namespace, model, vectors = graph.len(), position = at.position,
                 seconds = started.elapsed().as_secs_f32(), "vector graph saved"
             );
-            true
+            Some(files)
         }
         Err(e) => {
             tracing::warn!(namespace = %namespace, model, error = %e, "saving the vector graph failed");
-            false
+            None
         }
     }
 }

@@ -35,13 +35,9 @@ impl Indexes {
         Self { namespaces: Arc::default(), exact_limit: exact_limit.max(1) }
     }
 
-    /// Forgets every entry (before a rebuild from the store).
-    pub(crate) fn clear(&self) {
-        self.write().clear();
-    }
-
-    /// Fills the keyword indexes from stored entries.
-    /// (Built on the blocking pool: a large namespace takes seconds.)
+    /// Replaces the keyword indexes by ones of the stored entries (built on the blocking pool:
+    /// a large namespace takes seconds; swapped in under the lock, so searches never see a
+    /// half-built or empty index).
     pub(crate) async fn load_text(&self, entries: Vec<KeywordEntry>) {
         let built = off_the_workers(move || {
             let mut per_namespace: HashMap<Namespace, TextIndex> = HashMap::new();
@@ -52,6 +48,12 @@ impl Indexes {
         })
         .await;
         let mut map = self.write();
+        for entry in map.values_mut() {
+            // A namespace whose memories are all gone from the store.
+            if entry.text.is_some() {
+                entry.text = Some(TextIndex::new());
+            }
+        }
         for (namespace, text) in built {
             map.entry(namespace).or_default().text = Some(text);
         }
@@ -88,7 +90,7 @@ impl Indexes {
         built.extend(
             restored
                 .into_iter()
-                .map(|r| (r.namespace, ModelVectors::restored(r.graph, r.clean), 0)),
+                .map(|r| (r.namespace, ModelVectors::restored(r.graph, r.clean, r.files), 0)),
         );
         let mut map = self.write();
         map.values_mut().for_each(|ns| {
@@ -102,12 +104,13 @@ impl Indexes {
         skipped
     }
 
-    /// A job that saves every graph changed since its last save to `dir`, at `position`, and
-    /// returns how many it wrote (run it off the async workers: a large graph takes seconds).
+    /// A job that saves every graph changed since its last save to `dir`, at `at`, moves the
+    /// saves of unchanged graphs on to `at`, and returns how many graphs it wrote (run it off
+    /// the async workers: a large graph takes seconds).
     pub(crate) fn graph_saver(
         &self,
         dir: std::path::PathBuf,
-        position: u64,
+        at: crate::graphs::LogPoint,
     ) -> impl FnOnce() -> usize + Send + 'static {
         let namespaces = Arc::clone(&self.namespaces);
         move || {
@@ -115,11 +118,21 @@ impl Indexes {
             let mut written = 0;
             for (namespace, entry) in map.iter() {
                 for (model, vectors) in &entry.vectors {
-                    let Some(graph) = vectors.unsaved_graph() else { continue };
-                    if crate::graphs::save_logged(&dir, namespace, model, graph, position) {
-                        written += 1;
-                    } else {
-                        vectors.mark_unsaved();
+                    let Some(graph) = vectors.unsaved_graph() else {
+                        if let Some(files) = vectors.saved_files() {
+                            let touched = crate::graphs::touch(&dir, namespace, model, &files, &at);
+                            if let Err(e) = touched {
+                                tracing::warn!(namespace = %namespace, model, error = %e, "moving a saved graph on failed");
+                            }
+                        }
+                        continue;
+                    };
+                    match crate::graphs::save_logged(&dir, namespace, model, graph, &at) {
+                        Some(files) => {
+                            vectors.set_saved_files(files);
+                            written += 1;
+                        }
+                        None => vectors.mark_unsaved(),
                     }
                 }
             }

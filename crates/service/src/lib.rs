@@ -41,6 +41,7 @@ mod query_cache;
 mod recall;
 mod requests;
 mod tenancy;
+mod timeline;
 mod transfer;
 mod vectors;
 
@@ -74,6 +75,7 @@ pub use requests::{
     VectorSearch, estimate_tokens,
 };
 pub use tenancy::{Caller, Grant};
+pub use timeline::MAX_TIMELINE_DAYS;
 pub use transfer::Imported;
 
 /// Settings of the service. Defaults follow the design.
@@ -354,6 +356,11 @@ impl MemoryService {
     /// before exiting; reads see a recall's increments only after it (or a moment later).
     pub async fn flush_access_counts(&self) {
         self.access.flush().await;
+    }
+
+    /// The service clock's "now".
+    pub fn now(&self) -> Timestamp {
+        self.clock.now()
     }
 
     /// One memory by id.

@@ -24,17 +24,21 @@ pub(crate) struct ModelVectors {
     exact: Option<FlatIndex>,
     /// The graph, once built.
     graph: Option<AnnIndex>,
-    /// While a graph is being built: the ids changed since its snapshot.
-    building: Option<Vec<MemoryId>>,
+    /// While a graph is being built: the build's number and the ids changed since its snapshot.
+    building: Option<(u64, Vec<MemoryId>)>,
     /// A build failed: stay exact rather than retry on every write.
     failed: bool,
     /// The graph is as last saved (`graphs.rs`); any change clears it.
     saved: AtomicBool,
+    /// The pair of files the graph was last saved to or loaded from.
+    files: std::sync::Mutex<Option<String>>,
     dims: usize,
 }
 
 /// A graph to build off the lock: a copy of the exact index's entries.
 pub(crate) struct BuildJob {
+    /// Which build of the namespace's vectors this is.
+    id: u64,
     pub namespace: Namespace,
     pub model: String,
     dims: usize,
@@ -75,16 +79,31 @@ impl ModelVectors {
     }
 
     /// A graph loaded from its saved files; `clean` if it still equals them.
-    pub(crate) fn restored(graph: AnnIndex, clean: bool) -> Self {
+    pub(crate) fn restored(graph: AnnIndex, clean: bool, files: String) -> Self {
         let dims = graph.dimensions();
         let vectors = Self::with(None, Some(graph), dims);
         vectors.saved.store(clean, Ordering::SeqCst);
+        vectors.set_saved_files(files);
         vectors
     }
 
     fn with(exact: Option<FlatIndex>, graph: Option<AnnIndex>, dims: usize) -> Self {
         let saved = AtomicBool::new(false);
-        Self { exact, graph, building: None, failed: false, saved, dims }
+        let files = std::sync::Mutex::new(None);
+        Self { exact, graph, building: None, failed: false, saved, files, dims }
+    }
+
+    /// The pair of files the graph equals, if it is unchanged since it was saved or loaded.
+    pub(crate) fn saved_files(&self) -> Option<String> {
+        if self.graph.is_none() || !self.saved.load(Ordering::SeqCst) {
+            return None;
+        }
+        self.files.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Notes the pair of files the graph was just saved to.
+    pub(crate) fn set_saved_files(&self, files: String) {
+        *self.files.lock().unwrap_or_else(|p| p.into_inner()) = Some(files);
     }
 
     /// The graph, if it changed since its last save; marks it saved.
@@ -108,7 +127,7 @@ impl ModelVectors {
 
     fn note(&mut self, id: MemoryId) {
         *self.saved.get_mut() = false;
-        if let Some(changed) = &mut self.building {
+        if let Some((_, changed)) = &mut self.building {
             changed.push(id);
         }
     }
@@ -179,8 +198,13 @@ impl ModelVectors {
         }
         let snapshot =
             exact.entries().map(|(id, facets, v)| (id, facets.clone(), v.to_vec())).collect();
-        self.building = Some(Vec::new());
+        // Numbered, so that a build finishing after its namespace's vectors were reloaded (and
+        // perhaps another build started from a newer snapshot) is recognised and dropped.
+        static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let id = BUILDS.fetch_add(1, Ordering::Relaxed);
+        self.building = Some((id, Vec::new()));
         Some(BuildJob {
+            id,
             namespace: namespace.clone(),
             model: model.to_owned(),
             dims: self.dims,
@@ -190,8 +214,12 @@ impl ModelVectors {
 
     /// Puts a built graph in place: replays what changed since its snapshot from the exact index,
     /// then drops the exact index.
-    fn install(&mut self, mut graph: AnnIndex) {
-        let (Some(changed), Some(exact)) = (self.building.take(), self.exact.as_ref()) else {
+    /// A graph of another build (the vectors were reloaded since it started) is dropped.
+    fn install(&mut self, build: u64, mut graph: AnnIndex) {
+        if self.building.as_ref().is_none_or(|(id, _)| *id != build) {
+            return;
+        }
+        let (Some((_, changed)), Some(exact)) = (self.building.take(), self.exact.as_ref()) else {
             return;
         };
         for id in changed {
@@ -226,9 +254,12 @@ impl BuildJob {
             else {
                 return;
             };
+            if vectors.building.as_ref().is_none_or(|(id, _)| *id != self.id) {
+                return;
+            }
             match built {
                 Ok(graph) => {
-                    vectors.install(graph);
+                    vectors.install(self.id, graph);
                     tracing::info!(
                         namespace = %self.namespace,
                         model = self.model,
@@ -314,5 +345,40 @@ mod tests {
         assert!(graph.vector(id(2)).is_none(), "the memory removed during the build");
         let moved = graph.similarity(id(1), &vector(9)).unwrap();
         assert!(moved > 0.99, "the vector changed during the build: {moved}");
+    }
+
+    #[test]
+    fn a_build_of_vectors_since_reloaded_is_dropped_not_installed() {
+        let namespace: Namespace = "n".parse().unwrap();
+        let map: Arc<RwLock<HashMap<Namespace, NamespaceIndex>>> = Arc::default();
+        let mut stale = ModelVectors::new(16);
+        for i in 0..30 {
+            stale.upsert(id(i), facets(), &vector(i));
+        }
+        let old_job = stale.build_due(&namespace, "m", 30).expect("due");
+        // Reloaded meanwhile (a rebuild after a pruned change log): other vectors, another build.
+        let mut fresh = ModelVectors::new(16);
+        for i in 1000..1040 {
+            fresh.upsert(id(i), facets(), &vector(i));
+        }
+        let new_job = fresh.build_due(&namespace, "m", 30).expect("due");
+        let mut entry = NamespaceIndex::default();
+        entry.vectors.insert("m".into(), fresh);
+        map.write().unwrap().insert(namespace.clone(), entry);
+        old_job.spawn(Arc::clone(&map));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(!map.read().unwrap()[&namespace].vectors["m"].is_graph(), "the old build dropped");
+        new_job.spawn(Arc::clone(&map));
+        for _ in 0..200 {
+            if map.read().unwrap()[&namespace].vectors["m"].is_graph() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let guard = map.read().unwrap();
+        let graph = &guard[&namespace].vectors["m"];
+        assert!(graph.is_graph(), "its own build installed");
+        assert_eq!(graph.len(), 40);
+        assert!(graph.vector(id(3)).is_none(), "nothing of the stale snapshot");
     }
 }

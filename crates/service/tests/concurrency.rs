@@ -624,6 +624,15 @@ impl MemoryStore for GatedStore {
         self.inner.predecessors(namespace, id, now).await
     }
 
+    async fn daily_counts(
+        &self,
+        namespace: &Namespace,
+        since: Timestamp,
+        now: Timestamp,
+    ) -> Result<Vec<rearview_store::DayCount>, StoreError> {
+        self.inner.daily_counts(namespace, since, now).await
+    }
+
     async fn archive_idle(
         &self,
         namespace: Option<&Namespace>,

@@ -173,3 +173,84 @@ async fn two_processes_saving_one_graph_at_once_leave_a_loadable_pair() {
     assert_eq!(third.stats().await.unwrap().graph_vectors, LIMIT + 10);
     assert_eq!(third.save_graphs().await.unwrap(), 1, "caught up with the last store");
 }
+
+/// Copies the database file and its write-ahead log, as a file backup of an idle database.
+fn copy_db(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::copy(from, to).unwrap();
+    for suffix in ["-wal", "-shm"] {
+        let (from, to) =
+            (format!("{}{suffix}", from.display()), format!("{}{suffix}", to.display()));
+        let _ = std::fs::remove_file(&to);
+        if std::path::Path::new(&from).exists() {
+            std::fs::copy(&from, &to).unwrap();
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graph_saved_for_another_database_or_a_later_state_is_rebuilt_not_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let graphs = dir.path().join("graphs");
+    let (first, second) = (dir.path().join("first.db"), dir.path().join("second.db"));
+    let service = open_with(&first, Some(&graphs)).await;
+    for i in 0..LIMIT + 10 {
+        store(&service, i).await;
+    }
+    graph_holds(&service, LIMIT + 10).await;
+    assert_eq!(service.save_graphs().await.unwrap(), 1);
+    drop(service);
+
+    // Another database, its change log at the very same position, pointed at those graphs.
+    let other = open(&second).await;
+    let mut theirs = Vec::new();
+    for i in 1000..1000 + LIMIT + 10 {
+        theirs.push(store(&other, i).await);
+    }
+    drop(other);
+    let reopened = open_with(&second, Some(&graphs)).await;
+    assert_eq!(reopened.stats().await.unwrap().graph_vectors, LIMIT + 10);
+    let r = reopened.recall(&ns(), RecallRequest::new(note(1007))).await.unwrap();
+    assert_eq!(r.hits[0].memory.id, theirs[7], "searched its own vectors");
+    assert_eq!(reopened.save_graphs().await.unwrap(), 1, "rebuilt, not loaded");
+    drop(reopened);
+
+    // A backup restored: the graph was saved at a later state than the file now holds.
+    let backup = dir.path().join("backup.db");
+    copy_db(&second, &backup);
+    let service = open_with(&second, Some(&graphs)).await;
+    for i in 2000..2005 {
+        store(&service, i).await;
+    }
+    assert_eq!(service.save_graphs().await.unwrap(), 1);
+    drop(service);
+    copy_db(&backup, &second);
+    let restored = open_with(&second, Some(&graphs)).await;
+    assert_eq!(restored.stats().await.unwrap().graph_vectors, LIMIT + 10);
+    assert_eq!(restored.save_graphs().await.unwrap(), 1, "rebuilt from the restored file");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unchanged_graph_keeps_up_with_the_log_and_survives_its_pruning() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, graphs) = (dir.path().join("rearview.db"), dir.path().join("graphs"));
+    let service = open_with(&path, Some(&graphs)).await;
+    for i in 0..LIMIT + 5 {
+        store(&service, i).await;
+    }
+    graph_holds(&service, LIMIT + 5).await;
+    assert_eq!(service.save_graphs().await.unwrap(), 1);
+    // Writes elsewhere move the log on; the graph does not change.
+    let elsewhere: Namespace = "small".parse().unwrap();
+    for i in 0..5 {
+        service.remember(&elsewhere, RememberRequest::new(note(i))).await.unwrap();
+    }
+    assert_eq!(service.save_graphs().await.unwrap(), 0, "nothing to write");
+    drop(service);
+    // The log is pruned past the graph's first save.
+    let store = SqliteStore::open(&SqliteConfig::new(&path)).unwrap();
+    assert!(store.prune_changes(1).await.unwrap() > 0);
+    drop(store);
+    let reopened = open_with(&path, Some(&graphs)).await;
+    assert_eq!(reopened.stats().await.unwrap().graph_vectors, LIMIT + 5);
+    assert_eq!(reopened.save_graphs().await.unwrap(), 0, "loaded as saved, not rebuilt");
+}

