@@ -1,0 +1,149 @@
+//! The keyword index: postings per namespace and term, scored by Okapi BM25 in SQL.
+//!
+//! The score is FTS5's `bm25()` (what the SQLite backend uses), so ranking stays one pure
+//! function across backends: k1 = 1.2, b = 0.75, IDF `ln((N − df + 0.5) / (df + 0.5))` clamped
+//! to 1e-6 when that is ≤ 0. N, the document frequencies and the average length are the
+//! namespace's own (SQLite's FTS5 takes N and the average length over the whole file), so a
+//! tenant's scores never depend on what other tenants stored.
+//!
+//! Common query terms are pruned as in the SQLite backend: in a namespace of 1,000 memories or
+//! more, a term found in more than half of them carries (near) zero weight but would make the
+//! query visit most postings, so it is dropped unless every term is that common.
+
+use std::collections::{BTreeMap, HashSet};
+
+use rearview_core::{MemoryFilter, MemoryId, Timestamp};
+use rearview_store::{KeywordHit, StoreError, normalize_term};
+use tokio_postgres::Transaction;
+
+use crate::codec::backend;
+use crate::{Params, filter};
+
+/// Below this many memories, every query term is matched (as FTS5 would).
+const PRUNE_MIN_DOCS: i64 = 1000;
+
+/// The terms as indexed: normalised, in order, empty ones dropped.
+pub(crate) fn normalized(terms: &[String]) -> Vec<String> {
+    terms.iter().filter_map(|t| normalize_term(t)).collect()
+}
+
+/// Writes one memory's keyword entry and postings.
+pub(crate) async fn write_terms(
+    tx: &Transaction<'_>,
+    id: MemoryId,
+    ns_id: i64,
+    terms: &[String],
+) -> Result<(), StoreError> {
+    let terms = normalized(terms);
+    let mut tf: BTreeMap<&str, i32> = BTreeMap::new();
+    for t in &terms {
+        *tf.entry(t.as_str()).or_default() += 1;
+    }
+    tx.execute(
+        "INSERT INTO memory_terms (memory_id, ns, terms, length) VALUES ($1, $2, $3, $4)",
+        &[&id.0, &ns_id, &terms, &(terms.len() as i32)],
+    )
+    .await
+    .map_err(backend("writing keyword entry"))?;
+    let (names, counts): (Vec<&str>, Vec<i32>) = tf.into_iter().unzip();
+    tx.execute(
+        "INSERT INTO term_postings (ns, term, memory_id, tf) \
+         SELECT $1, t.term, $2, t.tf FROM unnest($3::text[], $4::int[]) AS t(term, tf)",
+        &[&ns_id, &id.0, &names, &counts],
+    )
+    .await
+    .map_err(backend("writing keyword postings"))?;
+    Ok(())
+}
+
+/// Removes one memory's keyword entry and postings (before writing new ones).
+pub(crate) async fn delete_terms(tx: &Transaction<'_>, id: MemoryId) -> Result<(), StoreError> {
+    tx.execute("DELETE FROM term_postings WHERE memory_id = $1", &[&id.0])
+        .await
+        .map_err(backend("deleting keyword postings"))?;
+    tx.execute("DELETE FROM memory_terms WHERE memory_id = $1", &[&id.0])
+        .await
+        .map_err(backend("deleting keyword entry"))?;
+    Ok(())
+}
+
+/// The best `limit` BM25 matches for any of `terms` among memories matching `filter`.
+pub(crate) async fn search(
+    tx: &Transaction<'_>,
+    ns_id: i64,
+    terms: &[String],
+    filter: &MemoryFilter,
+    now: Timestamp,
+    limit: usize,
+) -> Result<Vec<KeywordHit>, StoreError> {
+    let terms = informative_terms(tx, ns_id, terms).await?;
+    if terms.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut params = Params::default();
+    let ns = params.push(ns_id);
+    let wanted = params.push(terms);
+    let clause = filter::clause(&mut params, ns_id, filter, now);
+    let limit = params.push(i64::try_from(limit).unwrap_or(i64::MAX));
+    let sql = format!(
+        "WITH s AS (SELECT doc_count::float8 AS n, \
+                       GREATEST(total_terms::float8 / GREATEST(doc_count, 1), 1e-9) AS avgdl \
+                    FROM namespaces WHERE id = {ns}), \
+              w AS (SELECT d.term, GREATEST(ln((s.n - d.df + 0.5) / (d.df + 0.5)), 1e-6) AS idf \
+                    FROM term_df d CROSS JOIN s WHERE d.ns = {ns} AND d.term = ANY({wanted})), \
+              sc AS (SELECT p.memory_id, sum(w.idf * p.tf * 2.2 \
+                       / (p.tf + 1.2 * (0.25 + 0.75 * t.length / s.avgdl))) AS score \
+                     FROM term_postings p JOIN w ON w.term = p.term \
+                     JOIN memory_terms t ON t.memory_id = p.memory_id CROSS JOIN s \
+                     WHERE p.ns = {ns} AND p.term = ANY({wanted}) GROUP BY p.memory_id) \
+         SELECT m.id, sc.score FROM sc JOIN memories m ON m.id = sc.memory_id \
+         WHERE {clause} ORDER BY sc.score DESC, m.id LIMIT {limit}"
+    );
+    let rows = tx.query(&sql, &params.refs()).await.map_err(backend("running keyword search"))?;
+    rows.iter()
+        .map(|r| {
+            let id: uuid::Uuid = r.try_get(0).map_err(backend("reading keyword hit"))?;
+            let score: f64 = r.try_get(1).map_err(backend("reading keyword hit"))?;
+            Ok(KeywordHit { id: MemoryId(id), bm25: score as f32 })
+        })
+        .collect()
+}
+
+/// The normalised, de-duplicated query terms worth matching (see the module docs).
+async fn informative_terms(
+    tx: &Transaction<'_>,
+    ns_id: i64,
+    terms: &[String],
+) -> Result<Vec<String>, StoreError> {
+    let mut seen = HashSet::new();
+    let terms: Vec<String> =
+        normalized(terms).into_iter().filter(|t| seen.insert(t.clone())).collect();
+    if terms.len() <= 1 {
+        return Ok(terms);
+    }
+    let docs: i64 = tx
+        .query_one("SELECT doc_count FROM namespaces WHERE id = $1", &[&ns_id])
+        .await
+        .and_then(|r| r.try_get(0))
+        .map_err(backend("reading namespace size"))?;
+    if docs < PRUNE_MIN_DOCS {
+        return Ok(terms);
+    }
+    let rows = tx
+        .query(
+            "SELECT term, df FROM term_df WHERE ns = $1 AND term = ANY($2) AND df > 0 \
+             ORDER BY df, term",
+            &[&ns_id, &terms],
+        )
+        .await
+        .map_err(backend("reading term statistics"))?;
+    let mut df = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let term: String = r.try_get(0).map_err(backend("reading term statistics"))?;
+        let n: i64 = r.try_get(1).map_err(backend("reading term statistics"))?;
+        df.push((term, n));
+    }
+    let Some(rarest) = df.first().map(|(t, _)| t.clone()) else { return Ok(Vec::new()) };
+    let kept: Vec<String> = df.into_iter().filter(|(_, n)| n * 2 <= docs).map(|(t, _)| t).collect();
+    Ok(if kept.is_empty() { vec![rarest] } else { kept })
+}

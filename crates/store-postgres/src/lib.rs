@@ -1,0 +1,337 @@
+//! The PostgreSQL + pgvector backend of rearview: several rearview servers on one database.
+//!
+//! [`PgStore`] implements [`MemoryStore`] and passes the same contract suite as the SQLite
+//! backend. Rows, keyword postings (`keyword.rs`: BM25 in SQL over the tokens rearview's
+//! tokenizer produced) and vectors (pgvector's `vector`) are written in one transaction. Every
+//! write that other servers must see appends to the change log in the same transaction (by
+//! trigger, `migrations/0001_init.sql`) while holding the schema's write lock, a
+//! transaction-level advisory lock, so log positions follow commit order; access counts are
+//! plain atomic increments outside that lock. Migrations are versioned in `rearview_schema`
+//! and applied under a session advisory lock, so servers starting together migrate once.
+
+mod codec;
+mod filter;
+mod keyword;
+mod store;
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
+use rearview_core::Namespace;
+use rearview_store::StoreError;
+use tokio_postgres::types::ToSql;
+
+use crate::codec::backend;
+
+/// The newest schema version this binary knows.
+pub const SCHEMA_VERSION: i64 = 1;
+
+const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/0001_init.sql"))];
+
+/// How to reach the database.
+#[derive(Debug, Clone)]
+pub struct PgConfig {
+    /// A `postgres://` or `postgresql://` URL (libpq's key=value form works too).
+    pub url: String,
+    /// The password when the URL has none (e.g. from `PGPASSWORD`).
+    pub password: Option<String>,
+    /// The schema to keep rearview's tables in (created if missing); `None`: the server's
+    /// default search path (normally `public`).
+    pub schema: Option<String>,
+    /// Connections kept open at most.
+    pub pool_size: usize,
+}
+
+impl PgConfig {
+    /// `url` with the default pool (16 connections) and schema.
+    pub fn new(url: impl Into<String>) -> Self {
+        Self { url: url.into(), password: None, schema: None, pool_size: 16 }
+    }
+}
+
+/// Whether `location` names a PostgreSQL database rather than a SQLite file.
+pub fn is_postgres_url(location: &str) -> bool {
+    let lower = location.trim_start().to_ascii_lowercase();
+    lower.starts_with("postgres://") || lower.starts_with("postgresql://")
+}
+
+/// `url` with any password replaced by `***`, for logs and `doctor` output.
+pub fn redact_url(url: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (url, None),
+    };
+    let base = match base.split_once("://") {
+        Some((scheme, rest)) => {
+            let (authority, path) = rest.find('/').map_or((rest, ""), |i| rest.split_at(i));
+            match authority.rsplit_once('@') {
+                Some((userinfo, host)) if userinfo.contains(':') => {
+                    let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
+                    format!("{scheme}://{user}:***@{host}{path}")
+                }
+                _ => base.to_owned(),
+            }
+        }
+        None => base.to_owned(),
+    };
+    match query {
+        Some(query) => {
+            let query: Vec<String> = query
+                .split('&')
+                .map(|kv| match kv.split_once('=') {
+                    Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
+                    _ => kv.to_owned(),
+                })
+                .collect();
+            format!("{base}?{}", query.join("&"))
+        }
+        None => base,
+    }
+}
+
+/// The PostgreSQL store. Cheap to share (`Arc`); every method takes a pooled connection.
+pub struct PgStore {
+    pool: Pool,
+    /// Namespace name → id; ids never change once assigned.
+    namespace_ids: Mutex<HashMap<String, i64>>,
+    /// Where it is, password redacted.
+    location: String,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgStore").field("location", &self.location).finish()
+    }
+}
+
+impl PgStore {
+    /// Connects, creates the schema if asked, and migrates it to [`SCHEMA_VERSION`].
+    pub async fn connect(config: &PgConfig) -> Result<Self, StoreError> {
+        let mut pg: tokio_postgres::Config =
+            config.url.parse().map_err(|e| StoreError::Unavailable {
+                message: format!(
+                    "the PostgreSQL URL {} is not valid: {e}",
+                    redact_url(&config.url)
+                ),
+            })?;
+        if pg.get_password().is_none()
+            && let Some(password) = &config.password
+        {
+            pg.password(password.as_str());
+        }
+        if let Some(schema) = &config.schema {
+            valid_schema(schema)?;
+            pg.options(format!("-c search_path={schema},public"));
+        }
+        if pg.get_application_name().is_none() {
+            pg.application_name("rearview");
+        }
+        let manager = Manager::from_config(
+            pg,
+            tokio_postgres::NoTls,
+            ManagerConfig { recycling_method: RecyclingMethod::Fast },
+        );
+        let pool =
+            Pool::builder(manager).max_size(config.pool_size.max(1)).build().map_err(|e| {
+                StoreError::Unavailable { message: format!("creating the connection pool: {e}") }
+            })?;
+        let store = Self {
+            pool,
+            namespace_ids: Mutex::new(HashMap::new()),
+            location: format!("postgres {}", redact_url(&config.url)),
+        };
+        store.migrate(config.schema.as_deref()).await?;
+        Ok(store)
+    }
+
+    /// A pooled connection.
+    pub(crate) async fn client(&self) -> Result<Object, StoreError> {
+        self.pool.get().await.map_err(|e| StoreError::Unavailable {
+            message: format!("connecting to PostgreSQL at {}: {e}", self.location),
+        })
+    }
+
+    async fn migrate(&self, schema: Option<&str>) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        if let Some(schema) = schema {
+            client
+                .batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
+                .await
+                .map_err(backend(format!("creating schema {schema}")))?;
+        }
+        // Servers starting together queue here; each applies what is still missing.
+        client
+            .batch_execute(
+                "SELECT pg_advisory_lock(hashtext(current_schema() || '/migrations')); \
+                 CREATE TABLE IF NOT EXISTS rearview_schema (version BIGINT NOT NULL)",
+            )
+            .await
+            .map_err(backend("locking the schema for migration"))?;
+        let result = self.apply_migrations(&mut client).await;
+        client
+            .batch_execute("SELECT pg_advisory_unlock(hashtext(current_schema() || '/migrations'))")
+            .await
+            .map_err(backend("unlocking the schema after migration"))?;
+        result
+    }
+
+    async fn apply_migrations(&self, client: &mut Object) -> Result<(), StoreError> {
+        let found: i64 = client
+            .query_one("SELECT coalesce(max(version), 0) FROM rearview_schema", &[])
+            .await
+            .and_then(|r| r.try_get(0))
+            .map_err(backend("reading the schema version"))?;
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::SchemaTooNew { found, supported: SCHEMA_VERSION });
+        }
+        for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > found) {
+            let tx = client.transaction().await.map_err(backend("starting a migration"))?;
+            tx.batch_execute(sql).await.map_err(backend(format!("migration {version}")))?;
+            tx.execute("INSERT INTO rearview_schema (version) VALUES ($1)", &[version])
+                .await
+                .map_err(backend("recording the schema version"))?;
+            tx.commit().await.map_err(backend(format!("committing migration {version}")))?;
+            tracing::info!(version, "PostgreSQL schema migrated");
+        }
+        Ok(())
+    }
+
+    /// The id of `namespace`, if it has one.
+    pub(crate) async fn namespace_id(
+        &self,
+        client: &tokio_postgres::Client,
+        namespace: &Namespace,
+    ) -> Result<Option<i64>, StoreError> {
+        if let Some(id) = self.cached_id(namespace) {
+            return Ok(Some(id));
+        }
+        let row = client
+            .query_opt("SELECT id FROM namespaces WHERE name = $1", &[&namespace.as_str()])
+            .await
+            .map_err(backend("reading a namespace"))?;
+        let id: Option<i64> =
+            row.map(|r| r.try_get(0)).transpose().map_err(backend("reading a namespace"))?;
+        if let Some(id) = id {
+            self.cache_id(namespace, id);
+        }
+        Ok(id)
+    }
+
+    /// The id of `namespace` read inside the write transaction `tx`, if it has one.
+    pub(crate) async fn namespace_id_in(
+        &self,
+        tx: &tokio_postgres::Transaction<'_>,
+        namespace: &Namespace,
+    ) -> Result<Option<i64>, StoreError> {
+        if let Some(id) = self.cached_id(namespace) {
+            return Ok(Some(id));
+        }
+        let row = tx
+            .query_opt("SELECT id FROM namespaces WHERE name = $1", &[&namespace.as_str()])
+            .await
+            .map_err(backend("reading a namespace"))?;
+        row.map(|r| r.try_get(0)).transpose().map_err(backend("reading a namespace"))
+    }
+
+    /// The id of `namespace`, created if new (inside the write transaction `tx`).
+    pub(crate) async fn ensure_namespace(
+        &self,
+        tx: &tokio_postgres::Transaction<'_>,
+        namespace: &Namespace,
+    ) -> Result<i64, StoreError> {
+        if let Some(id) = self.cached_id(namespace) {
+            return Ok(id);
+        }
+        let id: i64 = tx
+            .query_one(
+                "WITH added AS (INSERT INTO namespaces (name) VALUES ($1) \
+                   ON CONFLICT (name) DO NOTHING RETURNING id) \
+                 SELECT id FROM added UNION ALL SELECT id FROM namespaces WHERE name = $1",
+                &[&namespace.as_str()],
+            )
+            .await
+            .and_then(|r| r.try_get(0))
+            .map_err(backend("creating a namespace"))?;
+        // Not cached here: the transaction may still roll back (reads cache committed ids).
+        Ok(id)
+    }
+
+    fn cached_id(&self, namespace: &Namespace) -> Option<i64> {
+        self.namespace_ids
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(namespace.as_str())
+            .copied()
+    }
+
+    pub(crate) fn cache_id(&self, namespace: &Namespace, id: i64) {
+        self.namespace_ids
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(namespace.as_str().to_owned(), id);
+    }
+}
+
+/// Schema names are put into SQL: only plain identifiers.
+fn valid_schema(schema: &str) -> Result<(), StoreError> {
+    let ok = !schema.is_empty()
+        && schema.len() <= 63
+        && schema.chars().next().is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && schema.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(StoreError::Unavailable {
+            message: format!(
+                "schema {schema:?} is not a plain identifier: use lower-case letters, digits and _"
+            ),
+        })
+    }
+}
+
+/// Numbered query parameters built up alongside the SQL text.
+#[derive(Default)]
+pub(crate) struct Params(Vec<Box<dyn ToSql + Sync + Send>>);
+
+impl Params {
+    /// Adds `value`; returns its placeholder (`$n`).
+    pub(crate) fn push(&mut self, value: impl ToSql + Sync + Send + 'static) -> String {
+        self.0.push(Box::new(value));
+        format!("${}", self.0.len())
+    }
+
+    pub(crate) fn refs(&self) -> Vec<&(dyn ToSql + Sync)> {
+        self.0.iter().map(|b| b.as_ref() as &(dyn ToSql + Sync)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_recognised_and_redacted() {
+        assert!(is_postgres_url("postgres://u@h/db"));
+        assert!(is_postgres_url("PostgreSQL://u@h/db"));
+        assert!(!is_postgres_url("postgres:/u@h/db"));
+        assert!(!is_postgres_url("./rearview.db"));
+        assert_eq!(redact_url("postgres://u:secret@h:5432/db"), "postgres://u:***@h:5432/db");
+        assert_eq!(redact_url("postgres://u@h/db"), "postgres://u@h/db");
+        assert_eq!(
+            redact_url("postgresql://h/db?user=u&password=pw&sslmode=disable"),
+            "postgresql://h/db?user=u&password=***&sslmode=disable"
+        );
+        assert_eq!(
+            redact_url("postgresql://u@h/db?password=pw&sslmode=disable"),
+            "postgresql://u@h/db?password=***&sslmode=disable"
+        );
+    }
+
+    #[test]
+    fn schema_names_must_be_plain_identifiers() {
+        assert!(valid_schema("rearview_test_1").is_ok());
+        assert!(valid_schema("x; DROP TABLE memories").is_err());
+        assert!(valid_schema("").is_err());
+    }
+}
