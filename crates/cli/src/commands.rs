@@ -13,7 +13,7 @@ use rearview_service::{
     DistillRequest, KeywordSearch, LifecycleConfig, MemoryService, Originals, RecallRequest,
     RememberRequest, ServiceConfig, UpdateRequest,
 };
-use rearview_store::Page;
+use rearview_store::{MemoryStore, Page};
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 
 use crate::args::{
@@ -44,6 +44,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Doctor => return crate::doctor::run(&settings, &printer).await,
         Command::Health { url } => return crate::doctor::health(&settings, url.as_deref()).await,
+        Command::Migrate { from, to } => {
+            let password = settings
+                .postgres
+                .as_ref()
+                .and_then(|p| p.password.clone())
+                .or_else(|| std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()));
+            let report = crate::transfer::migrate(from, to, password).await?;
+            printer.migrated(&report)?;
+            return Ok(ExitCode::SUCCESS);
+        }
         _ => {}
     }
     let acquire = match cli.command {
@@ -69,6 +79,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Models(_)
         | Command::Config(_)
         | Command::Doctor
+        | Command::Migrate { .. }
         | Command::Health { .. } => Acquire::Never,
     };
     let resolved = crate::models::resolve(&settings, acquire).await?;
@@ -87,8 +98,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         max_content_chars: settings.max_content_chars,
         lifecycle: lifecycle_config(&settings),
         // Large namespaces' graphs are saved next to the database by servers and loaded by
-        // every command; a one-shot command never spends minutes building one.
-        graph_dir: Some(rearview_service::graph_dir_for(&settings.db)),
+        // every command; a one-shot command never spends minutes building one. (Not for
+        // PostgreSQL: its servers run on other machines, each builds its own.)
+        graph_dir: settings
+            .postgres
+            .is_none()
+            .then(|| rearview_service::graph_dir_for(&settings.db)),
         exact_scan_limit: if server { rearview_service::EXACT_SCAN_LIMIT } else { usize::MAX },
         ..ServiceConfig::default()
     };
@@ -96,7 +111,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     if let Command::Eval(args) = &cli.command {
         return crate::eval::run(args, embedders.first().cloned(), &printer).await;
     }
-    let service = open_service(&settings.db, embedders, config).await?;
+    let service = open_service(&settings, embedders, config).await?;
     service.set_embedding_status(status);
     service.set_llm(llm);
     match cli.command {
@@ -193,6 +208,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Models(_)
         | Command::Eval(_)
         | Command::Config(_)
+        | Command::Migrate { .. }
         | Command::Doctor
         | Command::Health { .. } => {
             unreachable!("handled before the database is opened")
@@ -252,7 +268,8 @@ async fn serve_http(
 
 /// Runs the lifecycle sweep (expired memories deleted, idle episodes archived) over every
 /// namespace every `every` (the design's daily cron, in process), starting one period after
-/// start-up. Failures are logged and retried next period.
+/// start-up; of several servers on one store, one sweeps per period. Failures are logged and
+/// retried next period.
 fn spawn_sweeper(service: &Arc<MemoryService>, every: Option<std::time::Duration>) {
     let Some(every) = every else { return };
     let service = Arc::downgrade(service);
@@ -262,8 +279,9 @@ fn spawn_sweeper(service: &Arc<MemoryService>, every: Option<std::time::Duration
         loop {
             ticks.tick().await;
             let Some(service) = service.upgrade() else { return };
-            match service.sweep().await {
-                Ok(report) => tracing::info!(?report, "lifecycle sweep done"),
+            match service.periodic_sweep(every).await {
+                Ok(Some(report)) => tracing::info!(?report, "lifecycle sweep done"),
+                Ok(None) => tracing::debug!("lifecycle sweep done by another server this interval"),
                 Err(e) => {
                     tracing::warn!(error = %e, "lifecycle sweep failed; retrying next period")
                 }
@@ -420,18 +438,48 @@ async fn models_command(
 }
 
 pub(crate) async fn open_service(
-    path: &std::path::Path,
+    settings: &Settings,
     embedders: Vec<Arc<dyn Embedder>>,
     config: ServiceConfig,
 ) -> anyhow::Result<MemoryService> {
-    let store = SqliteStore::open(&SqliteConfig::new(path))
-        .with_context(|| format!("opening the database at {}", path.display()))?;
+    let store = open_store(settings).await?;
     // Without an embedder, recall is keyword-only and says so.
-    let service = MemoryService::open(Arc::new(store), None, Arc::new(SystemClock), config).await?;
+    let service = MemoryService::open(store, None, Arc::new(SystemClock), config).await?;
     if !embedders.is_empty() {
         service.attach_embedders(embedders).await?;
     }
     Ok(service)
+}
+
+/// The store `db` names: a PostgreSQL server for a `postgres://` URL, else a SQLite file.
+pub(crate) async fn open_store(settings: &Settings) -> anyhow::Result<Arc<dyn MemoryStore>> {
+    let password = settings.postgres.as_ref().and_then(|p| p.password.clone());
+    open_location(&settings.db.to_string_lossy(), password).await
+}
+
+/// The store at `location`: a PostgreSQL server for a `postgres://` or `postgresql://` URL
+/// (with `password` when the URL has none), else a SQLite file.
+pub(crate) async fn open_location(
+    location: &str,
+    password: Option<String>,
+) -> anyhow::Result<Arc<dyn MemoryStore>> {
+    if rearview_store_postgres::is_postgres_url(location) {
+        let config = rearview_store_postgres::PgConfig {
+            password,
+            ..rearview_store_postgres::PgConfig::new(location)
+        };
+        let store =
+            rearview_store_postgres::PgStore::connect(&config).await.with_context(|| {
+                format!(
+                    "opening the PostgreSQL database {}",
+                    rearview_store_postgres::redact_url(location)
+                )
+            })?;
+        return Ok(Arc::new(store));
+    }
+    let store = SqliteStore::open(&SqliteConfig::new(location))
+        .with_context(|| format!("opening the database at {location}"))?;
+    Ok(Arc::new(store))
 }
 
 async fn add(

@@ -53,7 +53,11 @@ impl Check {
 
 /// Runs every check, prints them, and exits 1 if any failed.
 pub async fn run(settings: &Settings, printer: &Printer) -> anyhow::Result<ExitCode> {
-    let mut checks = vec![config(settings), database(settings)];
+    let database = match &settings.postgres {
+        Some(pg) => postgres(pg).await,
+        None => database(settings),
+    };
+    let mut checks = vec![config(settings), database];
     checks.push(embedding(settings).await);
     checks.push(llm(settings).await);
     checks.push(listen(settings).await);
@@ -68,6 +72,46 @@ fn config(settings: &Settings) -> Check {
         None => "no config file (defaults, environment and flags)".to_owned(),
     };
     Check::new("config", Status::Ok, format!("valid; {from}"))
+}
+
+async fn postgres(pg: &crate::settings::Postgres) -> Check {
+    use rearview_store_postgres::{PgConfig, PgStore, SCHEMA_VERSION};
+    let config = PgConfig { password: pg.password.clone(), ..PgConfig::new(pg.url.clone()) };
+    let shown = pg.shown();
+    match PgStore::inspect(&config).await {
+        Err(e) => Check::new("database", Status::Fail, format!("{shown}: {e}"))
+            .fix("check the URL, that the server runs and accepts this user (password in the URL or PGPASSWORD)"),
+        Ok(found) if found.pgvector.is_none() && found.schema_version == 0 => Check::new(
+            "database",
+            Status::Warn,
+            format!(
+                "{shown}: PostgreSQL {}, pgvector not installed in this database",
+                found.server_version
+            ),
+        )
+        .fix("as a superuser: CREATE EXTENSION vector; (rearview tries on first start, which needs that right)"),
+        Ok(found) if found.schema_version > SCHEMA_VERSION => Check::new(
+            "database",
+            Status::Fail,
+            format!(
+                "{shown}: schema version {} is newer than this rearview's {SCHEMA_VERSION}",
+                found.schema_version
+            ),
+        )
+        .fix("upgrade rearview to the version that wrote this database"),
+        Ok(found) => Check::new(
+            "database",
+            Status::Ok,
+            format!(
+                "{shown}: PostgreSQL {}, pgvector {}, {} memories, schema v{}{}",
+                found.server_version,
+                found.pgvector.as_deref().unwrap_or("-"),
+                found.memories,
+                found.schema_version,
+                if found.schema_version < SCHEMA_VERSION { " (created or migrated on start)" } else { "" }
+            ),
+        ),
+    }
 }
 
 fn database(settings: &Settings) -> Check {

@@ -277,6 +277,38 @@ impl Printer {
         ))
     }
 
+    /// `migrate`: what was copied and each namespace's verification.
+    pub fn migrated(&self, r: &rearview_service::migrate::Migrated) -> anyhow::Result<()> {
+        if self.json {
+            let namespaces: Vec<_> = r
+                .namespaces
+                .iter()
+                .map(|v| {
+                    serde_json::json!({
+                        "namespace": v.namespace.as_str(), "memories": v.memories, "digest": v.digest,
+                    })
+                })
+                .collect();
+            return self.emit_json(&serde_json::json!({
+                "inserted": r.copied.inserted, "skipped": r.copied.skipped, "keys": r.keys,
+                "verified": namespaces,
+            }));
+        }
+        let mut out = format!(
+            "copied {} memories ({} already in the target) and {} API keys; verified:\n",
+            r.copied.inserted, r.copied.skipped, r.keys
+        );
+        for v in &r.namespaces {
+            out.push_str(&format!(
+                "  {}: {} memories, sha256 {}\n",
+                v.namespace,
+                v.memories,
+                &v.digest[..16.min(v.digest.len())]
+            ));
+        }
+        self.line(out.trim_end())
+    }
+
     /// `doctor`: one line per check.
     pub fn checks(&self, checks: &[crate::doctor::Check]) -> anyhow::Result<()> {
         if self.json {

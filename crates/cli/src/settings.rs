@@ -139,8 +139,10 @@ const KEYS: &[Key] = &[
 /// never reach a log.
 #[derive(Clone)]
 pub struct Settings {
-    /// Database file.
+    /// Database file (SQLite), or the URL as given when `postgres` is set.
     pub db: PathBuf,
+    /// When `db` is a `postgres://` or `postgresql://` URL: the server to use instead of a file.
+    pub postgres: Option<Postgres>,
     /// Namespace of one-shot commands and the servers' default.
     pub namespace: Namespace,
     /// Local model list as given (`None`: decided by `embed_url`).
@@ -223,6 +225,22 @@ impl fmt::Debug for Settings {
 
 /// Reads environment variables; a test passes a map instead of the process environment.
 pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// A PostgreSQL database named by `db`.
+#[derive(Clone)]
+pub struct Postgres {
+    /// The URL as given (it may hold the password).
+    pub url: String,
+    /// `PGPASSWORD`, used when the URL has no password.
+    pub password: Option<String>,
+}
+
+impl Postgres {
+    /// The URL with its password redacted.
+    pub fn shown(&self) -> String {
+        rearview_store_postgres::redact_url(&self.url)
+    }
+}
 
 impl Settings {
     /// Loads the configuration for `cli` from the process environment and the config file.
@@ -392,9 +410,16 @@ impl Settings {
             });
         }
         let mut shown = std::mem::take(&mut layers.shown);
-        shown.insert(0, ("db", Some(db.display().to_string()), layers.source_of("db")));
+        // Any other value is a SQLite path (`postgres:/x` included: a relative file path).
+        let postgres = db
+            .to_str()
+            .filter(|d| rearview_store_postgres::is_postgres_url(d))
+            .map(|url| Postgres { url: url.to_owned(), password: non_empty(env("PGPASSWORD")) });
+        let db_shown = postgres.as_ref().map_or_else(|| db.display().to_string(), Postgres::shown);
+        shown.insert(0, ("db", Some(db_shown), layers.source_of("db")));
         Ok(Self {
             db,
+            postgres,
             namespace,
             model,
             models_dir,

@@ -118,3 +118,33 @@ pub async fn import(
     }
     Ok(report)
 }
+
+/// `rearview migrate --from --to`: copies everything with a progress line per namespace on
+/// stderr (hidden when stderr is not a terminal), then verifies.
+pub async fn migrate(
+    from: &str,
+    to: &str,
+    password: Option<String>,
+) -> anyhow::Result<rearview_service::migrate::Migrated> {
+    if from == to {
+        anyhow::bail!("--from and --to name the same database; give two different ones");
+    }
+    let source = crate::commands::open_location(from, password.clone()).await?;
+    let target = crate::commands::open_location(to, password).await?;
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} ({per_sec})")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    let now = rearview_core::Clock::now(&rearview_core::SystemClock);
+    let report = rearview_service::migrate::migrate(source, target, now, |namespace, copied| {
+        bar.set_position(copied.inserted + copied.skipped);
+        bar.set_message(format!(
+            "{namespace}: {} copied, {} already there",
+            copied.inserted, copied.skipped
+        ));
+    })
+    .await;
+    bar.finish_and_clear();
+    Ok(report?)
+}

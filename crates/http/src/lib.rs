@@ -16,6 +16,7 @@
 //! `rearview-mcp`.
 
 mod audit;
+mod console;
 mod error;
 mod guard;
 pub mod openapi;
@@ -146,7 +147,9 @@ pub fn router_with(
                 .patch(routes::memories::patch)
                 .delete(routes::memories::delete),
         )
+        .route("/v1/memories/{id}/history", get(routes::memories::history))
         .route("/v1/recall", post(routes::recall::recall))
+        .route("/v1/timeline", get(routes::recall::timeline))
         .route("/v1/stats", get(routes::recall::stats))
         .route("/v1/summarize", post(routes::lifecycle::summarize))
         .route("/v1/suggest-distillations", post(routes::lifecycle::suggest))
@@ -167,6 +170,7 @@ pub fn router_with(
         .route("/openapi.json", get(|| async { Json(openapi::document()) }))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
+        .merge(console::routes())
         .with_state(service);
     let router = protected
         .merge(public)

@@ -8,6 +8,7 @@ use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Value, json};
 
 use crate::routes::memories::{ListQuery, PatchBody, StoreBody};
+use crate::routes::recall::TimelineQuery;
 use rearview_api::{
     EndSessionParams, IdsParams, RecallParams, SuggestParams, SummarizeEpisodesParams,
 };
@@ -24,6 +25,7 @@ pub fn document() -> Value {
     let patch = requests.subschema_for::<PatchBody>().to_value();
     let recall = requests.subschema_for::<RecallParams>().to_value();
     let list = requests.subschema_for::<ListQuery>().to_value();
+    let timeline = requests.subschema_for::<TimelineQuery>().to_value();
     let ids = requests.subschema_for::<IdsParams>().to_value();
     let end_session = requests.subschema_for::<EndSessionParams>().to_value();
     let summarize = requests.subschema_for::<SummarizeEpisodesParams>().to_value();
@@ -118,6 +120,22 @@ pub fn document() -> Value {
                 "delete": {
                     "summary": "Delete a memory", "parameters": [namespace, id],
                     "responses": { "204": { "description": "Deleted" }, "404": error("No such memory") }
+                }
+            },
+            "/v1/memories/{id}/history": {
+                "get": {
+                    "summary": "The earlier texts and statements a memory replaced, latest replaced first", "parameters": [namespace, id],
+                    "responses": { "200": ok("History", json!({ "type": "object", "properties": { "history": { "type": "array", "items": memory } } })), "400": error("Bad id"), "404": error("No such memory") }
+                }
+            },
+            "/v1/timeline": {
+                "get": {
+                    "summary": "Memories per day and tier, and recall latency per minute over the last hour", "parameters": [namespace],
+                    "x-query-schema": timeline,
+                    "responses": { "200": ok("Counts and latency", json!({ "type": "object", "properties": {
+                        "tiers": { "type": "array", "items": { "type": "object", "properties": { "day": { "type": "string", "format": "date" }, "working": { "type": "integer" }, "episodic": { "type": "integer" }, "semantic": { "type": "integer" } } } },
+                        "recall_latency": { "type": "array", "items": { "type": "object", "properties": { "minute": { "type": "string", "format": "date-time" }, "count": { "type": "integer" }, "p50_ms": { "type": "number" }, "p99_ms": { "type": "number" } } } }
+                    } })), "400": error("Invalid input") }
                 }
             },
             "/v1/recall": {

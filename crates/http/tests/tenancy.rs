@@ -69,6 +69,8 @@ fn rest_cases(bob: &[String]) -> Vec<(&'static str, String, Option<Value>)> {
         ("POST", "/v1/memories".into(), Some(json!({"content": "alice writes into bob"}))),
         ("GET", "/v1/memories".into(), None),
         ("GET", format!("/v1/memories/{id}"), None),
+        ("GET", format!("/v1/memories/{id}/history"), None),
+        ("GET", "/v1/timeline".into(), None),
         ("PATCH", format!("/v1/memories/{id}"), Some(json!({"content": "overwritten"}))),
         ("DELETE", format!("/v1/memories/{id}"), None),
         ("POST", "/v1/recall".into(), Some(json!({"query": BOB_SECRET}))),
@@ -164,7 +166,7 @@ async fn no_key_reads_or_changes_a_namespace_it_was_not_granted() {
     assert_eq!(status, StatusCode::FORBIDDEN);
 
     assert_eq!(export_bob(&w.service).await, before, "bob's namespace changed");
-    assert_eq!(checked, 13 + 12 * 3, "every route and every namespaced tool was tried");
+    assert_eq!(checked, 15 + 12 * 3, "every route and every namespaced tool was tried");
 }
 
 #[tokio::test]
@@ -283,7 +285,7 @@ async fn hosts_and_origins_outside_the_allow_list_are_refused_on_every_route() {
     };
     let app = rearview_http::router_with(service, "default".parse().unwrap(), &config).router;
     let key = Some(admin.secret.as_str());
-    for uri in ["/v1/stats", "/metrics", "/mcp/tools/list", "/healthz", "/mcp"] {
+    for uri in ["/v1/stats", "/metrics", "/mcp/tools/list", "/healthz", "/mcp", "/ui"] {
         let evil = [("Host", "attacker.example:8765")];
         let (status, answer, _) = send(&app, key, "GET", uri, &evil, None).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{uri}");

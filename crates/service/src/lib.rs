@@ -37,6 +37,7 @@ mod indexes;
 mod keys;
 mod lifecycle;
 mod locks;
+pub mod migrate;
 mod query_cache;
 mod recall;
 mod requests;
@@ -699,7 +700,7 @@ impl MemoryService {
 }
 
 /// Store setting naming the tokenizer that produced the stored keyword terms.
-const TOKENIZER_SETTING: &str = "tokenizer";
+pub(crate) const TOKENIZER_SETTING: &str = "tokenizer";
 
 fn expiry(now: Timestamp, ttl_secs: u64) -> Result<Option<Timestamp>, ServiceError> {
     if ttl_secs == 0 {

@@ -38,6 +38,13 @@ impl RememberRequest {
         if self.content.trim().is_empty() {
             return Err(InputError::new("content", "must not be empty or only whitespace"));
         }
+        // NUL is no text: PostgreSQL refuses it, and it only ever comes from a broken client.
+        if self.content.contains('\0') {
+            return Err(InputError::new(
+                "content",
+                "contains a NUL character (\\u0000); remove it (it is not text)",
+            ));
+        }
         let chars = self.content.chars().count();
         if chars > max_content_chars {
             return Err(InputError::new(
@@ -58,6 +65,12 @@ impl RememberRequest {
                 ));
             }
         };
+        if metadata.iter().any(|(k, v)| k.contains('\0') || has_nul(v)) {
+            return Err(InputError::new(
+                "metadata",
+                "contains a NUL character (\\u0000) in a key or string; remove it",
+            ));
+        }
         if let Some(tags) = metadata.get("tags")
             && !tags.as_array().is_some_and(|a| a.iter().all(|t| t.is_string()))
         {
@@ -74,9 +87,12 @@ impl RememberRequest {
             None => None,
         };
         if let Some(session) = &self.session_id
-            && (session.is_empty() || session.chars().count() > 256)
+            && (session.is_empty() || session.chars().count() > 256 || session.contains('\0'))
         {
-            return Err(InputError::new("session_id", "must be 1 to 256 characters"));
+            return Err(InputError::new(
+                "session_id",
+                "must be 1 to 256 characters, without NUL (\\u0000)",
+            ));
         }
         if self.supersedes.len() > MAX_SUPERSEDES {
             return Err(InputError::new(
@@ -356,5 +372,15 @@ fn json_kind(v: &serde_json::Value) -> &'static str {
         serde_json::Value::String(_) => "a string",
         serde_json::Value::Array(_) => "an array",
         serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// Whether a NUL character occurs in any string or key of `value`.
+fn has_nul(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::String(s) => s.contains('\0'),
+        serde_json::Value::Array(items) => items.iter().any(has_nul),
+        serde_json::Value::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
+        _ => false,
     }
 }

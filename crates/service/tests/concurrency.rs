@@ -624,6 +624,14 @@ impl MemoryStore for GatedStore {
         self.inner.predecessors(namespace, id, now).await
     }
 
+    async fn claim_sweep(
+        &self,
+        now: Timestamp,
+        every: chrono::TimeDelta,
+    ) -> Result<bool, StoreError> {
+        self.inner.claim_sweep(now, every).await
+    }
+
     async fn daily_counts(
         &self,
         namespace: &Namespace,

@@ -483,6 +483,19 @@ async fn bad_input_is_refused_with_the_field_named_and_nothing_written() {
         ),
         (RememberRequest { ttl_secs: Some(-1), ..RememberRequest::new("x") }, "ttl"),
         (RememberRequest::new("长".repeat(40_000)), "content"),
+        // NUL is not text (and PostgreSQL refuses it): named, not a 500 from the store.
+        (RememberRequest::new("a\u{0}b"), "content"),
+        (
+            RememberRequest {
+                metadata: Some(serde_json::json!({"note": {"deep": ["x\u{0}"]}})),
+                ..RememberRequest::new("x")
+            },
+            "metadata",
+        ),
+        (
+            RememberRequest { session_id: Some("s\u{0}".into()), ..RememberRequest::new("x") },
+            "session_id",
+        ),
     ];
     for (request, field) in cases {
         let err = h.service.remember(&ns("a"), request).await.unwrap_err();

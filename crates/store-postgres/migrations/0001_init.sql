@@ -2,7 +2,8 @@
 -- migrations, in PostgreSQL's terms. Timestamps are BIGINT microseconds since the Unix epoch, UTC
 -- (as in SQLite, so both backends compare and round the same way).
 
-CREATE EXTENSION IF NOT EXISTS vector;
+-- In `public`, where every schema's search path finds it (not in rearview's own schema).
+CREATE EXTENSION IF NOT EXISTS vector SCHEMA public;
 
 CREATE TABLE settings (
     key   TEXT PRIMARY KEY,
@@ -72,7 +73,7 @@ CREATE TABLE term_df (
     PRIMARY KEY (ns, term)
 );
 
-CREATE FUNCTION rearview_count_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION rearview_count_terms() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
         UPDATE namespaces SET doc_count = doc_count + 1, total_terms = total_terms + NEW.length
@@ -86,7 +87,7 @@ END $$;
 CREATE TRIGGER memory_terms_counted AFTER INSERT OR DELETE ON memory_terms
     FOR EACH ROW EXECUTE FUNCTION rearview_count_terms();
 
-CREATE FUNCTION rearview_count_postings() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION rearview_count_postings() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
         INSERT INTO term_df (ns, term, df) VALUES (NEW.ns, NEW.term, 1)
@@ -94,6 +95,7 @@ BEGIN
         RETURN NEW;
     END IF;
     UPDATE term_df SET df = df - 1 WHERE ns = OLD.ns AND term = OLD.term;
+    DELETE FROM term_df WHERE ns = OLD.ns AND term = OLD.term AND df <= 0;
     RETURN OLD;
 END $$;
 CREATE TRIGGER term_postings_counted AFTER INSERT OR DELETE ON term_postings
@@ -139,7 +141,9 @@ CREATE TABLE change_log_state (
 );
 INSERT INTO change_log_state (pruned_through) VALUES (0);
 
-CREATE FUNCTION rearview_log_memory() RETURNS trigger LANGUAGE plpgsql AS $$
+-- (Trigger functions keep the search path of the migration: a write by hand through another
+-- path still logs into this schema's table under this schema's lock.)
+CREATE FUNCTION rearview_log_memory() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtext(current_schema()));
     IF TG_OP = 'DELETE' THEN
@@ -156,7 +160,7 @@ CREATE TRIGGER memories_logged_update AFTER UPDATE OF
     summary, superseded_by, invalid_at ON memories
     FOR EACH ROW EXECUTE FUNCTION rearview_log_memory();
 
-CREATE FUNCTION rearview_log_vector() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION rearview_log_vector() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtext(current_schema()));
     INSERT INTO changes (ns, memory_id) SELECT ns, id FROM memories WHERE id = NEW.memory_id;

@@ -1,6 +1,6 @@
 //! The PostgreSQL + pgvector backend of rearview: several rearview servers on one database.
 //!
-//! [`PgStore`] implements [`MemoryStore`] and passes the same contract suite as the SQLite
+//! [`PgStore`] implements [`MemoryStore`](rearview_store::MemoryStore) and passes the same contract suite as the SQLite
 //! backend. Rows, keyword postings (`keyword.rs`: BM25 in SQL over the tokens rearview's
 //! tokenizer produced) and vectors (pgvector's `vector`) are written in one transaction. Every
 //! write that other servers must see appends to the change log in the same transaction (by
@@ -90,6 +90,19 @@ pub fn redact_url(url: &str) -> String {
     }
 }
 
+/// What [`PgStore::inspect`] found, without changing anything.
+#[derive(Debug, Clone)]
+pub struct Inspection {
+    /// `server_version`.
+    pub server_version: String,
+    /// The installed pgvector version, if the extension exists in the database.
+    pub pgvector: Option<String>,
+    /// rearview's schema version there (0: not created yet).
+    pub schema_version: i64,
+    /// Memories stored (0 before the schema exists).
+    pub memories: i64,
+}
+
 /// The PostgreSQL store. Cheap to share (`Arc`); every method takes a pooled connection.
 pub struct PgStore {
     pool: Pool,
@@ -143,6 +156,67 @@ impl PgStore {
         };
         store.migrate(config.schema.as_deref()).await?;
         Ok(store)
+    }
+
+    /// Connects once and reads the server version, pgvector, rearview's schema version and the
+    /// number of memories, writing nothing (no migration): for `rearview doctor`.
+    pub async fn inspect(config: &PgConfig) -> Result<Inspection, StoreError> {
+        let mut pg: tokio_postgres::Config =
+            config.url.parse().map_err(|e| StoreError::Unavailable {
+                message: format!(
+                    "the PostgreSQL URL {} is not valid: {e}",
+                    redact_url(&config.url)
+                ),
+            })?;
+        if pg.get_password().is_none()
+            && let Some(password) = &config.password
+        {
+            pg.password(password.as_str());
+        }
+        let (client, connection) =
+            pg.connect(tokio_postgres::NoTls).await.map_err(|e| StoreError::Unavailable {
+                message: format!("connecting to {}: {e}", redact_url(&config.url)),
+            })?;
+        let task = tokio::spawn(connection);
+        let found = async {
+            let version: String = client
+                .query_one("SHOW server_version", &[])
+                .await
+                .and_then(|r| r.try_get(0))
+                .map_err(backend("reading the server version"))?;
+            let pgvector: Option<String> = client
+                .query_opt("SELECT extversion FROM pg_extension WHERE extname = 'vector'", &[])
+                .await
+                .map_err(backend("reading the pgvector version"))?
+                .map(|r| r.try_get(0))
+                .transpose()
+                .map_err(backend("reading the pgvector version"))?;
+            let exists: bool = client
+                .query_one("SELECT to_regclass('rearview_schema') IS NOT NULL", &[])
+                .await
+                .and_then(|r| r.try_get(0))
+                .map_err(backend("looking for rearview's schema"))?;
+            let (schema_version, memories) = if exists {
+                let v: i64 = client
+                    .query_one("SELECT coalesce(max(version), 0) FROM rearview_schema", &[])
+                    .await
+                    .and_then(|r| r.try_get(0))
+                    .map_err(backend("reading the schema version"))?;
+                let n: i64 = client
+                    .query_one("SELECT count(*) FROM memories", &[])
+                    .await
+                    .and_then(|r| r.try_get(0))
+                    .map_err(backend("counting memories"))?;
+                (v, n)
+            } else {
+                (0, 0)
+            };
+            Ok(Inspection { server_version: version, pgvector, schema_version, memories })
+        }
+        .await;
+        drop(client);
+        task.abort();
+        found
     }
 
     /// A pooled connection.

@@ -1,4 +1,4 @@
-//! [`MemoryStore`] for [`PgStore`]: each method is one statement or one transaction.
+//! [`MemoryStore`] for [`PgStore`](crate::PgStore): each method is one statement or one transaction.
 
 use async_trait::async_trait;
 use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
@@ -218,7 +218,9 @@ impl MemoryStore for PgStore {
         for v in &record.vectors {
             write_vector(&tx, record.memory.id, v).await?;
         }
-        tx.commit().await.map_err(backend("committing"))
+        tx.commit().await.map_err(backend("committing"))?;
+        self.cache_id(&record.memory.namespace, ns_id);
+        Ok(())
     }
 
     async fn get(
@@ -377,17 +379,19 @@ impl MemoryStore for PgStore {
         let client = self.client().await?;
         let Some(ns_id) = self.namespace_id(&client, namespace).await? else { return Ok(()) };
         // One atomic UPDATE: increments happen in the database, so concurrent recalls (on any
-        // server) never overwrite each other's counts. Rows are locked in id order, so two such
-        // updates cannot deadlock. Access columns are not logged and take no write lock.
-        let mut sorted = ids(ids_used);
-        sorted.sort();
+        // server) never overwrite each other's counts; an id given n times adds n. Rows are
+        // locked in id order, so two such updates cannot deadlock. Access columns are not
+        // logged and take no write lock.
         client
             .execute(
-                "UPDATE memories m SET access_count = m.access_count + 1, \
+                "WITH wanted AS (SELECT id, count(*) AS n FROM unnest($3::uuid[]) AS u(id) \
+                                 GROUP BY id), \
+                      locked AS (SELECT m.id FROM memories m JOIN wanted w ON w.id = m.id \
+                                 WHERE m.ns = $2 ORDER BY m.id FOR NO KEY UPDATE OF m) \
+                 UPDATE memories m SET access_count = m.access_count + w.n, \
                    last_accessed_at = GREATEST(coalesce(m.last_accessed_at, $1), $1) \
-                 FROM (SELECT id FROM memories WHERE ns = $2 AND id = ANY($3) \
-                       ORDER BY id FOR UPDATE) AS locked WHERE m.id = locked.id",
-                &[&micros(at), &ns_id, &sorted],
+                 FROM wanted w JOIN locked l ON l.id = w.id WHERE m.id = w.id",
+                &[&micros(at), &ns_id, &ids(ids_used)],
             )
             .await
             .map_err(backend("recording access"))?;
@@ -425,9 +429,12 @@ impl MemoryStore for PgStore {
         let name = namespace.map(|n| n.as_str().to_owned());
         let rows = tx
             .query(
-                "WITH gone AS (DELETE FROM memories m USING namespaces n \
-                   WHERE n.id = m.ns AND m.expires_at IS NOT NULL AND m.expires_at <= $1 \
-                     AND ($2::text IS NULL OR n.name = $2) RETURNING n.name, m.id) \
+                // Rows locked in id order first, as record_access locks them: no deadlock.
+                "WITH doomed AS (SELECT m.id FROM memories m JOIN namespaces n ON n.id = m.ns \
+                   WHERE m.expires_at IS NOT NULL AND m.expires_at <= $1 \
+                     AND ($2::text IS NULL OR n.name = $2) ORDER BY m.id FOR UPDATE OF m), \
+                 gone AS (DELETE FROM memories m USING doomed d, namespaces n \
+                   WHERE m.id = d.id AND n.id = m.ns RETURNING n.name, m.id) \
                  SELECT name, id FROM gone",
                 &[&micros(now), &name],
             )
@@ -493,11 +500,14 @@ impl MemoryStore for PgStore {
         let name = namespace.map(|n| n.as_str().to_owned());
         let rows = tx
             .query(
-                "WITH moved AS (UPDATE memories m SET archived = TRUE FROM namespaces n \
-                   WHERE n.id = m.ns AND m.memory_type = $1 AND NOT m.archived \
+                // Rows locked in id order first, as record_access locks them: no deadlock.
+                "WITH idle AS (SELECT m.id FROM memories m JOIN namespaces n ON n.id = m.ns \
+                   WHERE m.memory_type = $1 AND NOT m.archived \
                      AND GREATEST(m.updated_at, coalesce(m.last_accessed_at, 0)) < $2 \
                      AND (m.expires_at IS NULL OR m.expires_at > $3) \
-                     AND ($4::text IS NULL OR n.name = $4) RETURNING n.name, m.id) \
+                     AND ($4::text IS NULL OR n.name = $4) ORDER BY m.id FOR UPDATE OF m), \
+                 moved AS (UPDATE memories m SET archived = TRUE FROM idle i, namespaces n \
+                   WHERE m.id = i.id AND n.id = m.ns RETURNING n.name, m.id) \
                  SELECT name, id FROM moved",
                 &[&memory_type.as_str(), &micros(idle_since), &micros(now), &name],
             )
@@ -649,13 +659,6 @@ impl MemoryStore for PgStore {
     async fn changes_since(&self, position: u64, page: usize) -> Result<Changes, StoreError> {
         let client = self.client().await?;
         let after = i64::try_from(position).unwrap_or(i64::MAX);
-        // Complete when nothing after `position` was pruned. (Positions may have gaps: a
-        // rolled-back transaction keeps the numbers it drew.)
-        let pruned: i64 = client
-            .query_one("SELECT pruned_through FROM change_log_state", &[])
-            .await
-            .and_then(|r| r.try_get(0))
-            .map_err(backend("reading the change log"))?;
         let rows = client
             .query(
                 "SELECT c.seq, n.name, c.memory_id FROM changes c JOIN namespaces n ON n.id = c.ns \
@@ -677,6 +680,14 @@ impl MemoryStore for PgStore {
                 })
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
+        // Complete when nothing after `position` was pruned (positions may have gaps: a
+        // rolled-back transaction keeps the numbers it drew). Read after the rows: a prune
+        // between the two reads then shows as incomplete, never as a silent gap.
+        let pruned: i64 = client
+            .query_one("SELECT pruned_through FROM change_log_state", &[])
+            .await
+            .and_then(|r| r.try_get(0))
+            .map_err(backend("reading the change log"))?;
         Ok(Changes { changes, complete: pruned <= after })
     }
 
@@ -686,8 +697,9 @@ impl MemoryStore for PgStore {
         let keep = i64::try_from(keep).unwrap_or(i64::MAX);
         let rows = tx
             .query(
-                "WITH gone AS (DELETE FROM changes \
-                   WHERE seq <= (SELECT max(seq) FROM changes) - $1 RETURNING seq) \
+                // By rank, not arithmetic: positions may have gaps.
+                "WITH gone AS (DELETE FROM changes WHERE seq <= \
+                   (SELECT seq FROM changes ORDER BY seq DESC OFFSET $1 LIMIT 1) RETURNING seq) \
                  SELECT count(*), coalesce(max(seq), 0) FROM gone",
                 &[&keep],
             )
@@ -761,6 +773,37 @@ impl MemoryStore for PgStore {
         Ok(())
     }
 
+    async fn claim_sweep(
+        &self,
+        now: Timestamp,
+        every: chrono::TimeDelta,
+    ) -> Result<bool, StoreError> {
+        let mut client = self.client().await?;
+        // Under the write lock: of servers racing for one interval, one claims it.
+        let tx = write_tx!(client);
+        let last: Option<String> = tx
+            .query_opt("SELECT value FROM settings WHERE key = 'sweep_claimed_at'", &[])
+            .await
+            .map_err(backend("reading the last sweep"))?
+            .map(|r| r.try_get(0))
+            .transpose()
+            .map_err(backend("reading the last sweep"))?;
+        let last = last.and_then(|v| v.parse::<i64>().ok());
+        let every = every.num_microseconds().unwrap_or(i64::MAX);
+        if last.is_some_and(|last| micros(now) - last < every) {
+            return Ok(false);
+        }
+        tx.execute(
+            "INSERT INTO settings (key, value) VALUES ('sweep_claimed_at', $1) \
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            &[&micros(now).to_string()],
+        )
+        .await
+        .map_err(backend("claiming the sweep"))?;
+        tx.commit().await.map_err(backend("committing"))?;
+        Ok(true)
+    }
+
     async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError> {
         let client = self.client().await?;
         let rows = client
@@ -796,6 +839,8 @@ impl MemoryStore for PgStore {
                 expired: get(5)?,
             });
         }
+        // As the SQLite backend orders them: namespace, then tier in the tiers' own order.
+        tiers.sort_by(|a, b| (&a.namespace, a.memory_type).cmp(&(&b.namespace, b.memory_type)));
         let rows = client
             .query(
                 "SELECT model_id, count(*) FROM vectors GROUP BY model_id ORDER BY model_id",

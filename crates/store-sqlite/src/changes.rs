@@ -25,16 +25,6 @@ pub(crate) fn position(conn: &Connection) -> Result<u64, StoreError> {
 /// Up to `limit` changes after `after`.
 pub(crate) fn since(conn: &Connection, after: u64, limit: usize) -> Result<Changes, StoreError> {
     let after = i64::try_from(after).unwrap_or(i64::MAX);
-    let oldest: Option<i64> = conn
-        .query_row("SELECT min(seq) FROM changes", [], |r| r.get(0))
-        .map_err(backend("reading the change log"))?;
-    // Positions have no gaps (a rolled-back transaction also rolls back its sequence), so the
-    // log is complete if it still holds the position right after ours, or if nothing was ever
-    // logged after ours.
-    let complete = match oldest {
-        Some(oldest) => oldest <= after.saturating_add(1),
-        None => position(conn)? <= after as u64,
-    };
     let mut stmt = conn
         .prepare_cached(
             "SELECT c.seq, n.name, c.memory_id FROM changes c JOIN namespaces n ON n.id = c.ns \
@@ -55,6 +45,18 @@ pub(crate) fn since(conn: &Connection, after: u64, limit: usize) -> Result<Chang
             id: parse_id(&id)?,
         });
     }
+    drop(rows);
+    // Positions have no gaps (a rolled-back transaction also rolls back its sequence), so the
+    // log is complete if it still holds the position right after ours, or if nothing was ever
+    // logged after ours. Read after the rows: a prune between the two reads then shows as
+    // incomplete, never as a silent gap.
+    let oldest: Option<i64> = conn
+        .query_row("SELECT min(seq) FROM changes", [], |r| r.get(0))
+        .map_err(backend("reading the change log"))?;
+    let complete = match oldest {
+        Some(oldest) => oldest <= after.saturating_add(1),
+        None => position(conn)? <= after as u64,
+    };
     Ok(Changes { changes, complete })
 }
 

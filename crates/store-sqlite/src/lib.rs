@@ -851,6 +851,35 @@ impl MemoryStore for SqliteStore {
         self.read(move |_, conn| timeline::daily_counts(conn, &namespace, since, now)).await
     }
 
+    async fn claim_sweep(
+        &self,
+        now: Timestamp,
+        every: chrono::TimeDelta,
+    ) -> Result<bool, StoreError> {
+        self.write(move |_, tx| {
+            let last: Option<String> = tx
+                .query_row("SELECT value FROM settings WHERE key = 'sweep_claimed_at'", [], |r| {
+                    r.get(0)
+                })
+                .optional()
+                .map_err(backend("reading the last sweep"))?;
+            let last = last.and_then(|v| v.parse::<i64>().ok());
+            if last.is_some_and(|last| {
+                micros(now) - last < every.num_microseconds().unwrap_or(i64::MAX)
+            }) {
+                return Ok(false);
+            }
+            tx.execute(
+                "INSERT INTO settings (key, value) VALUES ('sweep_claimed_at', ?1) \
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [micros(now).to_string()],
+            )
+            .map_err(backend("claiming the sweep"))?;
+            Ok(true)
+        })
+        .await
+    }
+
     async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError> {
         self.read(move |inner, conn| {
             let mut stmt = conn
@@ -930,11 +959,28 @@ fn transact<T>(
     Ok(out)
 }
 
+/// Switches the file to WAL. The switch needs the file to itself, and SQLite reports a busy
+/// file at once here rather than waiting out the busy timeout when another process is opening
+/// it at the same moment (seen with six processes opening a new file together), so a busy
+/// answer is retried until the timeout.
+fn enable_wal(conn: &Connection, timeout: Duration) -> Result<String, StoreError> {
+    let started = std::time::Instant::now();
+    loop {
+        match conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0)) {
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && started.elapsed() < timeout =>
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            other => return other.map_err(backend("enabling WAL")),
+        }
+    }
+}
+
 fn configure(conn: &Connection, config: &SqliteConfig) -> Result<(), StoreError> {
     conn.busy_timeout(config.busy_timeout).map_err(backend("setting busy timeout"))?;
-    let mode: String = conn
-        .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
-        .map_err(backend("enabling WAL"))?;
+    let mode = enable_wal(conn, config.busy_timeout)?;
     if !mode.eq_ignore_ascii_case("wal") {
         tracing::warn!(mode, "sqlite refused WAL mode; readers may block writers");
     }

@@ -83,15 +83,22 @@ pub struct KeywordEntry {
 }
 
 /// How every backend normalises a keyword term before indexing or matching it: lower-cased, only
-/// letters and digits kept. Returns `None` when nothing is left.
+/// letters and digits kept. Returns `None` when nothing is left, or for a term longer than
+/// [`MAX_TERM_CHARS`].
 ///
 /// Terms from the search crate's tokenizer already have this form; the store normalises anyway so
 /// that no input can break out of a backend's query syntax.
 pub fn normalize_term(term: &str) -> Option<String> {
     let clean: String =
         term.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
-    (!clean.is_empty()).then_some(clean)
+    let chars = clean.chars().count();
+    (chars > 0 && chars <= MAX_TERM_CHARS).then_some(clean)
 }
+
+/// Longer terms are not indexed: they are blobs (encoded data, unbroken script runs), not words,
+/// and an index entry has a size limit in PostgreSQL (2,704 bytes; 256 characters of UTF-8 are
+/// at most 1,024). A 64-character hash or a long URL stays a term.
+pub const MAX_TERM_CHARS: usize = 256;
 
 /// A memory that has no vector yet for some model (stored while no model was available).
 #[derive(Debug, Clone, PartialEq)]
@@ -328,7 +335,8 @@ pub trait MemoryStore: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<KeywordHit>, StoreError>;
 
-    /// Atomically adds one to the access count of each id and sets its last access to `at`.
+    /// Atomically adds one to the access count of each id per occurrence in `ids` (several
+    /// recalls' ids are batched into one call) and sets its last access to `at`.
     async fn record_access(
         &self,
         namespace: &Namespace,
@@ -450,6 +458,16 @@ pub trait MemoryStore: Send + Sync + 'static {
 
     /// Stores a setting, replacing any earlier value.
     async fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError>;
+
+    /// Claims the lifecycle sweep at `now` unless one was claimed less than `every` before
+    /// (by any server or process on this store): records `now` and returns `true` if claimed.
+    /// Servers claim before each periodic sweep, so the sweep runs once per interval however
+    /// many share the store. Atomic: of two claims racing for one interval, one wins.
+    async fn claim_sweep(
+        &self,
+        now: Timestamp,
+        every: chrono::TimeDelta,
+    ) -> Result<bool, StoreError>;
 
     /// What the store holds, at `now` (for telling live from expired).
     async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError>;

@@ -55,6 +55,8 @@ macro_rules! store_contract_tests {
             predecessors_are_the_memories_one_superseded,
             change_log_names_every_searchable_change,
             daily_counts_group_event_days_per_tier,
+            a_sweep_is_claimed_once_per_interval,
+            an_overlong_term_is_not_indexed_and_fails_nothing,
         );
     };
     (@each $make:path, $($check:ident),+ $(,)?) => {
@@ -432,6 +434,10 @@ pub async fn concurrent_record_access_loses_no_increment(store: Arc<dyn MemorySt
     let got = store.get(&ns("a"), m.id, t0()).await.unwrap().unwrap();
     assert_eq!(got.access_count, 200);
     assert!(got.last_accessed_at.is_some());
+    // Several recalls' ids batched into one call: each occurrence is one access.
+    store.record_access(&ns("a"), &[m.id, m.id, m.id], t0()).await.unwrap();
+    let got = store.get(&ns("a"), m.id, t0()).await.unwrap().unwrap();
+    assert_eq!(got.access_count, 203, "an id given three times counts three accesses");
 }
 
 /// Vectors are stored per model and never mixed.
@@ -929,4 +935,45 @@ pub async fn daily_counts_group_event_days_per_tier(store: Arc<dyn MemoryStore>)
             (2, MemoryType::Episodic, 1),
         ]
     );
+}
+
+/// One sweep claim per interval: a second claim within it is refused, one after it granted;
+/// of claims racing for one interval exactly one wins.
+pub async fn a_sweep_is_claimed_once_per_interval(store: Arc<dyn MemoryStore>) {
+    let hour = TimeDelta::hours(1);
+    assert!(store.claim_sweep(t0(), hour).await.unwrap(), "the first claim");
+    assert!(!store.claim_sweep(t0() + TimeDelta::minutes(20), hour).await.unwrap());
+    assert!(store.claim_sweep(t0() + hour, hour).await.unwrap(), "the next interval");
+    let later = t0() + TimeDelta::hours(5);
+    let racing: Vec<_> = (0..8)
+        .map(|_| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.claim_sweep(later, hour).await.unwrap() })
+        })
+        .collect();
+    let mut won = 0;
+    for claim in racing {
+        won += usize::from(claim.await.unwrap());
+    }
+    assert_eq!(won, 1, "one of the racing claims");
+}
+
+/// A term longer than `MAX_TERM_CHARS` (a blob, not a word) is left out of the keyword index;
+/// the memory is stored and found by its other terms.
+pub async fn an_overlong_term_is_not_indexed_and_fails_nothing(store: Arc<dyn MemoryStore>) {
+    let blob = "ab".repeat(1500);
+    let m = memory("a", "blob", t0());
+    let rec = MemoryRecord {
+        memory: m.clone(),
+        terms: vec!["payload".to_owned(), blob.clone(), "泰文".repeat(700)],
+        vectors: Vec::new(),
+    };
+    store.insert(&rec).await.unwrap();
+    let filter = MemoryFilter::default();
+    let hits = store.keyword_search(&ns("a"), &terms("payload"), &filter, t0(), 5).await.unwrap();
+    assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), [m.id]);
+    let hits = store.keyword_search(&ns("a"), &[blob], &filter, t0(), 5).await.unwrap();
+    assert!(hits.is_empty(), "not indexed, not matched");
+    let entries = store.keyword_entries().await.unwrap();
+    assert_eq!(entries[0].terms, ["payload"]);
 }

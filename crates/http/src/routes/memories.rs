@@ -82,6 +82,10 @@ pub struct ListQuery {
     include_archived: Option<bool>,
     /// Include history: memories a newer one superseded; default false.
     include_superseded: Option<bool>,
+    /// Only memories whose event happened at or after this RFC 3339 time.
+    occurred_after: Option<String>,
+    /// Only memories whose event happened before this RFC 3339 time.
+    occurred_before: Option<String>,
     /// Page size, 1 to 1000; default 20.
     limit: Option<u64>,
     /// Memories to skip; default 0.
@@ -102,7 +106,14 @@ pub async fn list(
         tags: q.tag.into_iter().collect(),
         include_archived: q.include_archived.unwrap_or(false),
         include_superseded: q.include_superseded.unwrap_or(false),
-        ..MemoryFilter::default()
+        occurred_after: q
+            .occurred_after
+            .map(|t| rearview_core::parse_timestamp("occurred_after", &t))
+            .transpose()?,
+        occurred_before: q
+            .occurred_before
+            .map(|t| rearview_core::parse_timestamp("occurred_before", &t))
+            .transpose()?,
     };
     let page = Page { offset: q.offset.unwrap_or(0), limit: q.limit.unwrap_or(20) };
     let memories = state.service.list(&ns, &filter, page).await?;
@@ -119,6 +130,19 @@ pub async fn get(
     let ns = tenant.namespace(None, &state)?;
     let memory = state.service.get(&ns, id.parse::<MemoryId>()?).await?;
     Ok(Json(serde_json::json!({ "memory": MemoryView::from(&memory) })))
+}
+
+/// `GET /v1/memories/{id}/history` → `{"history": [...]}`: the earlier texts and statements
+/// the memory replaced (by an update or a supersession), transitively, latest replaced first.
+pub async fn history(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let ns = tenant.namespace(None, &state)?;
+    let history = state.service.history(&ns, id.parse::<MemoryId>()?).await?;
+    let views: Vec<MemoryView<'_>> = history.iter().map(MemoryView::from).collect();
+    Ok(Json(serde_json::json!({ "history": views })))
 }
 
 /// Body of `PATCH /v1/memories/{id}`.

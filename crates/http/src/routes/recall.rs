@@ -1,8 +1,9 @@
-//! `/v1/recall`, `/v1/cleanup` and `/v1/stats`.
+//! `/v1/recall`, `/v1/cleanup`, `/v1/stats` and `/v1/timeline`.
 
 use axum::Json;
-use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
 use rearview_api::{RecallParams, RecallView};
 
 use crate::routes::Tenant;
@@ -39,4 +40,35 @@ pub async fn stats(
     tenant: Tenant,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     Ok(Json(rearview_api::stats(&state.service.stats_for(&tenant.caller).await?)))
+}
+
+/// Query of `GET /v1/timeline`.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TimelineQuery {
+    /// Days back, today included: 1 to 366; default 30.
+    days: Option<u32>,
+}
+
+/// `GET /v1/timeline?days=30` → `{"days": n, "tiers": [{"day", "working", "episodic",
+/// "semantic"}], "recall_latency": [{"minute", "count", "p50_ms", "p99_ms"}]}`: the namespace's
+/// memories per day of their event time and tier (days without any left out), and this server's
+/// recall latency per minute over the last hour (all namespaces, like `/metrics`: empty unless
+/// the key is an admin key).
+pub async fn timeline(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    query: Result<Query<TimelineQuery>, QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Query(q) = query.map_err(ApiError::from)?;
+    let ns = tenant.namespace(None, &state)?;
+    let days = q.days.unwrap_or(30);
+    let counts = state.service.daily_counts(&ns, days).await?;
+    // Latency sums over every tenant, like `/metrics`: admin keys only.
+    let latency = if tenant.caller.is_admin() {
+        rearview_api::metrics::recall_latency(state.service.now())
+    } else {
+        Vec::new()
+    };
+    Ok(Json(rearview_api::timeline_json(&ns, days, &counts, &latency)))
 }

@@ -323,6 +323,24 @@ impl MemoryService {
         Ok(archived)
     }
 
+    /// The periodic sweep of a server, run every `every`: the whole [`MemoryService::sweep`]
+    /// if this server claims the interval (`MemoryStore::claim_sweep`: once per interval
+    /// across every server and process sharing the store), else only this server's graph
+    /// saves. `None` when another server swept this interval.
+    pub async fn periodic_sweep(
+        &self,
+        every: std::time::Duration,
+    ) -> Result<Option<SweepReport>, ServiceError> {
+        // A little slack, so that ticks of one server that drift by milliseconds still claim.
+        let every = every.mul_f64(0.95);
+        let every = chrono::TimeDelta::from_std(every).unwrap_or(chrono::TimeDelta::MAX);
+        if self.store.claim_sweep(self.clock.now(), every).await? {
+            return Ok(Some(self.sweep().await?));
+        }
+        self.save_graphs().await?;
+        Ok(None)
+    }
+
     /// One lifecycle sweep over every namespace: delete expired memories, archive idle
     /// episodes, and, only with `auto_distill`, distill the groups
     /// [`MemoryService::suggest_distillations`] finds. Servers run it every sweep interval.
