@@ -173,9 +173,13 @@ if ! running; then
   log "starting postgres $PG_MAJOR on 127.0.0.1:$PORT (log: $LOG)"
   touch "$LOG"; if [ "$(id -u)" = 0 ]; then chown "$OSUSER:" "$LOG"; fi
   # Test-only durability settings: fsync off etc. make DDL/commits much faster.
+  # REARVIEW_PG_DURABLE=1 keeps PostgreSQL's defaults (fsync on): for measurements, where
+  # commits must cost what they cost in production.
   # dynamic_shared_memory_type=mmap: don't depend on a (possibly tiny) /dev/shm.
   opts="-p $PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$SOCK"
-  opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  if [ "${REARVIEW_PG_DURABLE:-0}" != 1 ]; then
+    opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  fi
   opts="$opts -c dynamic_shared_memory_type=mmap -c max_connections=200"
   if ! as_pg "$PGBIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 -o "$opts" start >&2; then
     tail -n 30 "$LOG" >&2 || true

@@ -2,9 +2,9 @@
 
 A fresh database is created on the server named by REARVIEW_TEST_PG_URL (scripts/pg-up.sh starts
 one) with `psql` (from REARVIEW_PG_BIN when set, else PATH). Checks: a memory stored through one server is recalled
-through the other within a second; an update through the second is recalled through the first;
-a delete through the first is gone from the second's reads at once and from its recall within a
-second, and never comes back; recalls through both count every access exactly; `rearview
+through the other at once (both search the database); an update through the second is recalled
+through the first; a delete through the first is gone from the second's reads and recall at once,
+and never comes back; recalls through both count every access exactly; `rearview
 doctor` reports the backend with the password redacted. Prints one line per check and a closing
 "N passed, M failed" line; exits 1 on failure, and also when no server is configured while
 REARVIEW_REQUIRE_PG is set (as in CI).
@@ -105,6 +105,9 @@ def main(binary, base_url):
         status, stored = call(a_port, "POST", "/v1/memories", {"content": "团队的 Redis 端口是 6380"})
         check("store through the first server", status == 201, stored)
         memory_id = stored["memory"]["id"]
+        # Searched in the database: no follower delay.
+        check("recalled through the second server at once", "团队的 Redis 端口是 6380" in recalled(b_port, "Redis 端口"),
+              recalled(b_port, "Redis 端口"))
         seen = within_a_second(b_port, "Redis 端口", lambda c: "团队的 Redis 端口是 6380" in c)
         check("recalled through the second server within 1 s", seen is not None, recalled(b_port, "Redis 端口"))
         status, got = call(b_port, "GET", f"/v1/memories/{memory_id}")
@@ -134,6 +137,8 @@ def main(binary, base_url):
         check("delete through the first server", status == 204)
         status, _ = call(b_port, "GET", f"/v1/memories/{memory_id}")
         check("gone from the second server's reads at once", status == 404, status)
+        check("gone from the second server's recall at once",
+              "团队的 Valkey 端口是 6390" not in recalled(b_port, "Valkey 端口"), recalled(b_port, "Valkey 端口"))
         gone = within_a_second(b_port, "Valkey 端口", lambda c: "团队的 Valkey 端口是 6390" not in c)
         check("gone from the second server's recall within 1 s", gone is not None, recalled(b_port, "Valkey 端口"))
         time.sleep(0.6)

@@ -27,6 +27,10 @@
 //! relative to the workspace root. The plot needs a TrueType font: `REARVIEW_PLOT_FONT`, default
 //! DejaVu Sans from Debian's `fonts-dejavu-core`.
 //!
+//! `REARVIEW_SCALE_PG=postgres://…` measures the PostgreSQL backend instead (a fresh schema on
+//! that server per size; no saved graphs, as PostgreSQL servers keep none; disk is the schema's
+//! tables and indexes; peak RSS is this process's only, not the server's).
+//!
 //! Text is real chat (MemDaily zh + LoCoMo en, see `corpus.rs`), repeated with a counter suffix
 //! past its end, so BM25 sees real term statistics. Vectors are the deterministic 384-dimensional
 //! test embedder's (the dimension of multilingual-e5-small): the issue allows synthetic vectors
@@ -101,21 +105,43 @@ fn main() {
     }
 }
 
+/// The PostgreSQL server to measure instead of SQLite (`REARVIEW_SCALE_PG`).
+fn postgres() -> Option<String> {
+    std::env::var("REARVIEW_SCALE_PG").ok().filter(|u| !u.is_empty())
+}
+
+/// A connection to the measured database: the SQLite file at `path` (`fill`: with the fill's
+/// relaxed durability), or `schema` on the PostgreSQL server.
+async fn open_store(path: &Path, schema: &str, fill: bool) -> Arc<dyn MemoryStore> {
+    if let Some(url) = postgres() {
+        let config = rearview_store_postgres::PgConfig {
+            schema: Some(schema.to_owned()),
+            ..rearview_store_postgres::PgConfig::new(url)
+        };
+        return Arc::new(rearview_store_postgres::PgStore::connect(&config).await.unwrap());
+    }
+    let mut config = SqliteConfig::new(path);
+    if fill {
+        config.durability = Durability::Normal;
+    }
+    Arc::new(SqliteStore::open(&config).unwrap())
+}
+
 async fn measure(size: usize) -> Value {
     let corpus = corpus::load();
     let dir = tempfile::tempdir_in(std::env::var_os("REARVIEW_SCALE_DIR").unwrap_or(".".into()))
         .expect("a scratch directory (REARVIEW_SCALE_DIR)");
     let path = dir.path().join("scale.db");
+    let schema = format!("scale_{size}_{}", uuid::Uuid::now_v7().simple());
     let ns: Namespace = "bench".parse().unwrap();
     let embedder: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(384));
 
     // 1. Fill.
-    let mut fill = SqliteConfig::new(&path);
-    fill.durability = Durability::Normal;
-    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::open(&fill).unwrap());
-    // As `rearview serve` runs: graphs saved next to the database.
+    let store = open_store(&path, &schema, true).await;
+    // As `rearview serve` runs: graphs saved next to a SQLite database.
     let graphs = rearview_service::graph_dir_for(&path);
-    let config = || ServiceConfig { graph_dir: Some(graphs.clone()), ..ServiceConfig::default() };
+    let graph_dir = postgres().is_none().then(|| graphs.clone());
+    let config = || ServiceConfig { graph_dir: graph_dir.clone(), ..ServiceConfig::default() };
     let service =
         MemoryService::open(store, Some(Arc::clone(&embedder)), Arc::new(SystemClock), config())
             .await
@@ -141,8 +167,7 @@ async fn measure(size: usize) -> Value {
 
     // 2. Reopen as the server does.
     let started = Instant::now();
-    let store: Arc<dyn MemoryStore> =
-        Arc::new(SqliteStore::open(&SqliteConfig::new(&path)).unwrap());
+    let store = open_store(&path, &schema, false).await;
     let service =
         MemoryService::open(store, Some(embedder), Arc::new(SystemClock), config()).await.unwrap();
     let open = started.elapsed();
@@ -167,18 +192,24 @@ async fn measure(size: usize) -> Value {
         std::hint::black_box(hits);
     }
     service.flush_access_counts().await;
+    let store_stats = service.stats().await.unwrap().store;
     drop(service);
 
     // 5. Disk and memory.
-    let disk: u64 = ["", "-wal", "-shm"]
-        .iter()
-        .filter_map(|s| std::fs::metadata(format!("{}{s}", path.display())).ok())
-        .map(|m| m.len())
-        .sum();
+    let disk: u64 = if postgres().is_some() {
+        store_stats.size_bytes
+    } else {
+        ["", "-wal", "-shm"]
+            .iter()
+            .filter_map(|s| std::fs::metadata(format!("{}{s}", path.display())).ok())
+            .map(|m| m.len())
+            .sum()
+    };
     let graph_bytes: u64 = std::fs::read_dir(&graphs)
         .map(|d| d.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
         .unwrap_or(0);
     json!({
+        "backend": if postgres().is_some() { "postgres" } else { "sqlite" },
         "graph_vectors": graph_vectors,
         "graph_bytes": graph_bytes,
         "memories": size,

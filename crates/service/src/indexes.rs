@@ -19,6 +19,8 @@ pub(crate) struct Indexes {
     namespaces: Arc<RwLock<HashMap<Namespace, NamespaceIndex>>>,
     /// Vectors per namespace and model above which search goes to a graph.
     exact_limit: usize,
+    /// Whether vectors are kept here at all (not when the store searches them, `lookup.rs`).
+    holds_vectors: bool,
 }
 
 #[derive(Debug, Default)]
@@ -32,7 +34,12 @@ pub(crate) struct NamespaceIndex {
 impl Indexes {
     /// Empty indexes; namespaces past `exact_limit` vectors of a model are searched by a graph.
     pub(crate) fn new(exact_limit: usize) -> Self {
-        Self { namespaces: Arc::default(), exact_limit: exact_limit.max(1) }
+        Self { namespaces: Arc::default(), exact_limit: exact_limit.max(1), holds_vectors: true }
+    }
+
+    /// Indexes that keep no vectors (the store searches them); keyword terms only if given.
+    pub(crate) fn without_vectors() -> Self {
+        Self { holds_vectors: false, ..Self::new(usize::MAX) }
     }
 
     /// Replaces the keyword indexes by ones of the stored entries (built on the blocking pool:
@@ -153,6 +160,7 @@ impl Indexes {
         terms: Option<&[String]>,
         vectors: &[(&str, &Embedding)],
     ) {
+        let vectors = if self.holds_vectors { vectors } else { &[] };
         let mut map = self.write();
         let entry = map.entry(memory.namespace.clone()).or_default();
         if let Some(terms) = terms {
@@ -179,6 +187,9 @@ impl Indexes {
 
     /// Adds one model's vector to a memory already indexed for keywords (backfill).
     pub(crate) fn add_vector(&self, memory: &Memory, model: &str, embedding: &Embedding) {
+        if !self.holds_vectors {
+            return;
+        }
         self.add(memory, None, &[(model, embedding)]);
     }
 
@@ -191,6 +202,7 @@ impl Indexes {
         terms: Option<&[String]>,
         vectors: Option<&[(&str, &Embedding)]>,
     ) {
+        let vectors = vectors.filter(|_| self.holds_vectors);
         let mut map = self.write();
         let entry = map.entry(memory.namespace.clone()).or_default();
         if let Some(text) = &mut entry.text {

@@ -37,6 +37,7 @@ mod indexes;
 mod keys;
 mod lifecycle;
 mod locks;
+mod lookup;
 pub mod migrate;
 mod query_cache;
 mod recall;
@@ -109,6 +110,10 @@ pub struct ServiceConfig {
     /// Where large namespaces' vector graphs are saved between runs (`graphs.rs`); `None`: not
     /// saved, rebuilt at every start.
     pub graph_dir: Option<std::path::PathBuf>,
+    /// Search in the store itself when it can (`MemoryStore::searches_in_store`: PostgreSQL):
+    /// no vectors or keyword postings are loaded into memory, and `keyword_search` is then the
+    /// store's (`lookup.rs`). Ignored for a store that cannot. Default on.
+    pub search_in_store: bool,
 }
 
 /// Default [`ServiceConfig::exact_scan_limit`]: an exact scan of 20,000 × 384 takes ~3 ms on two
@@ -140,6 +145,7 @@ impl Default for ServiceConfig {
             lifecycle: LifecycleConfig::default(),
             exact_scan_limit: EXACT_SCAN_LIMIT,
             graph_dir: None,
+            search_in_store: true,
         }
     }
 }
@@ -203,6 +209,8 @@ pub struct MemoryService {
     query_vectors: query_cache::QueryCache,
     /// The store's change-log position the indexes have caught up to (see `follow.rs`).
     followed: tokio::sync::Mutex<u64>,
+    /// Searches go to the store (`lookup.rs`).
+    in_store: bool,
 }
 
 impl std::fmt::Debug for MemoryService {
@@ -223,12 +231,19 @@ impl MemoryService {
         store: Arc<dyn MemoryStore>,
         embedder: Option<Arc<dyn Embedder>>,
         clock: Arc<dyn Clock>,
-        config: ServiceConfig,
+        mut config: ServiceConfig,
     ) -> Result<Self, ServiceError> {
         config.tokenizer.warm_up();
         let access = AccessRecorder::start(Arc::clone(&store));
         let embedders = std::sync::RwLock::new(embedder.into_iter().collect());
-        let indexes = Indexes::new(config.exact_scan_limit);
+        let in_store = config.search_in_store && store.searches_in_store();
+        let indexes = if in_store {
+            // Keywords and vectors are searched in the store: nothing of them is held here.
+            config.keyword_search = KeywordSearch::Store;
+            Indexes::without_vectors()
+        } else {
+            Indexes::new(config.exact_scan_limit)
+        };
         let service = Self {
             indexes,
             store,
@@ -241,6 +256,7 @@ impl MemoryService {
             writes: WriteLocks::default(),
             query_vectors: query_cache::QueryCache::default(),
             followed: tokio::sync::Mutex::new(0),
+            in_store,
         };
         service.check_tokenizer().await?;
         // The position before loading: what commits during the load is replayed, never missed.
@@ -306,7 +322,7 @@ impl MemoryService {
             }
             ids.push(embedder.model_id().to_owned());
         }
-        for embedder in &embedders {
+        for embedder in embedders.iter().filter(|_| !self.in_store) {
             let (model, dims) = (embedder.model_id(), embedder.dimensions());
             let load = self.restore_graphs(model, dims).await?;
             let entries = match &load.others {

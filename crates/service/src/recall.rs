@@ -149,9 +149,8 @@ impl MemoryService {
         let mut in_vector_hits: HashSet<MemoryId> = HashSet::new();
         for (model, vector) in &query.vectors {
             let hits = self
-                .indexes
-                .search_vectors(namespace, model, vector, ranking.vector_candidates, filter, *now)
-                .await;
+                .nearest(namespace, model, vector, ranking.vector_candidates, filter, *now)
+                .await?;
             for hit in hits {
                 if in_vector_hits.insert(hit.id) {
                     vector_ids.push(hit.id);
@@ -169,7 +168,7 @@ impl MemoryService {
             .into_iter()
             .map(|m| (m.id, m))
             .collect();
-        let cosines = self.cosines(namespace, &query.vectors, &memories);
+        let cosines = self.cosines(namespace, &query.vectors, &memories).await?;
         let mut by_cosine: Vec<MemoryId> =
             vector_ids.into_iter().filter(|id| cosines.contains_key(id)).collect();
         by_cosine.sort_by(|a, b| cosines[b].total_cmp(&cosines[a]).then(a.cmp(b)));
@@ -178,10 +177,8 @@ impl MemoryService {
         // A full match of what is asked now: the latest turn's terms for a dialogue.
         let asked_now: Vec<(String, f32)> =
             query.focused.terms.iter().filter(|(_, w)| *w >= 1.0).cloned().collect();
-        let bm25_full = match self.config.keyword_search {
-            KeywordSearch::InMemory => self.indexes.full_match(namespace, &asked_now),
-            KeywordSearch::Store => None,
-        };
+        // In memory, or from the store when it searches; none from a plain full-text index.
+        let bm25_full = self.full_match(namespace, &asked_now, *now).await?;
         let keyword: HashMap<MemoryId, (usize, f32)> =
             keyword_hits.iter().enumerate().map(|(i, h)| (h.id, (i + 1, h.bm25))).collect();
         let candidates = memories
@@ -221,6 +218,9 @@ impl MemoryService {
                 .into_iter()
                 .map(|h| KeywordHit { id: h.id, bm25: h.bm25 })
                 .collect(),
+            KeywordSearch::Store if self.searches_in_store() => {
+                self.store_keywords(namespace, &focused.terms, &plan.filter, plan.now, k).await?
+            }
             KeywordSearch::Store => {
                 let terms: Vec<String> = focused.terms.iter().map(|(t, _)| t.clone()).collect();
                 self.store.keyword_search(namespace, &terms, &plan.filter, plan.now, k).await?
@@ -230,27 +230,28 @@ impl MemoryService {
 
     /// Every candidate's cosine, also those found only by keywords: with several models, the
     /// mean over the spaces where it has a vector.
-    fn cosines(
+    async fn cosines(
         &self,
         namespace: &Namespace,
         vectors: &[(String, Embedding)],
         memories: &HashMap<MemoryId, Memory>,
-    ) -> HashMap<MemoryId, f32> {
+    ) -> Result<HashMap<MemoryId, f32>, ServiceError> {
         let ids: Vec<MemoryId> = memories.keys().copied().collect();
         let mut sums = vec![(0f32, 0u32); ids.len()];
         for (model, vector) in vectors {
-            let similarities = self.indexes.similarities(namespace, model, &ids, vector);
+            let similarities = self.similarities(namespace, model, &ids, vector).await?;
             for (sum, similarity) in sums.iter_mut().zip(similarities) {
                 if let Some(c) = similarity {
                     *sum = (sum.0 + c, sum.1 + 1);
                 }
             }
         }
-        ids.into_iter()
+        Ok(ids
+            .into_iter()
             .zip(sums)
             .filter(|(_, (_, n))| *n > 0)
             .map(|(id, (sum, n))| (id, sum / n as f32))
-            .collect()
+            .collect())
     }
 }
 

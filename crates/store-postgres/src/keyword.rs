@@ -110,7 +110,7 @@ pub(crate) async fn search(
 }
 
 /// The normalised, de-duplicated query terms worth matching (see the module docs).
-async fn informative_terms(
+pub(crate) async fn informative_terms(
     tx: &Transaction<'_>,
     ns_id: i64,
     terms: &[String],

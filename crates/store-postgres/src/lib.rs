@@ -12,6 +12,7 @@
 mod codec;
 mod filter;
 mod keyword;
+mod search;
 mod store;
 
 use std::collections::HashMap;

@@ -1,11 +1,11 @@
 //! [`MemoryStore`] for [`PgStore`](crate::PgStore): each method is one statement or one transaction.
 
 use async_trait::async_trait;
-use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
+use rearview_core::{Embedding, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
 use rearview_store::{
     ApiKeyRecord, Change, Changes, DayCount, FacetEntry, KeywordEntry, KeywordHit, MemoryRecord,
     MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector,
-    TierCount, VectorEntry,
+    TierCount, VectorEntry, VectorMatch, WeightedKeywordHits,
 };
 use tokio_postgres::Row;
 
@@ -14,7 +14,7 @@ use crate::codec::{
     decode_vector, encode_vector, is_unique_violation, micros, optional_time, parse_namespace,
     parse_tier, timestamp, uuid,
 };
-use crate::{Params, PgStore, filter, keyword};
+use crate::{Params, PgStore, filter, keyword, search};
 
 const LOCK_WRITES: &str = "SELECT pg_advisory_xact_lock(hashtext(current_schema()))";
 
@@ -771,6 +771,65 @@ impl MemoryStore for PgStore {
             .await
             .map_err(backend("writing a setting"))?;
         Ok(())
+    }
+
+    fn searches_in_store(&self) -> bool {
+        true
+    }
+
+    async fn nearest_vectors(
+        &self,
+        namespace: &Namespace,
+        model_id: &str,
+        query: &Embedding,
+        filter: &MemoryFilter,
+        now: Timestamp,
+        k: usize,
+    ) -> Result<Option<Vec<VectorMatch>>, StoreError> {
+        let client = self.client().await?;
+        let Some(ns_id) = self.namespace_id(&client, namespace).await? else {
+            return Ok(Some(Vec::new()));
+        };
+        search::nearest(&client, ns_id, model_id, query, filter, now, k).await.map(Some)
+    }
+
+    async fn vector_similarities(
+        &self,
+        namespace: &Namespace,
+        model_id: &str,
+        wanted: &[MemoryId],
+        query: &Embedding,
+    ) -> Result<Option<Vec<Option<f32>>>, StoreError> {
+        let client = self.client().await?;
+        let Some(ns_id) = self.namespace_id(&client, namespace).await? else {
+            return Ok(Some(vec![None; wanted.len()]));
+        };
+        search::similarities(&client, ns_id, model_id, wanted, query).await.map(Some)
+    }
+
+    async fn weighted_keyword_search(
+        &self,
+        namespace: &Namespace,
+        terms: &[(String, f32)],
+        filter: &MemoryFilter,
+        now: Timestamp,
+        k: usize,
+    ) -> Result<Option<WeightedKeywordHits>, StoreError> {
+        let mut client = self.client().await?;
+        let Some(ns_id) = self.namespace_id(&client, namespace).await? else {
+            return Ok(Some(WeightedKeywordHits { hits: Vec::new(), full_match: 0.0 }));
+        };
+        // One snapshot for the statistics and the scores.
+        let tx = client
+            .build_transaction()
+            .read_only(true)
+            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+            .start()
+            .await
+            .map_err(backend("starting a keyword search"))?;
+        let found = search::weighted_keywords(&tx, ns_id, terms, filter, now, k).await?;
+        tx.commit().await.map_err(backend("ending a keyword search"))?;
+        Ok(Some(found))
     }
 
     async fn claim_sweep(

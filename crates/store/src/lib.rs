@@ -120,6 +120,26 @@ pub struct KeywordHit {
     pub bm25: f32,
 }
 
+/// The answer of [`MemoryStore::weighted_keyword_search`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct WeightedKeywordHits {
+    /// The best matches, best first.
+    pub hits: Vec<KeywordHit>,
+    /// The score of a document of average length holding every query term once: `Σ weight ·
+    /// idf` over the distinct terms (a term found nowhere gets the IDF of a term in no document),
+    /// as the in-memory index's `TextIndex::full_match` computes it.
+    pub full_match: f32,
+}
+
+/// A vector match: a memory and its cosine similarity to the query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VectorMatch {
+    /// Memory id.
+    pub id: MemoryId,
+    /// Cosine similarity in [-1, 1].
+    pub cosine: f32,
+}
+
 /// Which slice of a listing to return. Listings are ordered newest event first, then by id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Page {
@@ -458,6 +478,57 @@ pub trait MemoryStore: Send + Sync + 'static {
 
     /// Stores a setting, replacing any earlier value.
     async fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError>;
+
+    /// Whether this store answers searches itself, so that a server keeps no copy of vectors or
+    /// keyword postings in memory: [`MemoryStore::nearest_vectors`],
+    /// [`MemoryStore::vector_similarities`] and [`MemoryStore::weighted_keyword_search`] then
+    /// answer `Some`. Backends without it (SQLite, searched from in-memory indexes) answer
+    /// `None` to all three.
+    fn searches_in_store(&self) -> bool {
+        false
+    }
+
+    /// The `k` memories of `namespace` matching `filter` at `now` whose vector of `model_id` is
+    /// nearest `query` (cosine), nearest first (ties by id); `None` unless
+    /// [`MemoryStore::searches_in_store`]. Approximate past a size, as an in-memory graph is.
+    async fn nearest_vectors(
+        &self,
+        _namespace: &Namespace,
+        _model_id: &str,
+        _query: &Embedding,
+        _filter: &MemoryFilter,
+        _now: Timestamp,
+        _k: usize,
+    ) -> Result<Option<Vec<VectorMatch>>, StoreError> {
+        Ok(None)
+    }
+
+    /// Each of `ids`' cosine to `query` in `model_id`'s space, in order (`None` for a memory
+    /// without such a vector, or not in `namespace`); `None` unless
+    /// [`MemoryStore::searches_in_store`].
+    async fn vector_similarities(
+        &self,
+        _namespace: &Namespace,
+        _model_id: &str,
+        _ids: &[MemoryId],
+        _query: &Embedding,
+    ) -> Result<Option<Vec<Option<f32>>>, StoreError> {
+        Ok(None)
+    }
+
+    /// [`MemoryStore::keyword_search`] with a weight per term (each term's BM25 contribution
+    /// multiplied by it; a repeated term counts once, with its first weight), and the query's
+    /// full-match score; `None` unless [`MemoryStore::searches_in_store`].
+    async fn weighted_keyword_search(
+        &self,
+        _namespace: &Namespace,
+        _terms: &[(String, f32)],
+        _filter: &MemoryFilter,
+        _now: Timestamp,
+        _k: usize,
+    ) -> Result<Option<WeightedKeywordHits>, StoreError> {
+        Ok(None)
+    }
 
     /// Claims the lifecycle sweep at `now` unless one was claimed less than `every` before
     /// (by any server or process on this store): records `now` and returns `true` if claimed.

@@ -57,6 +57,7 @@ macro_rules! store_contract_tests {
             daily_counts_group_event_days_per_tier,
             a_sweep_is_claimed_once_per_interval,
             an_overlong_term_is_not_indexed_and_fails_nothing,
+            in_store_search_scores_as_the_in_memory_indexes_do,
         );
     };
     (@each $make:path, $($check:ident),+ $(,)?) => {
@@ -976,4 +977,92 @@ pub async fn an_overlong_term_is_not_indexed_and_fails_nothing(store: Arc<dyn Me
     assert!(hits.is_empty(), "not indexed, not matched");
     let entries = store.keyword_entries().await.unwrap();
     assert_eq!(entries[0].terms, ["payload"]);
+}
+
+/// A store that searches in itself (`searches_in_store`) answers as the in-memory indexes do:
+/// nearest vectors by cosine within the filter and namespace, similarities of given ids, and
+/// BM25 (FTS5's k1 1.2, b 0.75, namespace-local statistics) with per-term weights and the
+/// full-match score. A store that does not answers `None` to all three.
+pub async fn in_store_search_scores_as_the_in_memory_indexes_do(store: Arc<dyn MemoryStore>) {
+    let query = Embedding::new(vec![1.0, 0.0]).expect("non-zero");
+    let any = MemoryFilter::default();
+    if !store.searches_in_store() {
+        assert!(
+            store.nearest_vectors(&ns("a"), "m", &query, &any, t0(), 3).await.unwrap().is_none()
+        );
+        assert!(store.vector_similarities(&ns("a"), "m", &[], &query).await.unwrap().is_none());
+        let weighted = store.weighted_keyword_search(&ns("a"), &[], &any, t0(), 3).await.unwrap();
+        assert!(weighted.is_none());
+        return;
+    }
+    let with = |namespace: &str, text: &str, v: Option<[f32; 2]>, archived: bool| {
+        let mut m = memory(namespace, text, t0());
+        m.archived = archived;
+        let vectors = v.map(|v| vec![vector("m", v.to_vec())]).unwrap_or_default();
+        MemoryRecord {
+            terms: text.split_whitespace().map(str::to_owned).collect(),
+            memory: m,
+            vectors,
+        }
+    };
+    let records = [
+        with("a", "near", Some([0.99, 0.141]), false),
+        with("a", "mid", Some([0.6, 0.8]), false),
+        with("a", "far", Some([-0.5, 0.866]), false),
+        with("a", "cold", Some([1.0, 0.0]), true),
+        with("a", "plain", None, false),
+        with("b", "elsewhere", Some([1.0, 0.0]), false),
+    ];
+    for r in &records {
+        store.insert(r).await.unwrap();
+    }
+    let id = |i: usize| records[i].memory.id;
+    let found = store.nearest_vectors(&ns("a"), "m", &query, &any, t0(), 10).await.unwrap();
+    let found = found.expect("searches in store");
+    assert_eq!(found.iter().map(|m| m.id).collect::<Vec<_>>(), [id(0), id(1), id(2)]);
+    assert!((found[0].cosine - 0.99).abs() < 1e-3 && (found[2].cosine + 0.5).abs() < 1e-3);
+    let two = store.nearest_vectors(&ns("a"), "m", &query, &any, t0(), 2).await.unwrap().unwrap();
+    assert_eq!(two.len(), 2);
+    let archived = MemoryFilter { include_archived: true, ..MemoryFilter::default() };
+    let all = store.nearest_vectors(&ns("a"), "m", &query, &archived, t0(), 1).await.unwrap();
+    assert_eq!(all.unwrap()[0].id, id(3), "the archived one when archived are included");
+    let asked = [id(2), id(4), id(5), id(0)];
+    let sims = store.vector_similarities(&ns("a"), "m", &asked, &query).await.unwrap().unwrap();
+    assert_eq!(sims.iter().map(Option::is_some).collect::<Vec<_>>(), [true, false, false, true]);
+    assert!((sims[0].unwrap() + 0.5).abs() < 1e-3);
+
+    // Keywords, in a namespace of their own: three documents with the terms, three without.
+    let docs = ["redis port 6380", "redis cache", "port 8080 port", "x", "y", "z"];
+    let mut keyword_ids = Vec::new();
+    for text in docs {
+        let r = with("k", text, None, false);
+        keyword_ids.push(r.memory.id);
+        store.insert(&r).await.unwrap();
+    }
+    let terms: Vec<(String, f32)> =
+        [("port", 1.0), ("redis", 0.5), ("port", 0.2), ("missing", 1.0)]
+            .map(|(t, w)| (t.to_owned(), w))
+            .to_vec();
+    let got = store.weighted_keyword_search(&ns("k"), &terms, &any, t0(), 10).await.unwrap();
+    let got = got.expect("searches in store");
+    let idf = |n: f64, df: f64| ((n - df + 0.5) / (df + 0.5)).ln().max(1e-6);
+    let avgdl = 11.0 / 6.0;
+    let bm25 = |tf: f64, len: f64| tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len / avgdl));
+    let expected = [
+        (0, idf(6.0, 2.0) * (bm25(1.0, 3.0) + 0.5 * bm25(1.0, 3.0))),
+        (2, idf(6.0, 2.0) * bm25(2.0, 3.0)),
+        (1, idf(6.0, 2.0) * 0.5 * bm25(1.0, 2.0)),
+    ];
+    let mut want: Vec<(MemoryId, f64)> =
+        expected.iter().map(|(i, s)| (keyword_ids[*i], *s)).collect();
+    want.sort_by(|a, b| b.1.total_cmp(&a.1));
+    assert_eq!(
+        got.hits.iter().map(|h| h.id).collect::<Vec<_>>(),
+        want.iter().map(|w| w.0).collect::<Vec<_>>()
+    );
+    for (hit, (_, score)) in got.hits.iter().zip(&want) {
+        assert!((f64::from(hit.bm25) - score).abs() < 1e-4, "{hit:?} against {score}");
+    }
+    let full = 1.5 * idf(6.0, 2.0) + idf(6.0, 0.0);
+    assert!((f64::from(got.full_match) - full).abs() < 1e-4, "{} against {full}", got.full_match);
 }

@@ -288,10 +288,8 @@ impl MemoryService {
             return Ok(None);
         };
         let filter = MemoryFilter { memory_types: vec![new.memory_type], ..Default::default() };
-        let hits = self
-            .indexes
-            .search_vectors(namespace, primary.model_id(), &vector.embedding, 5, &filter, now)
-            .await;
+        let hits =
+            self.nearest(namespace, primary.model_id(), &vector.embedding, 5, &filter, now).await?;
         let close: Vec<(MemoryId, f32)> =
             hits.iter().filter(|h| h.cosine >= threshold).map(|h| (h.id, h.cosine)).collect();
         if close.is_empty() {

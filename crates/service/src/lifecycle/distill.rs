@@ -164,7 +164,7 @@ impl MemoryService {
         let mut episodes = self.store.list(namespace, &filter, self.clock.now(), page).await?;
         episodes.reverse(); // oldest first
         let ids: Vec<MemoryId> = episodes.iter().map(|m| m.id).collect();
-        let vectors = self.indexes.vectors_of(namespace, primary.model_id(), &ids);
+        let vectors = self.vectors_of(namespace, primary.model_id(), &ids).await?;
         let mut taken = vec![false; episodes.len()];
         let mut groups = Vec::new();
         for i in 0..episodes.len() {

@@ -252,7 +252,7 @@ impl MemoryService {
         let mut vectors = Vec::new();
         for embedder in self.embedders() {
             let model = embedder.model_id();
-            let stored = self.indexes.vectors_of(guard.namespace(), model, &[before.id]);
+            let stored = self.vectors_of(guard.namespace(), model, &[before.id]).await?;
             if let Some(Some(values)) = stored.into_iter().next()
                 && let Ok(embedding) = rearview_core::Embedding::from_normalized(values)
             {
@@ -361,9 +361,8 @@ impl MemoryService {
         });
         let hits: Vec<(MemoryId, Option<f32>)> = match primary {
             Some((embedder, vector)) => self
-                .indexes
-                .search_vectors(namespace, embedder.model_id(), vector, CANDIDATES, &filter, now)
-                .await
+                .nearest(namespace, embedder.model_id(), vector, CANDIDATES, &filter, now)
+                .await?
                 .into_iter()
                 .filter(|h| h.cosine >= floor)
                 .map(|h| (h.id, Some(h.cosine)))

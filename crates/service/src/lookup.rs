@@ -1,0 +1,112 @@
+//! Where searches run: in this process's indexes (`indexes.rs`), or in the store itself when it
+//! can search (PostgreSQL: pgvector and BM25 in SQL) and [`ServiceConfig::search_in_store`]
+//! asks for it; then a server keeps no copy of vectors or keyword postings in memory, and every
+//! server on the database searches the same data. Both answer alike (the store contract's
+//! `in_store_search_scores_as_the_in_memory_indexes_do`).
+//!
+//! [`ServiceConfig::search_in_store`]: crate::ServiceConfig::search_in_store
+
+use rearview_core::{Embedding, MemoryFilter, MemoryId, Namespace, Timestamp};
+use rearview_search::VectorHit;
+use rearview_store::KeywordHit;
+
+use crate::{MemoryService, ServiceError};
+
+impl MemoryService {
+    /// Whether searches go to the store (see the module docs): then what any server or process
+    /// commits is found at once, without following the change log.
+    pub fn searches_in_store(&self) -> bool {
+        self.in_store
+    }
+
+    /// The `k` nearest memories to `query` in `model`'s space among those matching `filter`.
+    pub(crate) async fn nearest(
+        &self,
+        namespace: &Namespace,
+        model: &str,
+        query: &Embedding,
+        k: usize,
+        filter: &MemoryFilter,
+        now: Timestamp,
+    ) -> Result<Vec<VectorHit>, ServiceError> {
+        if self.in_store {
+            let found = self.store.nearest_vectors(namespace, model, query, filter, now, k).await?;
+            return Ok(found
+                .unwrap_or_default()
+                .into_iter()
+                .map(|m| VectorHit { id: m.id, cosine: m.cosine })
+                .collect());
+        }
+        Ok(self.indexes.search_vectors(namespace, model, query, k, filter, now).await)
+    }
+
+    /// Each of `ids`' cosine to `query` in `model`'s space (`None` without a vector).
+    pub(crate) async fn similarities(
+        &self,
+        namespace: &Namespace,
+        model: &str,
+        ids: &[MemoryId],
+        query: &Embedding,
+    ) -> Result<Vec<Option<f32>>, ServiceError> {
+        if self.in_store {
+            let found = self.store.vector_similarities(namespace, model, ids, query).await?;
+            return Ok(found.unwrap_or_else(|| vec![None; ids.len()]));
+        }
+        Ok(self.indexes.similarities(namespace, model, ids, query))
+    }
+
+    /// The stored vectors of `ids` in `model`'s space (`None` without one).
+    pub(crate) async fn vectors_of(
+        &self,
+        namespace: &Namespace,
+        model: &str,
+        ids: &[MemoryId],
+    ) -> Result<Vec<Option<Vec<f32>>>, ServiceError> {
+        if self.in_store {
+            let mut found: std::collections::HashMap<MemoryId, Vec<f32>> = self
+                .store
+                .records(namespace, ids)
+                .await?
+                .into_iter()
+                .filter_map(|r| {
+                    let id = r.memory.id;
+                    r.vectors
+                        .into_iter()
+                        .find(|v| v.model_id == model)
+                        .map(|v| (id, v.embedding.as_slice().to_vec()))
+                })
+                .collect();
+            return Ok(ids.iter().map(|id| found.remove(id)).collect());
+        }
+        Ok(self.indexes.vectors_of(namespace, model, ids))
+    }
+
+    /// The best `k` BM25 matches with per-term weights, from the store (only when it searches).
+    pub(crate) async fn store_keywords(
+        &self,
+        namespace: &Namespace,
+        terms: &[(String, f32)],
+        filter: &MemoryFilter,
+        now: Timestamp,
+        k: usize,
+    ) -> Result<Vec<KeywordHit>, ServiceError> {
+        let found = self.store.weighted_keyword_search(namespace, terms, filter, now, k).await?;
+        Ok(found.map(|f| f.hits).unwrap_or_default())
+    }
+
+    /// The BM25 score of a full match of `terms` (see `TextIndex::full_match`): from the
+    /// in-memory keyword index, or the store when it searches; `None` with neither.
+    pub(crate) async fn full_match(
+        &self,
+        namespace: &Namespace,
+        terms: &[(String, f32)],
+        now: Timestamp,
+    ) -> Result<Option<f32>, ServiceError> {
+        if self.in_store {
+            let any = MemoryFilter::default();
+            let found = self.store.weighted_keyword_search(namespace, terms, &any, now, 0).await?;
+            return Ok(found.map(|f| f.full_match));
+        }
+        Ok(self.indexes.full_match(namespace, terms))
+    }
+}

@@ -1,0 +1,123 @@
+//! Searching in the store (PostgreSQL: pgvector and BM25 in SQL) ranks as searching this
+//! process's in-memory indexes does: the same memories through both, the same recall answers,
+//! scores equal to rounding. Needs `REARVIEW_TEST_PG_URL`; skips without it unless
+//! `REARVIEW_REQUIRE_PG` is set, as in CI.
+
+use std::sync::Arc;
+
+use chrono::DateTime;
+use rearview_core::{Clock, ManualClock, Namespace};
+use rearview_embed::{Embedder, TestEmbedder};
+use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
+use rearview_store::MemoryStore;
+use rearview_store_sqlite::SqliteStore;
+
+const TEXTS: &[&str] = &[
+    "我喜欢在周末去香山爬山",
+    "周末我们去西山徒步，风景很好",
+    "服务端口从 8080 改成 8765",
+    "Redis 端口是 6380，密码在 vault 里",
+    "the staging database listens on port 5433",
+    "Alice prefers tea over coffee in the morning",
+    "Bob moved from Berlin to Lisbon last spring",
+    "备份每天凌晨三点运行",
+    "the deploy pipeline runs every night at 02:00 UTC",
+    "用户偏好深色主题",
+    "我对花生过敏，不能吃坚果",
+    "project Falcon ships on March 3rd",
+    "会议改到周四下午两点",
+    "the API rate limit is 100 requests per minute",
+    "我女儿的生日是五月十二号",
+    "Carol's phone number changed to 555-0199",
+];
+
+const QUERIES: &[&str] = &[
+    "爬山",
+    "端口 8765",
+    "Redis 端口",
+    "database port",
+    "tea or coffee",
+    "where does Bob live",
+    "备份时间",
+    "deploy schedule",
+    "深色主题",
+    "过敏",
+    "Falcon release date",
+    "会议时间",
+    "rate limit",
+    "生日",
+    "Carol phone",
+];
+
+fn clock() -> Arc<dyn Clock> {
+    Arc::new(ManualClock::new(DateTime::from_timestamp(1_760_000_000, 0).unwrap()))
+}
+
+async fn filled(store: Arc<dyn MemoryStore>) -> MemoryService {
+    let embedder: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(128));
+    let service = MemoryService::open(store, Some(embedder), clock(), ServiceConfig::default())
+        .await
+        .unwrap();
+    let ns: Namespace = "a".parse().unwrap();
+    for (i, text) in TEXTS.iter().enumerate() {
+        let request = RememberRequest {
+            dedup: Some(false),
+            memory_type: Some(if i % 3 == 0 { "semantic" } else { "episodic" }.parse().unwrap()),
+            ..RememberRequest::new(*text)
+        };
+        service.remember(&ns, request).await.unwrap();
+    }
+    service
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[allow(clippy::print_stderr)] // a skipped test must say so in the test output
+async fn recall_in_the_store_ranks_as_recall_in_memory() {
+    let Ok(url) = std::env::var("REARVIEW_TEST_PG_URL") else {
+        assert!(std::env::var_os("REARVIEW_REQUIRE_PG").is_none(), "REARVIEW_TEST_PG_URL unset");
+        eprintln!("skipped: no PostgreSQL configured (REARVIEW_TEST_PG_URL)");
+        return;
+    };
+    let config = rearview_store_postgres::PgConfig {
+        schema: Some(format!("i_{}", uuid::Uuid::now_v7().simple())),
+        pool_size: 4,
+        ..rearview_store_postgres::PgConfig::new(url)
+    };
+    let pg: Arc<dyn MemoryStore> =
+        Arc::new(rearview_store_postgres::PgStore::connect(&config).await.unwrap());
+    let in_store = filled(Arc::clone(&pg)).await;
+    let in_memory = filled(Arc::new(SqliteStore::in_memory().unwrap())).await;
+    assert_eq!(in_store.stats().await.unwrap().indexed_vectors, 0, "no vectors held in memory");
+    let ns: Namespace = "a".parse().unwrap();
+    for query in QUERIES {
+        // No access counting: heat written in the background could differ between the two.
+        let ask = || RecallRequest {
+            top_k: 5,
+            explain: true,
+            record_access: false,
+            ..RecallRequest::new(*query)
+        };
+        let want = in_memory.recall(&ns, ask()).await.unwrap();
+        let got = in_store.recall(&ns, ask()).await.unwrap();
+        let contents = |r: &rearview_service::RecallResponse| {
+            r.hits.iter().map(|h| h.memory.content.clone()).collect::<Vec<_>>()
+        };
+        // The same scores rank by rank, and the same memory wherever its score is not tied to
+        // rounding (f32 in memory, pgvector's arithmetic in the store) with a neighbour's or
+        // with the first one left out (the last rank).
+        for (i, (g, w)) in got.hits.iter().zip(&want.hits).enumerate() {
+            assert!((g.score - w.score).abs() < 1e-4, "{query}: {} against {}", g.score, w.score);
+            let near =
+                |j: usize| want.hits.get(j).is_some_and(|n| (n.score - w.score).abs() < 1e-4);
+            let tied = i + 1 == want.hits.len() || near(i + 1) || (i > 0 && near(i - 1));
+            assert!(
+                tied || g.memory.content == w.memory.content,
+                "{query}: {:?} against {:?}",
+                contents(&got),
+                contents(&want)
+            );
+        }
+        assert_eq!(got.hits.len(), want.hits.len(), "{query}");
+        assert_eq!(got.below_floor, want.below_floor, "{query}");
+    }
+}

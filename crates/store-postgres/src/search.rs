@@ -1,0 +1,141 @@
+//! Searching in the database, so that a server keeps no copy of a namespace in memory: nearest
+//! vectors (pgvector's cosine distance), similarities of given memories, and BM25 with a weight
+//! per query term plus the query's full-match score, the same figures the in-memory indexes give.
+
+use std::collections::HashMap;
+
+use rearview_core::{Embedding, MemoryFilter, MemoryId, Timestamp};
+use rearview_store::{KeywordHit, StoreError, VectorMatch, WeightedKeywordHits};
+use tokio_postgres::Client;
+
+use crate::codec::backend;
+use crate::{Params, filter, keyword};
+
+/// The `k` nearest vectors of `model` among the namespace's memories matching `filter`.
+pub(crate) async fn nearest(
+    client: &Client,
+    ns_id: i64,
+    model: &str,
+    query: &Embedding,
+    filter: &MemoryFilter,
+    now: Timestamp,
+    k: usize,
+) -> Result<Vec<VectorMatch>, StoreError> {
+    let mut params = Params::default();
+    let q = params.push(pgvector::Vector::from(query.as_slice().to_vec()));
+    let model = params.push(model.to_owned());
+    let clause = filter::clause(&mut params, ns_id, filter, now);
+    let k = params.push(i64::try_from(k).unwrap_or(i64::MAX));
+    let sql = format!(
+        "SELECT m.id, (1 - (v.embedding <=> {q}))::float4 FROM vectors v \
+         JOIN memories m ON m.id = v.memory_id WHERE v.model_id = {model} AND {clause} \
+         ORDER BY v.embedding <=> {q}, m.id LIMIT {k}"
+    );
+    let rows = client.query(&sql, &params.refs()).await.map_err(backend("searching vectors"))?;
+    rows.iter()
+        .map(|r| {
+            let id: uuid::Uuid = r.try_get(0).map_err(backend("reading a vector match"))?;
+            let cosine: f32 = r.try_get(1).map_err(backend("reading a vector match"))?;
+            Ok(VectorMatch { id: MemoryId(id), cosine })
+        })
+        .collect()
+}
+
+/// Each of `ids`' cosine to `query` in `model`'s space, in order.
+pub(crate) async fn similarities(
+    client: &Client,
+    ns_id: i64,
+    model: &str,
+    ids: &[MemoryId],
+    query: &Embedding,
+) -> Result<Vec<Option<f32>>, StoreError> {
+    let wanted: Vec<uuid::Uuid> = ids.iter().map(|id| id.0).collect();
+    let q = pgvector::Vector::from(query.as_slice().to_vec());
+    let rows = client
+        .query(
+            "SELECT v.memory_id, (1 - (v.embedding <=> $1))::float4 FROM vectors v \
+             JOIN memories m ON m.id = v.memory_id \
+             WHERE v.model_id = $2 AND m.ns = $3 AND v.memory_id = ANY($4)",
+            &[&q, &model, &ns_id, &wanted],
+        )
+        .await
+        .map_err(backend("reading similarities"))?;
+    let mut found: HashMap<uuid::Uuid, f32> = HashMap::with_capacity(rows.len());
+    for r in &rows {
+        let id: uuid::Uuid = r.try_get(0).map_err(backend("reading a similarity"))?;
+        found.insert(id, r.try_get(1).map_err(backend("reading a similarity"))?);
+    }
+    Ok(ids.iter().map(|id| found.get(&id.0).copied()).collect())
+}
+
+/// BM25 with a weight per term (the first weight of a repeated term), and the full-match score.
+pub(crate) async fn weighted_keywords(
+    tx: &tokio_postgres::Transaction<'_>,
+    ns_id: i64,
+    terms: &[(String, f32)],
+    filter: &MemoryFilter,
+    now: Timestamp,
+    k: usize,
+) -> Result<WeightedKeywordHits, StoreError> {
+    // Normalised, first weight of each term kept (as the in-memory index reads them).
+    let mut seen = std::collections::HashSet::new();
+    let (names, weights): (Vec<String>, Vec<f32>) = terms
+        .iter()
+        .filter_map(|(t, w)| rearview_store::normalize_term(t).map(|t| (t, *w)))
+        .filter(|(t, _)| seen.insert(t.clone()))
+        .unzip();
+    if names.is_empty() {
+        return Ok(WeightedKeywordHits { hits: Vec::new(), full_match: 0.0 });
+    }
+    let full_match: f64 = tx
+        .query_one(
+            "WITH s AS (SELECT doc_count::float8 AS n FROM namespaces WHERE id = $1) \
+             SELECT coalesce(sum(q.weight * GREATEST(ln((s.n - coalesce(d.df, 0) + 0.5) \
+                 / (coalesce(d.df, 0) + 0.5)), 1e-6)), 0)::float8 \
+             FROM unnest($2::text[], $3::float4[]) AS q(term, weight) CROSS JOIN s \
+             LEFT JOIN term_df d ON d.ns = $1 AND d.term = q.term",
+            &[&ns_id, &names, &weights],
+        )
+        .await
+        .and_then(|r| r.try_get(0))
+        .map_err(backend("scoring a full match"))?;
+    let matched = keyword::informative_terms(tx, ns_id, &names).await?;
+    if matched.is_empty() || k == 0 {
+        return Ok(WeightedKeywordHits { hits: Vec::new(), full_match: full_match as f32 });
+    }
+    let weight_of: HashMap<&str, f32> =
+        names.iter().map(String::as_str).zip(weights.iter().copied()).collect();
+    let matched_weights: Vec<f32> = matched.iter().map(|t| weight_of[t.as_str()]).collect();
+    let mut params = Params::default();
+    let ns = params.push(ns_id);
+    let wanted = params.push(matched);
+    let weighted = params.push(matched_weights);
+    let clause = filter::clause(&mut params, ns_id, filter, now);
+    let limit = params.push(i64::try_from(k).unwrap_or(i64::MAX));
+    let sql = format!(
+        "WITH s AS (SELECT doc_count::float8 AS n, \
+                       GREATEST(total_terms::float8 / GREATEST(doc_count, 1), 1e-9) AS avgdl \
+                    FROM namespaces WHERE id = {ns}), \
+              q AS (SELECT * FROM unnest({wanted}::text[], {weighted}::float4[]) AS q(term, weight)), \
+              w AS (SELECT d.term, q.weight * GREATEST(ln((s.n - d.df + 0.5) / (d.df + 0.5)), 1e-6) \
+                      AS idf FROM term_df d JOIN q ON q.term = d.term CROSS JOIN s \
+                    WHERE d.ns = {ns}), \
+              sc AS (SELECT p.memory_id, sum(w.idf * p.tf * 2.2 \
+                       / (p.tf + 1.2 * (0.25 + 0.75 * t.length / s.avgdl))) AS score \
+                     FROM term_postings p JOIN w ON w.term = p.term \
+                     JOIN memory_terms t ON t.memory_id = p.memory_id CROSS JOIN s \
+                     WHERE p.ns = {ns} AND p.term = ANY({wanted}) GROUP BY p.memory_id) \
+         SELECT m.id, sc.score FROM sc JOIN memories m ON m.id = sc.memory_id \
+         WHERE {clause} ORDER BY sc.score DESC, m.id LIMIT {limit}"
+    );
+    let rows = tx.query(&sql, &params.refs()).await.map_err(backend("running keyword search"))?;
+    let hits = rows
+        .iter()
+        .map(|r| {
+            let id: uuid::Uuid = r.try_get(0).map_err(backend("reading keyword hit"))?;
+            let score: f64 = r.try_get(1).map_err(backend("reading keyword hit"))?;
+            Ok(KeywordHit { id: MemoryId(id), bm25: score as f32 })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    Ok(WeightedKeywordHits { hits, full_match: full_match as f32 })
+}
