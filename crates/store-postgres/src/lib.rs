@@ -11,6 +11,7 @@
 
 mod codec;
 mod filter;
+pub mod hnsw;
 mod keyword;
 mod search;
 mod store;
@@ -42,12 +43,21 @@ pub struct PgConfig {
     pub schema: Option<String>,
     /// Connections kept open at most.
     pub pool_size: usize,
+    /// Namespaces with at least this many memories are searched through an HNSW index
+    /// ([`hnsw::HNSW_FROM`] by default).
+    pub hnsw_from: i64,
 }
 
 impl PgConfig {
     /// `url` with the default pool (16 connections) and schema.
     pub fn new(url: impl Into<String>) -> Self {
-        Self { url: url.into(), password: None, schema: None, pool_size: 16 }
+        Self {
+            url: url.into(),
+            password: None,
+            schema: None,
+            pool_size: 16,
+            hnsw_from: hnsw::HNSW_FROM,
+        }
     }
 }
 
@@ -111,6 +121,10 @@ pub struct PgStore {
     namespace_ids: Mutex<HashMap<String, i64>>,
     /// Where it is, password redacted.
     location: String,
+    /// The HNSW indexes this process knows of (`hnsw.rs`).
+    hnsw: std::sync::Arc<hnsw::Indexes>,
+    /// [`PgConfig::hnsw_from`].
+    pub(crate) hnsw_from: i64,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -154,6 +168,8 @@ impl PgStore {
             pool,
             namespace_ids: Mutex::new(HashMap::new()),
             location: format!("postgres {}", redact_url(&config.url)),
+            hnsw: std::sync::Arc::default(),
+            hnsw_from: config.hnsw_from,
         };
         store.migrate(config.schema.as_deref()).await?;
         Ok(store)
@@ -218,6 +234,12 @@ impl PgStore {
         drop(client);
         task.abort();
         found
+    }
+
+    /// Whether the HNSW index of `model` at `dims` is built and valid, starting its build if
+    /// none exists (`hnsw.rs`): for benchmarks and operators that want to wait for it.
+    pub async fn vector_index_ready(&self, model: &str, dims: usize) -> Result<bool, StoreError> {
+        self.hnsw.ready(&self.pool, model, dims).await
     }
 
     /// A pooled connection.

@@ -11,27 +11,52 @@ use tokio_postgres::Client;
 use crate::codec::backend;
 use crate::{Params, filter, keyword};
 
-/// The `k` nearest vectors of `model` among the namespace's memories matching `filter`.
+/// The `k` nearest vectors of `model` among the namespace's memories matching `filter`: an
+/// exact scan, or through the model's HNSW index when `graph` (`hnsw.rs`).
+#[allow(clippy::too_many_arguments)] // one search's parameters, as the trait method takes them
 pub(crate) async fn nearest(
-    client: &Client,
+    tx: &tokio_postgres::Transaction<'_>,
     ns_id: i64,
     model: &str,
     query: &Embedding,
     filter: &MemoryFilter,
     now: Timestamp,
     k: usize,
+    graph: bool,
 ) -> Result<Vec<VectorMatch>, StoreError> {
     let mut params = Params::default();
     let q = params.push(pgvector::Vector::from(query.as_slice().to_vec()));
-    let model = params.push(model.to_owned());
-    let clause = filter::clause(&mut params, ns_id, filter, now);
-    let k = params.push(i64::try_from(k).unwrap_or(i64::MAX));
-    let sql = format!(
-        "SELECT m.id, (1 - (v.embedding <=> {q}))::float4 FROM vectors v \
-         JOIN memories m ON m.id = v.memory_id WHERE v.model_id = {model} AND {clause} \
-         ORDER BY v.embedding <=> {q}, m.id LIMIT {k}"
-    );
-    let rows = client.query(&sql, &params.refs()).await.map_err(backend("searching vectors"))?;
+    let sql = if graph {
+        // The index's own expression and constant predicate, so the planner uses it; the
+        // iterative scan goes on past filtered-out neighbours (in relaxed order: sorted after).
+        tx.batch_execute(&format!(
+            "SET LOCAL hnsw.ef_search = {}; SET LOCAL hnsw.iterative_scan = relaxed_order",
+            crate::hnsw::EF_SEARCH
+        ))
+        .await
+        .map_err(backend("configuring the vector index scan"))?;
+        let dims = query.dimensions();
+        let distance = format!("(v.embedding::vector({dims}) <=> {q}::vector({dims}))");
+        let model = crate::hnsw::literal(model)?;
+        let clause = filter::clause(&mut params, ns_id, filter, now);
+        let k = params.push(i64::try_from(k).unwrap_or(i64::MAX));
+        format!(
+            "SELECT id, cos FROM (SELECT m.id, (1 - {distance})::float4 AS cos, {distance} AS dist \
+               FROM vectors v JOIN memories m ON m.id = v.memory_id \
+               WHERE v.model_id = {model} AND {clause} ORDER BY {distance} LIMIT {k}) found \
+             ORDER BY dist, id"
+        )
+    } else {
+        let model = params.push(model.to_owned());
+        let clause = filter::clause(&mut params, ns_id, filter, now);
+        let k = params.push(i64::try_from(k).unwrap_or(i64::MAX));
+        format!(
+            "SELECT m.id, (1 - (v.embedding <=> {q}))::float4 FROM vectors v \
+             JOIN memories m ON m.id = v.memory_id WHERE v.model_id = {model} AND {clause} \
+             ORDER BY v.embedding <=> {q}, m.id LIMIT {k}"
+        )
+    };
+    let rows = tx.query(&sql, &params.refs()).await.map_err(backend("searching vectors"))?;
     rows.iter()
         .map(|r| {
             let id: uuid::Uuid = r.try_get(0).map_err(backend("reading a vector match"))?;

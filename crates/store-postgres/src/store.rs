@@ -786,11 +786,21 @@ impl MemoryStore for PgStore {
         now: Timestamp,
         k: usize,
     ) -> Result<Option<Vec<VectorMatch>>, StoreError> {
-        let client = self.client().await?;
+        let mut client = self.client().await?;
         let Some(ns_id) = self.namespace_id(&client, namespace).await? else {
             return Ok(Some(Vec::new()));
         };
-        search::nearest(&client, ns_id, model_id, query, filter, now, k).await.map(Some)
+        let docs: i64 = client
+            .query_one("SELECT doc_count FROM namespaces WHERE id = $1", &[&ns_id])
+            .await
+            .and_then(|r| r.try_get(0))
+            .map_err(backend("reading namespace size"))?;
+        let graph = docs >= self.hnsw_from
+            && self.hnsw.ready(&self.pool, model_id, query.dimensions()).await?;
+        let tx = client.transaction().await.map_err(backend("starting a vector search"))?;
+        let found = search::nearest(&tx, ns_id, model_id, query, filter, now, k, graph).await?;
+        tx.commit().await.map_err(backend("ending a vector search"))?;
+        Ok(Some(found))
     }
 
     async fn vector_similarities(

@@ -1,0 +1,162 @@
+//! pgvector HNSW indexes for large namespaces.
+//!
+//! A `vector` column of mixed dimensions cannot be indexed as a whole, so each embedding model
+//! (with its dimension) gets a partial expression index: `(embedding::vector(D))` with cosine
+//! ops, `WHERE model_id = '<model>'`. It is built the first time a search meets a namespace of
+//! [`HNSW_FROM`] memories or more, concurrently (writes go on) and in the background: until it is
+//! valid, searches scan exactly, as they do below that size. Searches through it keep the
+//! namespace and filter as conditions and use pgvector's iterative scan, so a filter that rejects
+//! most neighbours still fills `k` when it can; [`EF_SEARCH`] candidates per step.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rearview_store::StoreError;
+
+use crate::codec::backend;
+
+/// Namespaces with at least this many memories are searched through the model's HNSW index:
+/// the size past which the in-memory path builds a graph too (`PgConfig::hnsw_from`).
+pub const HNSW_FROM: i64 = 20_000;
+
+/// `hnsw.ef_search` for searches through the index (pgvector's default is 40; see BENCHMARKS.md
+/// for recall@10 against the exact scan at several values).
+pub const EF_SEARCH: i32 = 200;
+
+/// What this process knows of one model's index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum State {
+    /// Valid: search through it.
+    Ready,
+    /// Being built (by this process or found building): scan exactly meanwhile.
+    Building,
+    /// The build failed: scan exactly (logged once).
+    Failed,
+}
+
+/// The index states of this process, by index name.
+#[derive(Debug, Default)]
+pub(crate) struct Indexes(std::sync::Mutex<HashMap<String, State>>);
+
+/// The index name for `model` at `dims` dimensions: a stable FNV-1a digest, as identifiers are
+/// short and model ids hold any character.
+pub(crate) fn name(model: &str, dims: usize) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in model.bytes().chain(dims.to_le_bytes()) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("vectors_hnsw_{hash:016x}")
+}
+
+/// `model` as a SQL string literal (the partial index's predicate must be a constant for the
+/// planner to match a query to it).
+pub(crate) fn literal(model: &str) -> Result<String, StoreError> {
+    if model.contains('\0') {
+        return Err(StoreError::Corrupt { message: "a model id holds NUL".into() });
+    }
+    Ok(format!("'{}'", model.replace('\'', "''")))
+}
+
+impl Indexes {
+    /// Whether searches of `model` at `dims` may use its index now; starts its build when it
+    /// is missing (on a connection of its own, in the background).
+    pub(crate) async fn ready(
+        self: &Arc<Self>,
+        pool: &deadpool_postgres::Pool,
+        model: &str,
+        dims: usize,
+    ) -> Result<bool, StoreError> {
+        let name = name(model, dims);
+        let known = self.0.lock().unwrap_or_else(|p| p.into_inner()).get(&name).copied();
+        match known {
+            Some(State::Ready) => return Ok(true),
+            Some(State::Failed) => return Ok(false),
+            // Another build may have finished: look again below.
+            Some(State::Building) | None => {}
+        }
+        let client = pool.get().await.map_err(|e| StoreError::Unavailable {
+            message: format!("connecting to PostgreSQL: {e}"),
+        })?;
+        let row = client
+            .query_opt(
+                "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid \
+                 JOIN pg_namespace n ON n.oid = c.relnamespace \
+                 WHERE c.relname = $1 AND n.nspname = current_schema()",
+                &[&name],
+            )
+            .await
+            .map_err(backend("looking for a vector index"))?;
+        let state = match row.map(|r| r.try_get::<_, bool>(0)).transpose() {
+            Ok(Some(true)) => State::Ready,
+            // Invalid: being built concurrently by someone, or a failed build; either way not
+            // usable yet. A build of our own is only started when there is none.
+            Ok(Some(false)) => State::Building,
+            Ok(None) => {
+                self.build(pool.clone(), model, dims, name.clone())?;
+                State::Building
+            }
+            Err(e) => return Err(backend("reading a vector index")(e)),
+        };
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).insert(name, state);
+        Ok(state == State::Ready)
+    }
+
+    fn build(
+        self: &Arc<Self>,
+        pool: deadpool_postgres::Pool,
+        model: &str,
+        dims: usize,
+        name: String,
+    ) -> Result<(), StoreError> {
+        let sql = format!(
+            "CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON vectors \
+             USING hnsw ((embedding::vector({dims})) vector_cosine_ops) WHERE model_id = {}",
+            literal(model)?
+        );
+        let indexes = Arc::clone(self);
+        let model = model.to_owned();
+        tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            tracing::info!(
+                model,
+                index = name,
+                "building the HNSW vector index (searches scan exactly meanwhile)"
+            );
+            let built = match pool.get().await {
+                Ok(client) => client.batch_execute(&sql).await.map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+            let state = match built {
+                Ok(()) => {
+                    tracing::info!(
+                        model,
+                        index = name,
+                        seconds = started.elapsed().as_secs_f32(),
+                        "HNSW vector index built"
+                    );
+                    State::Ready
+                }
+                Err(e) => {
+                    tracing::warn!(model, index = name, error = %e, "building the HNSW vector index failed; searches scan exactly");
+                    State::Failed
+                }
+            };
+            indexes.0.lock().unwrap_or_else(|p| p.into_inner()).insert(name, state);
+        });
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_stable_and_literals_quoted() {
+        assert_eq!(name("m", 384), name("m", 384));
+        assert_ne!(name("m", 384), name("m", 768));
+        assert!(name("intfloat/multilingual-e5-small", 384).starts_with("vectors_hnsw_"));
+        assert_eq!(literal("it's").unwrap(), "'it''s'");
+    }
+}

@@ -1,0 +1,92 @@
+//! Large namespaces are searched through a pgvector HNSW index, built in the background on the
+//! first search (exact meanwhile), with the namespace and filter kept: here past a threshold of
+//! 50 memories instead of 20,000. Needs `REARVIEW_TEST_PG_URL` (required in CI).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rearview_core::{Embedding, MemoryFilter};
+use rearview_store::MemoryStore;
+use rearview_store::testing::{memory, ns, t0};
+use rearview_store_postgres::{PgConfig, PgStore};
+
+/// A deterministic unit vector: clustered around `i % 8`, perturbed by `i`.
+fn vector(i: usize) -> Vec<f32> {
+    let mut v: Vec<f32> = (0..32).map(|d| (((i * 31 + d * 17) % 97) as f32) / 970.0).collect();
+    v[i % 8] += 1.0;
+    v
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[allow(clippy::print_stderr)] // a skipped test must say so in the test output
+async fn a_large_namespace_is_searched_through_an_hnsw_index_that_keeps_the_filter() {
+    let Ok(url) = std::env::var("REARVIEW_TEST_PG_URL") else {
+        assert!(std::env::var_os("REARVIEW_REQUIRE_PG").is_none(), "REARVIEW_TEST_PG_URL unset");
+        eprintln!("skipped: no PostgreSQL configured (REARVIEW_TEST_PG_URL)");
+        return;
+    };
+    let config = PgConfig {
+        schema: Some(format!("h_{}", uuid::Uuid::now_v7().simple())),
+        pool_size: 4,
+        hnsw_from: 50,
+        ..PgConfig::new(url)
+    };
+    let store = Arc::new(PgStore::connect(&config).await.unwrap());
+    let mut ids = Vec::new();
+    for i in 0..300 {
+        let mut m = memory("big", &format!("note {i}"), t0());
+        m.archived = i % 10 == 0;
+        let vectors = vec![rearview_store::StoredVector {
+            model_id: "m".into(),
+            embedding: Embedding::new(vector(i)).unwrap(),
+        }];
+        ids.push(m.id);
+        let record = rearview_store::MemoryRecord { memory: m, terms: vec![], vectors };
+        store.insert(&record).await.unwrap();
+    }
+    // A small namespace with the very same vectors, never returned for "big".
+    for i in 0..20 {
+        let m = memory("small", &format!("other {i}"), t0());
+        let vectors = vec![rearview_store::StoredVector {
+            model_id: "m".into(),
+            embedding: Embedding::new(vector(i)).unwrap(),
+        }];
+        store
+            .insert(&rearview_store::MemoryRecord { memory: m, terms: vec![], vectors })
+            .await
+            .unwrap();
+    }
+    let filter = MemoryFilter::default();
+    let queries: Vec<Embedding> =
+        (0..20).map(|i| Embedding::new(vector(i * 13 + 1)).unwrap()).collect();
+    // Before the index: exact answers (and the first search starts the build).
+    let mut exact = Vec::new();
+    for q in &queries {
+        exact.push(
+            store.nearest_vectors(&ns("big"), "m", q, &filter, t0(), 10).await.unwrap().unwrap(),
+        );
+    }
+    let mut ready = false;
+    for _ in 0..120 {
+        if store.vector_index_ready("m", 32).await.unwrap() {
+            ready = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    assert!(ready, "the HNSW index was built");
+    let mut overlap = 0;
+    for (q, want) in queries.iter().zip(&exact) {
+        let got =
+            store.nearest_vectors(&ns("big"), "m", q, &filter, t0(), 10).await.unwrap().unwrap();
+        assert_eq!(got.len(), 10);
+        assert!(got.windows(2).all(|w| w[0].cosine >= w[1].cosine - 1e-6), "nearest first");
+        for hit in &got {
+            let i = ids.iter().position(|id| *id == hit.id).expect("a memory of the namespace");
+            assert_ne!(i % 10, 0, "an archived memory passed the filter");
+        }
+        overlap += got.iter().filter(|h| want.iter().any(|w| w.id == h.id)).count();
+    }
+    let recall = overlap as f64 / (queries.len() * 10) as f64;
+    assert!(recall >= 0.9, "recall@10 against the exact scan: {recall}");
+}
