@@ -81,7 +81,8 @@ impl MemoryService {
         Ok(self.indexes.vectors_of(namespace, model, ids))
     }
 
-    /// The best `k` BM25 matches with per-term weights, from the store (only when it searches).
+    /// The best `k` BM25 matches with per-term weights from the store (only when it
+    /// searches), and the full-match score of those terms.
     pub(crate) async fn store_keywords(
         &self,
         namespace: &Namespace,
@@ -89,9 +90,9 @@ impl MemoryService {
         filter: &MemoryFilter,
         now: Timestamp,
         k: usize,
-    ) -> Result<Vec<KeywordHit>, ServiceError> {
+    ) -> Result<(Vec<KeywordHit>, Option<f32>), ServiceError> {
         let found = self.store.weighted_keyword_search(namespace, terms, filter, now, k).await?;
-        Ok(found.map(|f| f.hits).unwrap_or_default())
+        Ok(found.map_or((Vec::new(), None), |f| (f.hits, Some(f.full_match))))
     }
 
     /// The BM25 score of a full match of `terms` (see `TextIndex::full_match`): from the

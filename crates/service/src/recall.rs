@@ -157,7 +157,8 @@ impl MemoryService {
                 }
             }
         }
-        let keyword_hits = self.keyword_candidates(namespace, plan, &query.focused).await?;
+        let (keyword_hits, full_of_all) =
+            self.keyword_candidates(namespace, plan, &query.focused).await?;
         let mut ids = vector_ids.clone();
         let mut seen: HashSet<MemoryId> = ids.iter().copied().collect();
         ids.extend(keyword_hits.iter().map(|h| h.id).filter(|id| seen.insert(*id)));
@@ -177,8 +178,13 @@ impl MemoryService {
         // A full match of what is asked now: the latest turn's terms for a dialogue.
         let asked_now: Vec<(String, f32)> =
             query.focused.terms.iter().filter(|(_, w)| *w >= 1.0).cloned().collect();
-        // In memory, or from the store when it searches; none from a plain full-text index.
-        let bm25_full = self.full_match(namespace, &asked_now, *now).await?;
+        // In memory, or from the store when it searches (its keyword search gave the full match
+        // of every term: the same unless a dialogue's earlier turns weigh less); none from a
+        // plain full-text index.
+        let bm25_full = match full_of_all {
+            Some(full) if asked_now.len() == query.focused.terms.len() => Some(full),
+            _ => self.full_match(namespace, &asked_now, *now).await?,
+        };
         let keyword: HashMap<MemoryId, (usize, f32)> =
             keyword_hits.iter().enumerate().map(|(i, h)| (h.id, (i + 1, h.bm25))).collect();
         let candidates = memories
@@ -198,34 +204,38 @@ impl MemoryService {
         Ok(Found { candidates, memories })
     }
 
-    /// The best keyword matches: in memory with the focused term weights, or from the store's
-    /// full-text index (which cannot weigh terms: every term counts fully there).
+    /// The best keyword matches: in memory with the focused term weights, from a store that
+    /// searches (with the weights, and the full-match score of all the terms), or from the
+    /// store's full-text index (which cannot weigh terms: every term counts fully there).
     async fn keyword_candidates(
         &self,
         namespace: &Namespace,
         plan: &Plan,
         focused: &Focused,
-    ) -> Result<Vec<KeywordHit>, ServiceError> {
+    ) -> Result<(Vec<KeywordHit>, Option<f32>), ServiceError> {
         let k = plan.ranking.keyword_candidates;
         if k == 0 {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), None));
         }
-        Ok(match self.config.keyword_search {
-            KeywordSearch::InMemory => self
-                .indexes
-                .search_text(namespace, &focused.terms, k, &plan.filter, plan.now)
-                .await
-                .into_iter()
-                .map(|h| KeywordHit { id: h.id, bm25: h.bm25 })
-                .collect(),
-            KeywordSearch::Store if self.searches_in_store() => {
-                self.store_keywords(namespace, &focused.terms, &plan.filter, plan.now, k).await?
-            }
-            KeywordSearch::Store => {
-                let terms: Vec<String> = focused.terms.iter().map(|(t, _)| t.clone()).collect();
-                self.store.keyword_search(namespace, &terms, &plan.filter, plan.now, k).await?
-            }
-        })
+        if self.searches_in_store() {
+            return self.store_keywords(namespace, &focused.terms, &plan.filter, plan.now, k).await;
+        }
+        Ok((
+            match self.config.keyword_search {
+                KeywordSearch::InMemory => self
+                    .indexes
+                    .search_text(namespace, &focused.terms, k, &plan.filter, plan.now)
+                    .await
+                    .into_iter()
+                    .map(|h| KeywordHit { id: h.id, bm25: h.bm25 })
+                    .collect(),
+                KeywordSearch::Store => {
+                    let terms: Vec<String> = focused.terms.iter().map(|(t, _)| t.clone()).collect();
+                    self.store.keyword_search(namespace, &terms, &plan.filter, plan.now, k).await?
+                }
+            },
+            None,
+        ))
     }
 
     /// Every candidate's cosine, also those found only by keywords: with several models, the

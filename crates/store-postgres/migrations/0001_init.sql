@@ -62,6 +62,8 @@ CREATE TABLE term_postings (
     term      TEXT    NOT NULL,
     memory_id UUID    NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
     tf        INTEGER NOT NULL,
+    -- The memory's number of terms (memory_terms.length), so scoring reads postings only.
+    length    INTEGER NOT NULL,
     PRIMARY KEY (ns, term, memory_id)
 );
 CREATE INDEX term_postings_by_memory ON term_postings (memory_id);

@@ -47,9 +47,9 @@ pub(crate) async fn write_terms(
     .map_err(backend("writing keyword entry"))?;
     let (names, counts): (Vec<&str>, Vec<i32>) = tf.into_iter().unzip();
     tx.execute(
-        "INSERT INTO term_postings (ns, term, memory_id, tf) \
-         SELECT $1, t.term, $2, t.tf FROM unnest($3::text[], $4::int[]) AS t(term, tf)",
-        &[&ns_id, &id.0, &names, &counts],
+        "INSERT INTO term_postings (ns, term, memory_id, tf, length) \
+         SELECT $1, t.term, $2, t.tf, $5 FROM unnest($3::text[], $4::int[]) AS t(term, tf)",
+        &[&ns_id, &id.0, &names, &counts, &(terms.len() as i32)],
     )
     .await
     .map_err(backend("writing keyword postings"))?;
@@ -92,9 +92,8 @@ pub(crate) async fn search(
               w AS (SELECT d.term, GREATEST(ln((s.n - d.df + 0.5) / (d.df + 0.5)), 1e-6) AS idf \
                     FROM term_df d CROSS JOIN s WHERE d.ns = {ns} AND d.term = ANY({wanted})), \
               sc AS (SELECT p.memory_id, sum(w.idf * p.tf * 2.2 \
-                       / (p.tf + 1.2 * (0.25 + 0.75 * t.length / s.avgdl))) AS score \
-                     FROM term_postings p JOIN w ON w.term = p.term \
-                     JOIN memory_terms t ON t.memory_id = p.memory_id CROSS JOIN s \
+                       / (p.tf + 1.2 * (0.25 + 0.75 * p.length / s.avgdl))) AS score \
+                     FROM term_postings p JOIN w ON w.term = p.term CROSS JOIN s \
                      WHERE p.ns = {ns} AND p.term = ANY({wanted}) GROUP BY p.memory_id) \
          SELECT m.id, sc.score FROM sc JOIN memories m ON m.id = sc.memory_id \
          WHERE {clause} ORDER BY sc.score DESC, m.id LIMIT {limit}"

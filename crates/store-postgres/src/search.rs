@@ -124,8 +124,11 @@ pub(crate) async fn weighted_keywords(
         .await
         .and_then(|r| r.try_get(0))
         .map_err(backend("scoring a full match"))?;
+    if k == 0 {
+        return Ok(WeightedKeywordHits { hits: Vec::new(), full_match: full_match as f32 });
+    }
     let matched = keyword::informative_terms(tx, ns_id, &names).await?;
-    if matched.is_empty() || k == 0 {
+    if matched.is_empty() {
         return Ok(WeightedKeywordHits { hits: Vec::new(), full_match: full_match as f32 });
     }
     let weight_of: HashMap<&str, f32> =
@@ -146,9 +149,8 @@ pub(crate) async fn weighted_keywords(
                       AS idf FROM term_df d JOIN q ON q.term = d.term CROSS JOIN s \
                     WHERE d.ns = {ns}), \
               sc AS (SELECT p.memory_id, sum(w.idf * p.tf * 2.2 \
-                       / (p.tf + 1.2 * (0.25 + 0.75 * t.length / s.avgdl))) AS score \
-                     FROM term_postings p JOIN w ON w.term = p.term \
-                     JOIN memory_terms t ON t.memory_id = p.memory_id CROSS JOIN s \
+                       / (p.tf + 1.2 * (0.25 + 0.75 * p.length / s.avgdl))) AS score \
+                     FROM term_postings p JOIN w ON w.term = p.term CROSS JOIN s \
                      WHERE p.ns = {ns} AND p.term = ANY({wanted}) GROUP BY p.memory_id) \
          SELECT m.id, sc.score FROM sc JOIN memories m ON m.id = sc.memory_id \
          WHERE {clause} ORDER BY sc.score DESC, m.id LIMIT {limit}"
