@@ -308,6 +308,24 @@ def main(binary):
         check("charts: no error banner", not banner(), banner())
         shot("charts")
 
+        # --- a key limited to one namespace is offered exactly that namespace, and sees only it.
+        made = subprocess.run(
+            [binary, "--db", db, "--json", "keys", "create", "--namespace", "team-b", "--label", "team-b"],
+            capture_output=True, text=True, timeout=120, env=env)
+        team_key = json.loads(made.stdout)["key"] if made.returncode == 0 else None
+        check("`rearview keys create --namespace team-b` makes a key", team_key, made.stderr[-300:])
+        driver.execute_script("sessionStorage.clear()")
+        driver.get(base + "/ui")
+        wait_for(lambda: by_id("key-input").is_displayed())
+        by_id("key-input").send_keys(team_key or "")
+        by_id("key-submit").click()
+        team_rows = wait_for(lambda: [r.text for r in rows()] or None)
+        options = [o.get_attribute("value") for o in by_id("ns-select").find_elements(By.TAG_NAME, "option")]
+        check("namespaces: a key limited to team-b is offered team-b only", options == ["team-b"], options)
+        check("namespaces: it lists team-b's memory and no other namespace's",
+              team_rows and all("Team B runs PostgreSQL 16" in t for t in team_rows), team_rows)
+        check("namespaces: no error banner", not banner(), banner())
+
         try:
             logs = driver.get_log("browser")
         except Exception:  # noqa: BLE001 - not every driver keeps a log

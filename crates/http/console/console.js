@@ -160,7 +160,14 @@
   async function loadStats() {
     const stats = await api('GET', '/v1/stats');
     state.stats = stats;
-    const names = new Set(['default', state.ns]);
+    // A key limited to some namespaces names them (`granted`); others may use any namespace.
+    const granted = Array.isArray(stats.granted) ? stats.granted : null;
+    if (granted && granted.length && !granted.includes(state.ns)) {
+      state.ns = granted[0];
+      sessionStorage.setItem('rv.ns', state.ns);
+    }
+    const names = new Set(granted || ['default']);
+    names.add(state.ns);
     const live = {};
     for (const t of stats.tiers || []) {
       names.add(t.namespace);
@@ -169,7 +176,9 @@
     const select = $('ns-select');
     clear(select, [...names].sort().map((n) =>
       h('option', { value: n, selected: n === state.ns }, `${n} (${live[n] || 0})`)),
-    h('option', { value: '' }, 'other…')); // stats lists only namespaces that hold memories
+    // Stats list only namespaces that hold memories: any other is named by hand (not for a
+    // key limited to its namespaces, which are all listed).
+    granted ? null : h('option', { value: '' }, 'other…'));
     const emb = stats.embedding || {};
     $('embedding-status').textContent = emb.status ? `embedding: ${emb.status}` : '';
     $('embedding-status').title = emb.model || '';

@@ -53,6 +53,11 @@ async fn the_console_is_served_without_a_key_under_a_strict_policy_and_its_data_
         send(&app, Some(&tenant.secret), "GET", "/v1/timeline", &[], None).await;
     assert_eq!((status, answer["namespace"].as_str()), (StatusCode::OK, Some("a")));
     assert_eq!(answer["recall_latency"], json!([]));
+    // The console offers a limited key exactly its namespaces, empty ones too.
+    let (_, stats, _) = send(&app, Some(&tenant.secret), "GET", "/v1/stats", &[], None).await;
+    assert_eq!(stats["granted"], json!(["a"]));
+    let (_, stats, _) = send(&app, Some(&admin.secret), "GET", "/v1/stats", &[], None).await;
+    assert!(stats.get("granted").is_none(), "an admin key may use any namespace: {stats}");
     let (_, answer, _) = send(&app, Some(&admin.secret), "GET", "/v1/timeline", &[], None).await;
     assert!(!answer["recall_latency"].as_array().unwrap().is_empty(), "{answer}");
 }

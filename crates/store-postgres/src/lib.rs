@@ -136,6 +136,7 @@ impl std::fmt::Debug for PgStore {
 impl PgStore {
     /// Connects, creates the schema if asked, and migrates it to [`SCHEMA_VERSION`].
     pub async fn connect(config: &PgConfig) -> Result<Self, StoreError> {
+        refuse_tls(&config.url)?;
         let mut pg: tokio_postgres::Config =
             config.url.parse().map_err(|e| StoreError::Unavailable {
                 message: format!(
@@ -178,6 +179,7 @@ impl PgStore {
     /// Connects once and reads the server version, pgvector, rearview's schema version and the
     /// number of memories, writing nothing (no migration): for `rearview doctor`.
     pub async fn inspect(config: &PgConfig) -> Result<Inspection, StoreError> {
+        refuse_tls(&config.url)?;
         let mut pg: tokio_postgres::Config =
             config.url.parse().map_err(|e| StoreError::Unavailable {
                 message: format!(
@@ -370,6 +372,27 @@ impl PgStore {
     }
 }
 
+/// TLS is not supported yet: a URL that requires it gets an error saying so (instead of a failed
+/// handshake or "invalid connection string").
+fn refuse_tls(url: &str) -> Result<(), StoreError> {
+    let mode = url
+        .split_once('?')
+        .map(|(_, query)| query)
+        .into_iter()
+        .flat_map(|q| q.split('&'))
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| k.eq_ignore_ascii_case("sslmode"))
+        .map(|(_, v)| v.to_ascii_lowercase());
+    match mode.as_deref() {
+        Some(mode @ ("require" | "verify-ca" | "verify-full")) => Err(StoreError::Unavailable {
+            message: format!(
+                "sslmode={mode}: rearview does not speak TLS to PostgreSQL yet; use sslmode=disable or prefer on a private network, or put a TLS-terminating proxy (stunnel, pgbouncer) beside rearview"
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Schema names are put into SQL: only plain identifiers.
 fn valid_schema(schema: &str) -> Result<(), StoreError> {
     let ok = !schema.is_empty()
@@ -423,6 +446,16 @@ mod tests {
             redact_url("postgresql://u@h/db?password=pw&sslmode=disable"),
             "postgresql://u@h/db?password=***&sslmode=disable"
         );
+    }
+
+    #[test]
+    fn a_url_requiring_tls_is_refused_by_name() {
+        for mode in ["require", "verify-ca", "verify-full", "REQUIRE"] {
+            let err = refuse_tls(&format!("postgres://u@h/db?sslmode={mode}")).unwrap_err();
+            assert!(err.to_string().contains("does not speak TLS"), "{err}");
+        }
+        assert!(refuse_tls("postgres://u@h/db?sslmode=prefer").is_ok());
+        assert!(refuse_tls("postgres://u@h/db").is_ok());
     }
 
     #[test]

@@ -34,12 +34,18 @@ pub async fn cleanup(
     Ok(Json(serde_json::json!({ "cleaned": cleaned, "namespace": ns.as_str() })))
 }
 
-/// `GET /v1/stats`: the namespaces the key may see; the database location for admins only.
+/// `GET /v1/stats`: the namespaces the key may see; the database location for admins only;
+/// `granted`, for a key limited to some namespaces, names them (also those still empty).
 pub async fn stats(
     State(state): State<AppState>,
     tenant: Tenant,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    Ok(Json(rearview_api::stats(&state.service.stats_for(&tenant.caller).await?)))
+    let mut answer = rearview_api::stats(&state.service.stats_for(&tenant.caller).await?);
+    // The namespaces a limited key may use, so a client (the console) can offer exactly them.
+    if let rearview_service::Grant::Only(namespaces) = tenant.caller.grant() {
+        answer["granted"] = namespaces.iter().map(|n| n.as_str()).collect::<Vec<_>>().into();
+    }
+    Ok(Json(answer))
 }
 
 /// Query of `GET /v1/timeline`.
