@@ -288,9 +288,28 @@ def main(binary):
         by_id("cleanup-btn").click()
         cleaned = wait_for(lambda: "Deleted" in by_id("cleanup-result").text and by_id("cleanup-result").text)
         check("lifecycle: cleanup reports how many it deleted", cleaned, by_id("cleanup-result").text or banner())
+        # Two more hikes: with the first, a group worth distilling (when the model is ready).
+        for text in ["周六又去香山爬山了，风景很好", "周日和朋友一起去香山爬山"]:
+            api.call("POST", "/v1/memories", {"content": text, "memory_type": "episodic", "dedup": False})
         by_id("suggest-btn").click()
         suggested = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "[data-testid=suggestion], [data-testid=no-suggestions]"))
         check("lifecycle: suggestions answer (groups or none)", suggested, by_id("suggestions").text or banner())
+        distil = driver.find_elements(By.CSS_SELECTOR, "[data-testid=distil-btn]")
+        if ready:
+            check("lifecycle: the similar hikes are suggested as a group", distil, by_id("suggestions").text)
+        if distil:
+            semantic = lambda: len(api.call("GET", "/v1/memories?memory_type=semantic&limit=100")[1]["memories"])
+            before = semantic()
+            distil[0].click()
+            alert = wait.until(EC.alert_is_present())
+            shown = alert.text
+            written_meanwhile = semantic() != before
+            alert.accept()
+            check("lifecycle: distilling first shows the text it would store, writing nothing yet",
+                  "Store this as one semantic memory" in shown and len(shown) > 60 and not written_meanwhile, shown)
+            done = wait_for(lambda: "Distilled into" in by_id("suggestions").text and by_id("suggestions").text)
+            check("lifecycle: on a yes the distillation is stored", done and semantic() == before + 1,
+                  by_id("suggestions").text or banner())
         by_id("end-session-id").send_keys("s1")
         driver.find_element(By.CSS_SELECTOR, "[data-testid=end-session-btn]").click()
         ended = wait_for(lambda: "working memor" in by_id("end-session-result").text and by_id("end-session-result").text)

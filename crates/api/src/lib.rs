@@ -15,6 +15,7 @@ mod transfer;
 pub use lifecycle::{
     EndSessionParams, IdsParams, OriginalsParam, SuggestParams, SummarizeEpisodesParams,
     distilled_json, memories_json, memory_ids, session_end_json, stored_json, suggestions_json,
+    summarize,
 };
 pub use params::{RecallParams, Tier};
 pub use transfer::{EXPORT_VERSION, ExportHeader, ExportedMemory, ExportedVector};

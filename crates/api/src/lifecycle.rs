@@ -59,8 +59,27 @@ pub struct SummarizeEpisodesParams {
     /// `delete` or `keep`.
     #[schemars(with = "Option<OriginalsParam>")]
     pub originals: Option<String>,
+    /// Only show what would be stored (`{"preview": {"content", "method", "model",
+    /// "sources"}}`) and write nothing; default false.
+    pub dry_run: Option<bool>,
     /// Tenant; default the connection's.
     pub namespace: Option<String>,
+}
+
+/// `summarize_episodes` on any transport: the distillation, or with `dry_run` its preview.
+pub async fn summarize(
+    service: &rearview_service::MemoryService,
+    namespace: &rearview_core::Namespace,
+    params: &SummarizeEpisodesParams,
+) -> Result<serde_json::Value, rearview_service::ServiceError> {
+    let request = params.to_request()?;
+    if params.dry_run.unwrap_or(false) {
+        let p = service.preview_distillation(namespace, request).await?;
+        return Ok(serde_json::json!({
+            "preview": {"content": p.content, "method": p.method, "model": p.model, "sources": p.sources},
+        }));
+    }
+    Ok(distilled_json(&service.summarize_episodes(namespace, request).await?))
 }
 
 impl SummarizeEpisodesParams {

@@ -561,14 +561,18 @@
     const result = h('div', { class: 'small', dataset: { testid: 'distil-result' } });
     const button = h('button', { type: 'button', class: 'primary', dataset: { testid: 'distil-btn' } }, 'Distil');
     button.addEventListener('click', guard(async () => {
-      // The API has no dry run: these previews are the preview, and nothing is written without a yes.
-      const ok = window.confirm(`Distil these ${ids.length} episodes into one semantic memory and ` +
-        `${originals.value} the originals?\n\n${previews.map((p) => '• ' + p).join('\n')}`);
-      if (!ok) return;
       const body = { episode_ids: ids, originals: originals.value };
       if (instruction.value.trim()) body.instruction = instruction.value.trim();
       button.disabled = true;
       try {
+        // First the dry run: the text that would be stored (by the LLM, or extracted), shown
+        // before anything is written; then the real run only on a yes.
+        const p = (await api('POST', '/v1/summarize', { ...body, dry_run: true })).preview;
+        clear(result, h('div', { class: 'muted' }, `Preview (${p.method}${p.model ? ', ' + p.model : ''}):`),
+          h('div', { dataset: { testid: 'distil-preview' } }, p.content));
+        const ok = window.confirm(`Store this as one semantic memory and ${originals.value} the ` +
+          `${ids.length} originals?\n\n${p.content}`);
+        if (!ok) return;
         const d = await api('POST', '/v1/summarize', body);
         clear(result, d.already_existed ? 'Already distilled: ' : 'Distilled into ', memoryLink(d.memory.id),
           ` (${d.method}${d.model ? ', ' + d.model : ''}; ${d.originals_changed} originals changed).`);

@@ -4,8 +4,7 @@
 //! read it, so they cannot disagree.
 
 use rearview_api::{
-    MemoryView, RecallView, distilled_json, memories_json, session_end_json, stored_json,
-    suggestions_json,
+    MemoryView, RecallView, memories_json, session_end_json, stored_json, suggestions_json,
 };
 use rearview_core::{InputError, MemoryFilter, MemoryId, Namespace};
 use rearview_service::{Caller, ErrorKind, RememberRequest, ServiceError, UpdateRequest};
@@ -285,8 +284,7 @@ impl RearviewMcp {
 
     async fn summarize_episodes(&self, call: &Call, p: SummarizeEpisodesParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.as_deref())?;
-        let request = p.to_request()?;
-        Ok(distilled_json(&self.service.summarize_episodes(&namespace, request).await?))
+        Ok(rearview_api::summarize(&self.service, &namespace, &p).await?)
     }
 
     async fn suggest_distillations(&self, call: &Call, p: SuggestParams) -> Outcome {

@@ -69,8 +69,8 @@ pub use follow::Followed;
 pub use graphs::graph_dir_for;
 pub use keys::{AuthError, CreatedKey, MIN_SEED_CHARS, NewKey};
 pub use lifecycle::{
-    DistillRequest, Distilled, LifecycleConfig, Merge, Originals, SessionEnd, Stored, Suggestion,
-    Superseded, SweepReport,
+    DistillPreview, DistillRequest, Distilled, LifecycleConfig, Merge, Originals, SessionEnd,
+    Stored, Suggestion, Superseded, SweepReport,
 };
 pub use requests::{
     RecallHit, RecallRequest, RecallResponse, RecallTimings, RememberRequest, Shown, UpdateRequest,

@@ -457,6 +457,27 @@ async fn episodes(h: &Harness, texts: &[&str]) -> Vec<MemoryId> {
 }
 
 #[tokio::test]
+async fn a_distillation_preview_shows_the_text_that_is_then_stored_and_writes_nothing() {
+    let h = harness().await;
+    let ids = episodes(
+        &h,
+        &["周六去香山爬山了，风景很好。", "周日又和朋友去爬了香山。", "下周想去爬泰山。"],
+    )
+    .await;
+    let before = count(&h, MemoryFilter { include_archived: true, ..Default::default() }).await;
+    let request = || DistillRequest { ids: ids.clone(), ..Default::default() };
+    let preview = h.service.preview_distillation(&ns(), request()).await.unwrap();
+    assert_eq!((preview.method, preview.sources), ("extractive-embeddings", 3));
+    let after = count(&h, MemoryFilter { include_archived: true, ..Default::default() }).await;
+    assert_eq!(after, before, "a preview writes nothing");
+    for id in &ids {
+        assert!(!h.service.get(&ns(), *id).await.unwrap().archived, "originals untouched");
+    }
+    let stored = h.service.summarize_episodes(&ns(), request()).await.unwrap();
+    assert_eq!(stored.memory.content, preview.content, "what was shown is what is stored");
+}
+
+#[tokio::test]
 async fn extractive_distillation_keeps_provenance_and_archives_the_originals() {
     let h = harness().await;
     let ids = episodes(

@@ -6,8 +6,8 @@ use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use rearview_api::{
-    EndSessionParams, IdsParams, SuggestParams, SummarizeEpisodesParams, distilled_json,
-    memories_json, session_end_json, suggestions_json,
+    EndSessionParams, IdsParams, SuggestParams, SummarizeEpisodesParams, memories_json,
+    session_end_json, suggestions_json,
 };
 
 use crate::routes::Tenant;
@@ -47,8 +47,9 @@ pub async fn end_session(
     Ok(Json(session_end_json(&state.service.end_session(&ns, &body.session_id).await?)))
 }
 
-/// `POST /v1/summarize` `{"episode_ids", "instruction"?, "originals"?}` → the new semantic
-/// memory, the method that wrote it, and how many originals were archived or deleted.
+/// `POST /v1/summarize` `{"episode_ids", "instruction"?, "originals"?, "dry_run"?}` → the new
+/// semantic memory, the method that wrote it, and how many originals were archived or deleted;
+/// with `dry_run`, only `{"preview": {...}}` and nothing written.
 pub async fn summarize(
     State(state): State<AppState>,
     tenant: Tenant,
@@ -56,8 +57,7 @@ pub async fn summarize(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(body) = body.map_err(ApiError::from)?;
     let ns = tenant.namespace(body.namespace.as_deref(), &state)?;
-    let request = body.to_request()?;
-    Ok(Json(distilled_json(&state.service.summarize_episodes(&ns, request).await?)))
+    Ok(Json(rearview_api::summarize(&state.service, &ns, &body).await?))
 }
 
 /// `POST /v1/suggest-distillations` `{"threshold"?, "min_size"?, "limit"?}` → groups of

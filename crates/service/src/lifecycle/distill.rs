@@ -20,10 +20,46 @@ use rearview_search::extract::{
 use rearview_store::Page;
 
 use super::session::episode_of;
-use super::{DistillRequest, Distilled, MAX_SUGGEST_CANDIDATES, Originals, Suggestion, unchanged};
+use super::{
+    DistillPreview, DistillRequest, Distilled, MAX_SUGGEST_CANDIDATES, Originals, Suggestion,
+    unchanged,
+};
 use crate::{ErrorKind, MemoryService, ServiceError};
 
 impl MemoryService {
+    /// What [`MemoryService::summarize_episodes`] would store for `request` (its text, method
+    /// and model), writing nothing: the LLM is asked, or the extract made, as for real.
+    pub async fn preview_distillation(
+        &self,
+        namespace: &Namespace,
+        request: DistillRequest,
+    ) -> Result<DistillPreview, ServiceError> {
+        let instruction = request.instruction.as_deref().map(str::trim).filter(|i| !i.is_empty());
+        let mut sources = self.existing(namespace, &request.ids, "episode_ids").await?;
+        sources.sort_by(|a, b| a.occurred_at.cmp(&b.occurred_at).then(a.id.cmp(&b.id)));
+        let (content, method, model) = self.distillation_text(&sources, instruction).await?;
+        Ok(DistillPreview { content, method, model, sources: sources.len() })
+    }
+
+    /// The distilled text of `sources` (oldest first): by the LLM when one is configured, else
+    /// extractively; with the method's name and the LLM's model.
+    async fn distillation_text(
+        &self,
+        sources: &[Memory],
+        instruction: Option<&str>,
+    ) -> Result<(String, &'static str, Option<String>), ServiceError> {
+        let budget = self.config.lifecycle.distill_chars;
+        Ok(match self.llm() {
+            Some(llm) => {
+                let episodes: Vec<Episode> = sources.iter().map(episode_of).collect();
+                let out =
+                    rearview_llm::distill(llm.as_ref(), &episodes, instruction, budget).await?;
+                (out.content, "llm", Some(out.model))
+            }
+            None => self.extractive_distillation(sources, instruction, budget).await?,
+        })
+    }
+
     /// Distills memories (usually episodes) into one semantic memory (design §3.4): by the LLM
     /// when one is configured, following `instruction`; else extractively (see below). The
     /// result has `source_ids` and says in `metadata.distillation` how it was made. The
@@ -72,16 +108,7 @@ impl MemoryService {
         if let Some(done) = self.find_distillation(namespace, &ids, instruction, newest).await? {
             return Ok(already_distilled(done));
         }
-        let budget = self.config.lifecycle.distill_chars;
-        let (content, method, model) = match self.llm() {
-            Some(llm) => {
-                let episodes: Vec<Episode> = sources.iter().map(episode_of).collect();
-                let out =
-                    rearview_llm::distill(llm.as_ref(), &episodes, instruction, budget).await?;
-                (out.content, "llm", Some(out.model))
-            }
-            None => self.extractive_distillation(&sources, instruction, budget).await?,
-        };
+        let (content, method, model) = self.distillation_text(&sources, instruction).await?;
         let mut metadata = Metadata::new();
         let mut tags: Vec<String> = Vec::new();
         for source in &sources {

@@ -154,6 +154,19 @@ pub struct DistillRequest {
     pub originals: Originals,
 }
 
+/// What a distillation would store, written nowhere ([`MemoryService::preview_distillation`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DistillPreview {
+    /// The text the semantic memory would hold.
+    pub content: String,
+    /// `llm`, `extractive-embeddings` or `extractive-keywords`.
+    pub method: &'static str,
+    /// The LLM that wrote it, for `llm`.
+    pub model: Option<String>,
+    /// How many memories it condenses.
+    pub sources: usize,
+}
+
 /// A stored distillation.
 #[derive(Debug, Clone)]
 pub struct Distilled {
