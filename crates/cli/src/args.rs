@@ -432,6 +432,11 @@ pub struct EvalArgs {
     /// next run: reruns of a dataset then embed nothing.
     #[arg(long, value_name = "DIR")]
     pub embed_cache: Option<PathBuf>,
+    /// Evaluate on this PostgreSQL server (a postgres:// URL; a fresh schema `eval_…` is made
+    /// there and left for inspection) instead of an in-memory SQLite database: the ranking as a
+    /// server on PostgreSQL computes it, searching in the database.
+    #[arg(long, value_name = "URL")]
+    pub postgres: Option<String>,
 }
 
 /// `rearview summarize`.

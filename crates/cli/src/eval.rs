@@ -34,8 +34,28 @@ pub async fn run(
         anyhow::bail!("the dataset has no questions to ask (check --path, --namespaces, --sample)");
     }
     let bars = Bars::default();
+    let store = match &args.postgres {
+        None => None,
+        Some(url) => {
+            if !rearview_store_postgres::is_postgres_url(url) {
+                anyhow::bail!("--postgres takes a postgres:// or postgresql:// URL, not {url:?}");
+            }
+            let now = rearview_core::Clock::now(&rearview_core::SystemClock);
+            let schema = format!("eval_{}", now.timestamp_micros());
+            let config = rearview_store_postgres::PgConfig {
+                schema: Some(schema.clone()),
+                password: std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()),
+                ..rearview_store_postgres::PgConfig::new(url.clone())
+            };
+            let store = rearview_store_postgres::PgStore::connect(&config)
+                .await
+                .with_context(|| format!("opening {}", rearview_store_postgres::redact_url(url)))?;
+            tracing::info!(schema, "evaluating on PostgreSQL");
+            Some(Arc::new(store) as Arc<dyn rearview_store::MemoryStore>)
+        }
+    };
     let report =
-        rearview_eval::run_cached(&data, embedder, &configs, &bars, args.embed_cache.as_deref())
+        rearview_eval::run_on(&data, embedder, &configs, &bars, args.embed_cache.as_deref(), store)
             .await?;
     printer.eval(&report)?;
     Ok(ExitCode::SUCCESS)

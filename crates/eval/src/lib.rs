@@ -27,6 +27,7 @@ use rearview_search::{Fusion, KeywordScale, QueryFocus, RankingConfig, Recency, 
 use rearview_service::{
     KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
 };
+use rearview_store::MemoryStore;
 use rearview_store_sqlite::SqliteStore;
 
 pub use dataset::{Dataset, EvalMemory, EvalQuestion, load_jsonl};
@@ -300,6 +301,19 @@ pub async fn run_cached(
     progress: &dyn Progress,
     embed_cache: Option<&Path>,
 ) -> Result<Report, EvalError> {
+    run_on(data, embedder, configs, progress, embed_cache, None).await
+}
+
+/// [`run_cached`] on `store` (an empty one; `None`: an in-memory SQLite database), e.g. a
+/// PostgreSQL schema, to compare the ranking of another backend on the same data.
+pub async fn run_on(
+    data: &Dataset,
+    embedder: Option<Arc<dyn Embedder>>,
+    configs: &[EvalConfig],
+    progress: &dyn Progress,
+    embed_cache: Option<&Path>,
+    store: Option<Arc<dyn MemoryStore>>,
+) -> Result<Report, EvalError> {
     let latest = data
         .questions
         .iter()
@@ -309,14 +323,17 @@ pub async fn run_cached(
         .unwrap_or_default();
     let clock = Arc::new(ManualClock::new(latest));
     let cached = embedder.map(|e| Arc::new(CachingEmbedder::new(e)));
-    let store = SqliteStore::in_memory().map_err(rearview_service::ServiceError::from)?;
+    let store: Arc<dyn MemoryStore> = match store {
+        Some(store) => store,
+        None => Arc::new(SqliteStore::in_memory().map_err(rearview_service::ServiceError::from)?),
+    };
     let config = ServiceConfig {
         keyword_search: KeywordSearch::InMemory,
         max_top_k: 100,
         ..ServiceConfig::default()
     };
     let service = MemoryService::open(
-        Arc::new(store),
+        store,
         cached.clone().map(|c| c as Arc<dyn Embedder>),
         clock as Arc<dyn Clock>,
         config,
