@@ -77,20 +77,40 @@ pub(crate) async fn search(
     limit: usize,
 ) -> Result<Vec<KeywordHit>, StoreError> {
     let terms = informative_terms(tx, ns_id, terms).await?;
-    if terms.is_empty() {
+    let weights = vec![1.0; terms.len()];
+    scored(tx, ns_id, terms, weights, filter, now, limit).await
+}
+
+/// The best `limit` memories matching `filter` by BM25 over `terms` (normalised, distinct),
+/// each term's contribution multiplied by its weight: the one scoring query of both keyword
+/// searches.
+#[allow(clippy::too_many_arguments)] // one search's parameters
+pub(crate) async fn scored(
+    tx: &Transaction<'_>,
+    ns_id: i64,
+    terms: Vec<String>,
+    weights: Vec<f32>,
+    filter: &MemoryFilter,
+    now: Timestamp,
+    limit: usize,
+) -> Result<Vec<KeywordHit>, StoreError> {
+    if terms.is_empty() || limit == 0 {
         return Ok(Vec::new());
     }
     let mut params = Params::default();
     let ns = params.push(ns_id);
     let wanted = params.push(terms);
+    let weighted = params.push(weights);
     let clause = filter::clause(&mut params, ns_id, filter, now);
     let limit = params.push(i64::try_from(limit).unwrap_or(i64::MAX));
     let sql = format!(
         "WITH s AS (SELECT doc_count::float8 AS n, \
                        GREATEST(total_terms::float8 / GREATEST(doc_count, 1), 1e-9) AS avgdl \
                     FROM namespaces WHERE id = {ns}), \
-              w AS (SELECT d.term, GREATEST(ln((s.n - d.df + 0.5) / (d.df + 0.5)), 1e-6) AS idf \
-                    FROM term_df d CROSS JOIN s WHERE d.ns = {ns} AND d.term = ANY({wanted})), \
+              q AS (SELECT * FROM unnest({wanted}::text[], {weighted}::float4[]) AS q(term, weight)), \
+              w AS (SELECT d.term, q.weight * GREATEST(ln((s.n - d.df + 0.5) / (d.df + 0.5)), 1e-6) \
+                      AS idf FROM term_df d JOIN q ON q.term = d.term CROSS JOIN s \
+                    WHERE d.ns = {ns}), \
               sc AS (SELECT p.memory_id, sum(w.idf * p.tf * 2.2 \
                        / (p.tf + 1.2 * (0.25 + 0.75 * p.length / s.avgdl))) AS score \
                      FROM term_postings p JOIN w ON w.term = p.term CROSS JOIN s \

@@ -136,19 +136,7 @@ impl std::fmt::Debug for PgStore {
 impl PgStore {
     /// Connects, creates the schema if asked, and migrates it to [`SCHEMA_VERSION`].
     pub async fn connect(config: &PgConfig) -> Result<Self, StoreError> {
-        refuse_tls(&config.url)?;
-        let mut pg: tokio_postgres::Config =
-            config.url.parse().map_err(|e| StoreError::Unavailable {
-                message: format!(
-                    "the PostgreSQL URL {} is not valid: {e}",
-                    redact_url(&config.url)
-                ),
-            })?;
-        if pg.get_password().is_none()
-            && let Some(password) = &config.password
-        {
-            pg.password(password.as_str());
-        }
+        let mut pg = client_config(config)?;
         if let Some(schema) = &config.schema {
             valid_schema(schema)?;
             pg.options(format!("-c search_path={schema},public"));
@@ -179,19 +167,7 @@ impl PgStore {
     /// Connects once and reads the server version, pgvector, rearview's schema version and the
     /// number of memories, writing nothing (no migration): for `rearview doctor`.
     pub async fn inspect(config: &PgConfig) -> Result<Inspection, StoreError> {
-        refuse_tls(&config.url)?;
-        let mut pg: tokio_postgres::Config =
-            config.url.parse().map_err(|e| StoreError::Unavailable {
-                message: format!(
-                    "the PostgreSQL URL {} is not valid: {e}",
-                    redact_url(&config.url)
-                ),
-            })?;
-        if pg.get_password().is_none()
-            && let Some(password) = &config.password
-        {
-            pg.password(password.as_str());
-        }
+        let pg = client_config(config)?;
         let (client, connection) =
             pg.connect(tokio_postgres::NoTls).await.map_err(|e| StoreError::Unavailable {
                 message: format!("connecting to {}: {e}", redact_url(&config.url)),
@@ -370,6 +346,22 @@ impl PgStore {
             .unwrap_or_else(|p| p.into_inner())
             .insert(namespace.as_str().to_owned(), id);
     }
+}
+
+/// The client settings of `config`'s URL, with the password from `config` when the URL has
+/// none; a URL that requires TLS is refused.
+fn client_config(config: &PgConfig) -> Result<tokio_postgres::Config, StoreError> {
+    refuse_tls(&config.url)?;
+    let mut pg: tokio_postgres::Config =
+        config.url.parse().map_err(|e| StoreError::Unavailable {
+            message: format!("the PostgreSQL URL {} is not valid: {e}", redact_url(&config.url)),
+        })?;
+    if pg.get_password().is_none()
+        && let Some(password) = &config.password
+    {
+        pg.password(password.as_str());
+    }
+    Ok(pg)
 }
 
 /// TLS is not supported yet: a URL that requires it gets an error saying so (instead of a failed

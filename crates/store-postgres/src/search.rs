@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use rearview_core::{Embedding, MemoryFilter, MemoryId, Timestamp};
-use rearview_store::{KeywordHit, StoreError, VectorMatch, WeightedKeywordHits};
+use rearview_store::{StoreError, VectorMatch, WeightedKeywordHits};
 use tokio_postgres::Client;
 
 use crate::codec::backend;
@@ -128,41 +128,9 @@ pub(crate) async fn weighted_keywords(
         return Ok(WeightedKeywordHits { hits: Vec::new(), full_match: full_match as f32 });
     }
     let matched = keyword::informative_terms(tx, ns_id, &names).await?;
-    if matched.is_empty() {
-        return Ok(WeightedKeywordHits { hits: Vec::new(), full_match: full_match as f32 });
-    }
     let weight_of: HashMap<&str, f32> =
         names.iter().map(String::as_str).zip(weights.iter().copied()).collect();
     let matched_weights: Vec<f32> = matched.iter().map(|t| weight_of[t.as_str()]).collect();
-    let mut params = Params::default();
-    let ns = params.push(ns_id);
-    let wanted = params.push(matched);
-    let weighted = params.push(matched_weights);
-    let clause = filter::clause(&mut params, ns_id, filter, now);
-    let limit = params.push(i64::try_from(k).unwrap_or(i64::MAX));
-    let sql = format!(
-        "WITH s AS (SELECT doc_count::float8 AS n, \
-                       GREATEST(total_terms::float8 / GREATEST(doc_count, 1), 1e-9) AS avgdl \
-                    FROM namespaces WHERE id = {ns}), \
-              q AS (SELECT * FROM unnest({wanted}::text[], {weighted}::float4[]) AS q(term, weight)), \
-              w AS (SELECT d.term, q.weight * GREATEST(ln((s.n - d.df + 0.5) / (d.df + 0.5)), 1e-6) \
-                      AS idf FROM term_df d JOIN q ON q.term = d.term CROSS JOIN s \
-                    WHERE d.ns = {ns}), \
-              sc AS (SELECT p.memory_id, sum(w.idf * p.tf * 2.2 \
-                       / (p.tf + 1.2 * (0.25 + 0.75 * p.length / s.avgdl))) AS score \
-                     FROM term_postings p JOIN w ON w.term = p.term CROSS JOIN s \
-                     WHERE p.ns = {ns} AND p.term = ANY({wanted}) GROUP BY p.memory_id) \
-         SELECT m.id, sc.score FROM sc JOIN memories m ON m.id = sc.memory_id \
-         WHERE {clause} ORDER BY sc.score DESC, m.id LIMIT {limit}"
-    );
-    let rows = tx.query(&sql, &params.refs()).await.map_err(backend("running keyword search"))?;
-    let hits = rows
-        .iter()
-        .map(|r| {
-            let id: uuid::Uuid = r.try_get(0).map_err(backend("reading keyword hit"))?;
-            let score: f64 = r.try_get(1).map_err(backend("reading keyword hit"))?;
-            Ok(KeywordHit { id: MemoryId(id), bm25: score as f32 })
-        })
-        .collect::<Result<Vec<_>, StoreError>>()?;
+    let hits = keyword::scored(tx, ns_id, matched, matched_weights, filter, now, k).await?;
     Ok(WeightedKeywordHits { hits, full_match: full_match as f32 })
 }
