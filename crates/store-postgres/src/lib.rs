@@ -27,9 +27,12 @@ use tokio_postgres::types::ToSql;
 use crate::codec::backend;
 
 /// The newest schema version this binary knows.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
-const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/0001_init.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/0001_init.sql")),
+    (2, include_str!("../migrations/0002_covering_postings.sql")),
+];
 
 /// How to reach the database.
 #[derive(Debug, Clone)]
