@@ -110,6 +110,21 @@ pub(crate) fn corrupt(message: String) -> StoreError {
 
 /// Wraps a PostgreSQL error with what we were doing: connection failures, time-outs and an
 /// overloaded server are `Unavailable` (worth retrying), the rest a backend failure.
+/// `error` and its causes, joined by ": " (tokio-postgres's own message leaves out the cause,
+/// e.g. why a TLS handshake failed).
+pub(crate) fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut message = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        let text = e.to_string();
+        if !message.ends_with(&text) {
+            message = format!("{message}: {text}");
+        }
+        cause = e.source();
+    }
+    message
+}
+
 pub(crate) fn backend(
     context: impl Into<String>,
 ) -> impl FnOnce(tokio_postgres::Error) -> StoreError {

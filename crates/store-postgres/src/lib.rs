@@ -15,6 +15,7 @@ pub mod hnsw;
 mod keyword;
 mod search;
 mod store;
+mod tls;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -24,7 +25,7 @@ use rearview_core::Namespace;
 use rearview_store::StoreError;
 use tokio_postgres::types::ToSql;
 
-use crate::codec::backend;
+use crate::codec::{backend, with_causes};
 
 /// The newest schema version this binary knows.
 pub const SCHEMA_VERSION: i64 = 2;
@@ -139,7 +140,7 @@ impl std::fmt::Debug for PgStore {
 impl PgStore {
     /// Connects, creates the schema if asked, and migrates it to [`SCHEMA_VERSION`].
     pub async fn connect(config: &PgConfig) -> Result<Self, StoreError> {
-        let mut pg = client_config(config)?;
+        let (mut pg, tls) = client_config(config)?;
         if let Some(schema) = &config.schema {
             valid_schema(schema)?;
             pg.options(format!("-c search_path={schema},public"));
@@ -147,11 +148,11 @@ impl PgStore {
         if pg.get_application_name().is_none() {
             pg.application_name("rearview");
         }
-        let manager = Manager::from_config(
-            pg,
-            tokio_postgres::NoTls,
-            ManagerConfig { recycling_method: RecyclingMethod::Fast },
-        );
+        let recycling = ManagerConfig { recycling_method: RecyclingMethod::Fast };
+        let manager = match tls.mode {
+            tls::Mode::Disable => Manager::from_config(pg, tokio_postgres::NoTls, recycling),
+            _ => Manager::from_config(pg, tls.connector()?, recycling),
+        };
         let pool =
             Pool::builder(manager).max_size(config.pool_size.max(1)).build().map_err(|e| {
                 StoreError::Unavailable { message: format!("creating the connection pool: {e}") }
@@ -170,12 +171,21 @@ impl PgStore {
     /// Connects once and reads the server version, pgvector, rearview's schema version and the
     /// number of memories, writing nothing (no migration): for `rearview doctor`.
     pub async fn inspect(config: &PgConfig) -> Result<Inspection, StoreError> {
-        let pg = client_config(config)?;
-        let (client, connection) =
-            pg.connect(tokio_postgres::NoTls).await.map_err(|e| StoreError::Unavailable {
-                message: format!("connecting to {}: {e}", redact_url(&config.url)),
-            })?;
-        let task = tokio::spawn(connection);
+        let (pg, tls) = client_config(config)?;
+        let failed = |e: tokio_postgres::Error| StoreError::Unavailable {
+            message: format!("connecting to {}: {}", redact_url(&config.url), with_causes(&e)),
+        };
+        let (client, task) = match tls.mode {
+            tls::Mode::Disable => {
+                let (client, connection) =
+                    pg.connect(tokio_postgres::NoTls).await.map_err(failed)?;
+                (client, tokio::spawn(connection))
+            }
+            _ => {
+                let (client, connection) = pg.connect(tls.connector()?).await.map_err(failed)?;
+                (client, tokio::spawn(connection))
+            }
+        };
         let found = async {
             let version: String = client
                 .query_one("SHOW server_version", &[])
@@ -226,7 +236,7 @@ impl PgStore {
     /// A pooled connection.
     pub(crate) async fn client(&self) -> Result<Object, StoreError> {
         self.pool.get().await.map_err(|e| StoreError::Unavailable {
-            message: format!("connecting to PostgreSQL at {}: {e}", self.location),
+            message: format!("connecting to PostgreSQL at {}: {}", self.location, with_causes(&e)),
         })
     }
 
@@ -351,41 +361,20 @@ impl PgStore {
     }
 }
 
-/// The client settings of `config`'s URL, with the password from `config` when the URL has
-/// none; a URL that requires TLS is refused.
-fn client_config(config: &PgConfig) -> Result<tokio_postgres::Config, StoreError> {
-    refuse_tls(&config.url)?;
-    let mut pg: tokio_postgres::Config =
-        config.url.parse().map_err(|e| StoreError::Unavailable {
-            message: format!("the PostgreSQL URL {} is not valid: {e}", redact_url(&config.url)),
-        })?;
+/// The client settings of `config`'s connection string, with the password from `config` when
+/// the string has none, and its TLS settings (`tls.rs`).
+fn client_config(config: &PgConfig) -> Result<(tokio_postgres::Config, tls::Tls), StoreError> {
+    let (rest, tls) = tls::split(&config.url)?;
+    let mut pg: tokio_postgres::Config = rest.parse().map_err(|e| StoreError::Unavailable {
+        message: format!("the PostgreSQL URL {} is not valid: {e}", redact_url(&config.url)),
+    })?;
+    pg.ssl_mode(tls.ssl_mode());
     if pg.get_password().is_none()
         && let Some(password) = &config.password
     {
         pg.password(password.as_str());
     }
-    Ok(pg)
-}
-
-/// TLS is not supported yet: a URL that requires it gets an error saying so (instead of a failed
-/// handshake or "invalid connection string").
-fn refuse_tls(url: &str) -> Result<(), StoreError> {
-    let mode = url
-        .split_once('?')
-        .map(|(_, query)| query)
-        .into_iter()
-        .flat_map(|q| q.split('&'))
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, _)| k.eq_ignore_ascii_case("sslmode"))
-        .map(|(_, v)| v.to_ascii_lowercase());
-    match mode.as_deref() {
-        Some(mode @ ("require" | "verify-ca" | "verify-full")) => Err(StoreError::Unavailable {
-            message: format!(
-                "sslmode={mode}: rearview does not speak TLS to PostgreSQL yet; use sslmode=disable or prefer on a private network, or put a TLS-terminating proxy (stunnel, pgbouncer) beside rearview"
-            ),
-        }),
-        _ => Ok(()),
-    }
+    Ok((pg, tls))
 }
 
 /// Schema names are put into SQL: only plain identifiers.
@@ -441,16 +430,6 @@ mod tests {
             redact_url("postgresql://u@h/db?password=pw&sslmode=disable"),
             "postgresql://u@h/db?password=***&sslmode=disable"
         );
-    }
-
-    #[test]
-    fn a_url_requiring_tls_is_refused_by_name() {
-        for mode in ["require", "verify-ca", "verify-full", "REQUIRE"] {
-            let err = refuse_tls(&format!("postgres://u@h/db?sslmode={mode}")).unwrap_err();
-            assert!(err.to_string().contains("does not speak TLS"), "{err}");
-        }
-        assert!(refuse_tls("postgres://u@h/db?sslmode=prefer").is_ok());
-        assert!(refuse_tls("postgres://u@h/db").is_ok());
     }
 
     #[test]
