@@ -5,7 +5,9 @@
     reason = "a benchmark program: progress on stderr, one JSON line per run on stdout"
 )]
 //! Exact scan against the HNSW index at one size: build rate, recall@10 against the exact scan,
-//! and search latency (p50/p99 over 300 queries, k = 50 as recall asks, and k = 10).
+//! and search latency (p50/p99 over 300 queries, k = 50 as recall asks, and k = 10); then the
+//! same for the second candidate crate, `hnsw_rs`, with the same graph parameters (M 16,
+//! ef_construction 128, the same ef values), side by side (`"hnsw_rs"` in the JSON line).
 //!
 //! Run: `cargo bench -p rearview-search --bench ann` with `REARVIEW_ANN_SIZE` (default 100000),
 //! `REARVIEW_ANN_DATA` = `random` (uniform on the sphere: the worst case for any graph index),
@@ -79,7 +81,7 @@ fn main() {
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![rearview_search::ann::EXPANSION_SEARCH, 256, 512]);
-    for ef in expansions {
+    for &ef in &expansions {
         ann.set_expansion(ef);
         for k in [10, 50] {
             let (mut ann_ms, mut found) = (Vec::new(), 0usize);
@@ -95,7 +97,45 @@ fn main() {
             });
         }
     }
+    result["hnsw_rs"] = hnsw_rs_side(&data, &queries, &want, &expansions);
     println!("{result}");
+}
+
+/// The second candidate on the same vectors and queries: build rate, recall and latency.
+fn hnsw_rs_side(
+    data: &[Embedding],
+    queries: &[Embedding],
+    want: &[Vec<MemoryId>],
+    expansions: &[usize],
+) -> serde_json::Value {
+    use hnsw_rs::prelude::{DistCosine, Hnsw};
+    eprintln!("ann bench: building hnsw_rs over {} vectors …", data.len());
+    let started = Instant::now();
+    let graph: Hnsw<f32, DistCosine> = Hnsw::new(16, data.len(), 16, 128, DistCosine {});
+    let rows: Vec<(&[f32], usize)> =
+        data.iter().enumerate().map(|(i, v)| (v.as_slice(), i)).collect();
+    graph.parallel_insert_slice(&rows);
+    let build_secs = started.elapsed().as_secs_f64();
+    let mut out = serde_json::json!({
+        "build_secs": build_secs, "build_per_sec": data.len() as f64 / build_secs,
+    });
+    let id = |i: usize| MemoryId(uuid::Uuid::from_u128(i as u128 + 1));
+    for &ef in expansions {
+        for k in [10, 50] {
+            let (mut ms, mut found) = (Vec::new(), 0usize);
+            for (q, want) in queries.iter().zip(want) {
+                let t = Instant::now();
+                let got = graph.search(q.as_slice(), k, ef.max(k));
+                ms.push(t.elapsed().as_secs_f64() * 1e3);
+                found += got.iter().filter(|n| want[..k].contains(&id(n.d_id))).count();
+            }
+            out[format!("ef{ef}_k{k}")] = serde_json::json!({
+                "recall": found as f64 / (k * queries.len()) as f64,
+                "p50_ms": percentile(&mut ms, 0.5), "p99_ms": percentile(&mut ms, 0.99),
+            });
+        }
+    }
+    out
 }
 
 fn percentile(values: &mut [f64], p: f64) -> f64 {

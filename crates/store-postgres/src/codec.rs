@@ -108,8 +108,6 @@ pub(crate) fn corrupt(message: String) -> StoreError {
     StoreError::Corrupt { message }
 }
 
-/// Wraps a PostgreSQL error with what we were doing: connection failures, time-outs and an
-/// overloaded server are `Unavailable` (worth retrying), the rest a backend failure.
 /// `error` and its causes, joined by ": " (tokio-postgres's own message leaves out the cause,
 /// e.g. why a TLS handshake failed).
 pub(crate) fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
@@ -125,6 +123,8 @@ pub(crate) fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
     message
 }
 
+/// Wraps a PostgreSQL error with what we were doing: connection failures, time-outs and an
+/// overloaded server are `Unavailable` (worth retrying), the rest a backend failure.
 pub(crate) fn backend(
     context: impl Into<String>,
 ) -> impl FnOnce(tokio_postgres::Error) -> StoreError {

@@ -71,38 +71,40 @@ pub fn is_postgres_url(location: &str) -> bool {
     lower.starts_with("postgres://") || lower.starts_with("postgresql://")
 }
 
-/// `url` with any password replaced by `***`, for logs and `doctor` output.
+/// `url` with any password replaced by `***`, for logs and `doctor` output. The user and
+/// password run to the first `@` and the parameters start at the first `?` after it, as
+/// tokio-postgres reads a URL (so a `?` or `/` in the password stays hidden).
 pub fn redact_url(url: &str) -> String {
-    let (base, query) = match url.split_once('?') {
-        Some((base, query)) => (base, Some(query)),
-        None => (url, None),
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else { return url.to_owned() };
+    let (head, rest) = url.split_at(scheme_end);
+    let (userinfo, rest) = match rest.find('@') {
+        Some(at) => (Some(&rest[..at]), &rest[at + 1..]),
+        None => (None, rest),
     };
-    let base = match base.split_once("://") {
-        Some((scheme, rest)) => {
-            let (authority, path) = rest.find('/').map_or((rest, ""), |i| rest.split_at(i));
-            match authority.rsplit_once('@') {
-                Some((userinfo, host)) if userinfo.contains(':') => {
-                    let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
-                    format!("{scheme}://{user}:***@{host}{path}")
-                }
-                _ => base.to_owned(),
-            }
-        }
-        None => base.to_owned(),
+    let (hostpath, query) = match rest.split_once('?') {
+        Some((hostpath, query)) => (hostpath, Some(query)),
+        None => (rest, None),
     };
-    match query {
-        Some(query) => {
-            let query: Vec<String> = query
-                .split('&')
-                .map(|kv| match kv.split_once('=') {
-                    Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
-                    _ => kv.to_owned(),
-                })
-                .collect();
-            format!("{base}?{}", query.join("&"))
+    let mut out = head.to_owned();
+    if let Some(userinfo) = userinfo {
+        match userinfo.split_once(':') {
+            Some((user, _)) => out.push_str(&format!("{user}:***@")),
+            None => out.push_str(&format!("{userinfo}@")),
         }
-        None => base,
     }
+    out.push_str(hostpath);
+    if let Some(query) = query {
+        let query: Vec<String> = query
+            .split('&')
+            .map(|kv| match kv.split_once('=') {
+                Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
+                _ => kv.to_owned(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&query.join("&"));
+    }
+    out
 }
 
 /// What [`PgStore::inspect`] found, without changing anything.
@@ -368,6 +370,16 @@ fn client_config(config: &PgConfig) -> Result<(tokio_postgres::Config, tls::Tls)
     let mut pg: tokio_postgres::Config = rest.parse().map_err(|e| StoreError::Unavailable {
         message: format!("the PostgreSQL URL {} is not valid: {e}", redact_url(&config.url)),
     })?;
+    if pg.get_ssl_mode() != tokio_postgres::config::SslMode::Prefer {
+        // tls::split reads the string as tokio-postgres does, so this is a bug, not bad input;
+        // never let a required TLS turn into the default `prefer`.
+        return Err(StoreError::Unavailable {
+            message: format!(
+                "the PostgreSQL URL {}: sslmode was not understood; please report this",
+                redact_url(&config.url)
+            ),
+        });
+    }
     pg.ssl_mode(tls.ssl_mode());
     if pg.get_password().is_none()
         && let Some(password) = &config.password
@@ -422,6 +434,14 @@ mod tests {
         assert!(!is_postgres_url("./rearview.db"));
         assert_eq!(redact_url("postgres://u:secret@h:5432/db"), "postgres://u:***@h:5432/db");
         assert_eq!(redact_url("postgres://u@h/db"), "postgres://u@h/db");
+        assert_eq!(
+            redact_url("postgres://u:p?a/s@h/db?sslmode=require"),
+            "postgres://u:***@h/db?sslmode=require"
+        );
+        assert_eq!(
+            redact_url("postgres://h/db?application_name=a@b"),
+            "postgres://h/db?application_name=a@b"
+        );
         assert_eq!(
             redact_url("postgresql://h/db?user=u&password=pw&sslmode=disable"),
             "postgresql://h/db?user=u&password=***&sslmode=disable"

@@ -5,12 +5,16 @@
 //! |---|---|---|
 //! | `disable` | never | – |
 //! | `prefer` (the default, as in libpq) | when the server offers TLS | no |
-//! | `require` | always | no, unless `sslrootcert` is given (then as `verify-ca`) |
+//! | `require` | always | no, unless `sslrootcert=FILE` is given (then as `verify-ca`) |
 //! | `verify-ca` | always | chain to a trusted root; any host name |
 //! | `verify-full` | always | chain to a trusted root, for the host connected to |
 //!
-//! Trusted roots: the PEM file `sslrootcert` names, or Mozilla's roots (compiled in, from
-//! `webpki-roots`) when it is absent or `system`. tokio-postgres itself knows only `disable`,
+//! Trusted roots: the PEM file `sslrootcert` names (then the chain is checked in every mode that
+//! encrypts, as libpq does when a root file is present), or Mozilla's roots (compiled in, from
+//! `webpki-roots`, not the operating system's store) for `verify-full` without one or with
+//! `sslrootcert=system`, which makes `verify-full` the default and refuses weaker modes.
+//! `verify-ca` needs a root file. Unlike libpq's `prefer`, a failed handshake is not retried in
+//! plain text. tokio-postgres itself knows only `disable`,
 //! `prefer` and `require` and rejects `sslrootcert`, so both are taken out of the connection
 //! string here and applied to rustls.
 
@@ -37,12 +41,23 @@ pub(crate) enum Mode {
     VerifyFull,
 }
 
+/// Where trusted roots come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Roots {
+    /// No `sslrootcert`: Mozilla's roots, for `verify-full` only.
+    Unset,
+    /// `sslrootcert=system`: Mozilla's roots (compiled in), and `verify-full` required.
+    System,
+    /// `sslrootcert=FILE`: the CA certificates in that PEM file; the chain is then checked in
+    /// every mode that encrypts, as libpq does when a root file is present.
+    File(PathBuf),
+}
+
 /// The TLS part of a connection string.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Tls {
     pub(crate) mode: Mode,
-    /// `sslrootcert`: a PEM file of trusted roots (`None`: Mozilla's).
-    pub(crate) root_cert: Option<PathBuf>,
+    pub(crate) roots: Roots,
 }
 
 impl Tls {
@@ -61,35 +76,30 @@ impl Tls {
         let builder = ClientConfig::builder_with_provider(provider.clone())
             .with_safe_default_protocol_versions()
             .map_err(|e| unavailable(format!("setting up TLS: {e}")))?;
-        let verify = match self.mode {
-            Mode::Disable | Mode::Prefer => false,
-            Mode::Require => self.root_cert.is_some(),
-            Mode::VerifyCa | Mode::VerifyFull => true,
-        };
-        let config = if verify {
-            let roots = Arc::new(self.roots()?);
-            let webpki =
-                WebPkiServerVerifier::builder_with_provider(roots.clone(), provider.clone())
+        let chain_checked = matches!(self.roots, Roots::File(_))
+            || matches!(self.mode, Mode::VerifyCa | Mode::VerifyFull);
+        let verifier: Arc<dyn ServerCertVerifier> = if chain_checked {
+            let roots = Arc::new(self.trusted()?);
+            if self.mode == Mode::VerifyFull {
+                WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
                     .build()
-                    .map_err(|e| unavailable(format!("setting up certificate checks: {e}")))?;
-            let verifier: Arc<dyn ServerCertVerifier> = if self.mode == Mode::VerifyFull {
-                webpki
+                    .map_err(|e| unavailable(format!("setting up certificate checks: {e}")))?
             } else {
                 Arc::new(ChainOnly {
                     roots,
                     algorithms: provider.signature_verification_algorithms,
                 })
-            };
-            builder.dangerous().with_custom_certificate_verifier(verifier).with_no_client_auth()
+            }
         } else {
-            let verifier = Arc::new(Unchecked(provider.signature_verification_algorithms));
-            builder.dangerous().with_custom_certificate_verifier(verifier).with_no_client_auth()
+            Arc::new(Unchecked(provider.signature_verification_algorithms))
         };
+        let config =
+            builder.dangerous().with_custom_certificate_verifier(verifier).with_no_client_auth();
         Ok(MakeRustlsConnect::new(config))
     }
 
-    fn roots(&self) -> Result<RootCertStore, StoreError> {
-        let Some(path) = &self.root_cert else {
+    fn trusted(&self) -> Result<RootCertStore, StoreError> {
+        let Roots::File(path) = &self.roots else {
             return Ok(RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() });
         };
         let shown = path.display();
@@ -107,57 +117,156 @@ impl Tls {
         }
         Ok(roots)
     }
+
+    /// libpq's refusals: `verify-ca` needs the operator's own CA (public roots without the host
+    /// name would let anyone holding any public certificate pose as the server), and
+    /// `sslrootcert=system` only goes with `verify-full`.
+    fn checked(mut self, mode_given: bool) -> Result<Self, StoreError> {
+        if self.roots == Roots::System && !mode_given {
+            self.mode = Mode::VerifyFull;
+        }
+        if self.roots == Roots::System && self.mode != Mode::VerifyFull {
+            return Err(unavailable(
+                "sslrootcert=system needs sslmode=verify-full (or no sslmode): public roots are only meaningful with the host name checked".into(),
+            ));
+        }
+        if self.mode == Mode::VerifyCa && !matches!(self.roots, Roots::File(_)) {
+            return Err(unavailable(
+                "sslmode=verify-ca needs sslrootcert=FILE with your server's CA; for a server with a publicly trusted certificate use sslmode=verify-full".into(),
+            ));
+        }
+        Ok(self)
+    }
 }
 
 /// Splits the TLS parameters (`sslmode`, `sslrootcert`) off a `postgres://` URL or a libpq
 /// `key=value` string: the rest for tokio-postgres, and what they ask for.
 pub(crate) fn split(connection: &str) -> Result<(String, Tls), StoreError> {
-    let mut tls = Tls { mode: Mode::Prefer, root_cert: None };
+    let mut tls = Tls { mode: Mode::Prefer, roots: Roots::Unset };
+    let mut mode_given = false;
     let mut take = |key: &str, value: &str| -> Result<bool, StoreError> {
         if key.eq_ignore_ascii_case("sslmode") {
-            tls.mode = match value.to_ascii_lowercase().as_str() {
-                "disable" => Mode::Disable,
-                // libpq's `allow` tries plain first; rearview tries TLS first, like `prefer`.
-                "allow" | "prefer" => Mode::Prefer,
-                "require" => Mode::Require,
-                "verify-ca" => Mode::VerifyCa,
-                "verify-full" => Mode::VerifyFull,
-                other => {
-                    return Err(unavailable(format!(
-                        "sslmode={other} is not a TLS mode; use disable, prefer, require, verify-ca or verify-full"
-                    )));
-                }
-            };
+            tls.mode = mode(value)?;
+            mode_given = true;
             Ok(true)
         } else if key.eq_ignore_ascii_case("sslrootcert") {
-            tls.root_cert = (value != "system").then(|| PathBuf::from(percent_decoded(value)));
+            tls.roots =
+                if value == "system" { Roots::System } else { Roots::File(PathBuf::from(value)) };
             Ok(true)
         } else {
             Ok(false)
         }
     };
-    let rest = if let Some((base, query)) = connection.split_once('?') {
-        let mut kept = Vec::new();
-        for pair in query.split('&').filter(|p| !p.is_empty()) {
-            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            if !take(key, value)? {
-                kept.push(pair);
+    let rest = if connection.contains("://") {
+        // As tokio-postgres reads a URL: the user and password run to the first `@`, and the
+        // parameters start at the first `?` after it.
+        let after_scheme = connection.find("://").map_or(0, |i| i + 3);
+        let after_userinfo =
+            connection[after_scheme..].find('@').map_or(after_scheme, |i| after_scheme + i + 1);
+        match connection[after_userinfo..].find('?') {
+            Some(i) => {
+                let (base, query) = connection.split_at(after_userinfo + i);
+                let mut kept = Vec::new();
+                for pair in query[1..].split('&').filter(|p| !p.is_empty()) {
+                    let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+                    if !take(&percent_decoded(key), &percent_decoded(value))? {
+                        kept.push(pair);
+                    }
+                }
+                if kept.is_empty() { base.to_owned() } else { format!("{base}?{}", kept.join("&")) }
             }
+            None => connection.to_owned(),
         }
-        if kept.is_empty() { base.to_owned() } else { format!("{base}?{}", kept.join("&")) }
-    } else if connection.contains("://") {
-        connection.to_owned()
     } else {
-        let mut kept = Vec::new();
-        for word in connection.split_whitespace() {
-            let (key, value) = word.split_once('=').unwrap_or((word, ""));
-            if !take(key.trim(), value.trim_matches('\''))? {
-                kept.push(word);
+        let mut rest = String::new();
+        for (key, value, text) in key_values(connection)? {
+            if !take(&key, &value)? {
+                if !rest.is_empty() {
+                    rest.push(' ');
+                }
+                rest.push_str(text);
             }
         }
-        kept.join(" ")
+        rest
     };
-    Ok((rest, tls))
+    Ok((rest, tls.checked(mode_given)?))
+}
+
+fn mode(value: &str) -> Result<Mode, StoreError> {
+    Ok(match value.to_ascii_lowercase().as_str() {
+        "disable" => Mode::Disable,
+        // libpq's `allow` tries plain text first; rearview tries TLS first, like `prefer`.
+        "allow" | "prefer" => Mode::Prefer,
+        "require" => Mode::Require,
+        "verify-ca" => Mode::VerifyCa,
+        "verify-full" => Mode::VerifyFull,
+        other => {
+            return Err(unavailable(format!(
+                "sslmode={other} is not a TLS mode; use disable, prefer, require, verify-ca or verify-full"
+            )));
+        }
+    })
+}
+
+/// A libpq `key = value` string as (key, value, the pair's own text): values may be quoted
+/// with `'` and hold `\` escapes, and spaces may surround `=`.
+fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, StoreError> {
+    let bytes = s.as_bytes();
+    let mut pairs = Vec::new();
+    let mut i = 0;
+    let skip_space = |mut i: usize| {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    loop {
+        i = skip_space(i);
+        if i >= bytes.len() {
+            return Ok(pairs);
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i] != b'=' && !bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let key = s[start..i].to_owned();
+        i = skip_space(i);
+        if bytes.get(i) != Some(&b'=') {
+            return Err(unavailable(format!(
+                "the connection string has `{key}` without `= value`"
+            )));
+        }
+        i = skip_space(i + 1);
+        let mut value = Vec::new();
+        let quoted = bytes.get(i) == Some(&b'\'');
+        if quoted {
+            i += 1;
+        }
+        loop {
+            match bytes.get(i) {
+                None if quoted => {
+                    return Err(unavailable(format!(
+                        "the connection string's value of `{key}` has no closing quote"
+                    )));
+                }
+                None => break,
+                Some(b'\\') if i + 1 < bytes.len() => {
+                    value.push(bytes[i + 1]);
+                    i += 2;
+                }
+                Some(b'\'') if quoted => {
+                    i += 1;
+                    break;
+                }
+                Some(b) if !quoted && b.is_ascii_whitespace() => break,
+                Some(b) => {
+                    value.push(*b);
+                    i += 1;
+                }
+            }
+        }
+        pairs.push((key, String::from_utf8_lossy(&value).into_owned(), &s[start..i]));
+    }
 }
 
 /// `%XX` escapes decoded (a URL's query carries a file path that way).
@@ -289,29 +398,50 @@ mod tests {
         .unwrap();
         assert_eq!(rest, "postgres://u@h/db?application_name=x");
         assert_eq!(tls.mode, Mode::VerifyFull);
-        assert_eq!(tls.root_cert, Some(PathBuf::from("/tmp/ca.pem")));
+        assert_eq!(tls.roots, Roots::File(PathBuf::from("/tmp/ca.pem")));
         let (rest, tls) = split("postgresql://u@h/db?sslmode=require").unwrap();
+        assert_eq!((rest.as_str(), tls.mode), ("postgresql://u@h/db", Mode::Require));
+    }
+
+    #[test]
+    fn a_question_mark_in_the_password_does_not_hide_the_parameters() {
+        let (rest, tls) = split("postgres://u:pa?ss@h/db?sslmode=require").unwrap();
+        assert_eq!((rest.as_str(), tls.mode), ("postgres://u:pa?ss@h/db", Mode::Require));
+        let (rest, tls) = split("host=h password='a?b c\\'d' sslmode = require").unwrap();
+        assert_eq!((rest.as_str(), tls.mode), ("host=h password='a?b c\\'d'", Mode::Require));
+        // A value that merely contains the text is not a parameter.
+        let (rest, tls) = split("host=h password='x sslmode=disable'").unwrap();
         assert_eq!(
-            (rest.as_str(), tls.mode, tls.root_cert),
-            ("postgresql://u@h/db", Mode::Require, None)
+            (rest.as_str(), tls.mode),
+            ("host=h password='x sslmode=disable'", Mode::Prefer)
         );
     }
 
     #[test]
     fn tls_parameters_are_taken_out_of_a_key_value_string() {
-        let (rest, tls) = split("host=h user=u sslmode=verify-ca sslrootcert=/ca.pem").unwrap();
+        let (rest, tls) = split("host=h user=u sslmode=verify-ca sslrootcert=/c%41.pem").unwrap();
         assert_eq!(rest, "host=h user=u");
         assert_eq!(tls.mode, Mode::VerifyCa);
-        assert_eq!(tls.root_cert, Some(PathBuf::from("/ca.pem")));
+        assert_eq!(tls.roots, Roots::File(PathBuf::from("/c%41.pem")));
+        assert!(split("host=h sslmode").is_err());
+        assert!(split("host=h password='open").is_err());
     }
 
     #[test]
-    fn the_default_is_prefer_and_system_roots_are_mozillas() {
+    fn the_default_is_prefer_and_system_roots_mean_verify_full() {
         let (rest, tls) = split("postgres://u@h/db").unwrap();
         assert_eq!((rest.as_str(), tls.mode), ("postgres://u@h/db", Mode::Prefer));
-        let (_, tls) = split("postgres://u@h/db?sslrootcert=system&sslmode=verify-full").unwrap();
-        assert_eq!(tls.root_cert, None);
-        assert!(tls.roots().unwrap().len() > 50);
+        let (_, tls) = split("postgres://u@h/db?sslrootcert=system").unwrap();
+        assert_eq!((tls.mode, &tls.roots), (Mode::VerifyFull, &Roots::System));
+        assert!(tls.trusted().unwrap().len() > 50);
+        let err = split("postgres://u@h/db?sslrootcert=system&sslmode=require").unwrap_err();
+        assert!(err.to_string().contains("needs sslmode=verify-full"), "{err}");
+    }
+
+    #[test]
+    fn verify_ca_needs_the_operators_own_ca() {
+        let err = split("postgres://u@h/db?sslmode=verify-ca").unwrap_err().to_string();
+        assert!(err.contains("verify-ca needs sslrootcert=FILE"), "{err}");
     }
 
     #[test]
