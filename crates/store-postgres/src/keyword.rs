@@ -97,12 +97,44 @@ pub(crate) async fn scored(
     if terms.is_empty() || limit == 0 {
         return Ok(Vec::new());
     }
+    // First the best few times `limit` by score, filtered after: checking the filter costs a
+    // row read per scored memory (51,692 for a long Chinese question at 100k memories, a third
+    // of the query). When fewer than `limit` of those pass, the filter is selective: then every
+    // scored memory is checked. Either way the answer is the exact top `limit`.
+    let pool = limit.saturating_mul(POOL_FACTOR);
+    let found = scoring_query(tx, ns_id, &terms, &weights, filter, now, limit, Some(pool)).await?;
+    if found.len() >= limit {
+        return Ok(found);
+    }
+    scoring_query(tx, ns_id, &terms, &weights, filter, now, limit, None).await
+}
+
+/// How many times `limit` the best-scored memories are before the filter is checked.
+const POOL_FACTOR: usize = 4;
+
+/// The scoring query: the best `limit` matching `filter` among the best `pool` by score (all
+/// scored memories when `None`).
+#[allow(clippy::too_many_arguments)] // one search's parameters
+async fn scoring_query(
+    tx: &Transaction<'_>,
+    ns_id: i64,
+    terms: &[String],
+    weights: &[f32],
+    filter: &MemoryFilter,
+    now: Timestamp,
+    limit: usize,
+    pool: Option<usize>,
+) -> Result<Vec<KeywordHit>, StoreError> {
     let mut params = Params::default();
     let ns = params.push(ns_id);
-    let wanted = params.push(terms);
-    let weighted = params.push(weights);
+    let wanted = params.push(terms.to_vec());
+    let weighted = params.push(weights.to_vec());
     let clause = filter::clause(&mut params, ns_id, filter, now);
     let limit = params.push(i64::try_from(limit).unwrap_or(i64::MAX));
+    let pool = match pool {
+        Some(pool) => format!("LIMIT {}", params.push(i64::try_from(pool).unwrap_or(i64::MAX))),
+        None => String::new(),
+    };
     // `w` is materialised so that each term's IDF is computed once, not once per posting (an
     // inlined CTE put `ln` into the aggregate: 3× the time at 10k memories); the constants are
     // float8 so that no posting is scored in `numeric`. The two `LATERAL … OFFSET 0` fix the
@@ -123,11 +155,13 @@ pub(crate) async fn scored(
                        AS score \
                      FROM w CROSS JOIN s CROSS JOIN LATERAL (SELECT p.memory_id, p.tf, p.length \
                        FROM term_postings p WHERE p.ns = {ns} AND p.term = w.term OFFSET 0) p \
-                     GROUP BY p.memory_id) \
-         SELECT sc.memory_id, sc.score FROM sc \
-         CROSS JOIN LATERAL (SELECT 1 FROM memories m WHERE m.id = sc.memory_id AND {clause} \
+                     GROUP BY p.memory_id), \
+              best AS MATERIALIZED (SELECT memory_id, score FROM sc \
+                     ORDER BY score DESC, memory_id {pool}) \
+         SELECT best.memory_id, best.score FROM best \
+         CROSS JOIN LATERAL (SELECT 1 FROM memories m WHERE m.id = best.memory_id AND {clause} \
            OFFSET 0) m \
-         ORDER BY sc.score DESC, sc.memory_id LIMIT {limit}"
+         ORDER BY best.score DESC, best.memory_id LIMIT {limit}"
     );
     let rows = tx.query(&sql, &params.refs()).await.map_err(backend("running keyword search"))?;
     rows.iter()
