@@ -108,10 +108,10 @@ fn hnsw_rs_side(
     want: &[Vec<MemoryId>],
     expansions: &[usize],
 ) -> serde_json::Value {
-    use hnsw_rs::prelude::{DistCosine, Hnsw};
+    use hnsw_rs::prelude::{DistDot, Hnsw};
     eprintln!("ann bench: building hnsw_rs over {} vectors …", data.len());
     let started = Instant::now();
-    let graph: Hnsw<f32, DistCosine> = Hnsw::new(16, data.len(), 16, 128, DistCosine {});
+    let graph: Hnsw<f32, DistDot> = Hnsw::new(16, data.len(), 16, 128, DistDot {});
     let rows: Vec<(&[f32], usize)> =
         data.iter().enumerate().map(|(i, v)| (v.as_slice(), i)).collect();
     graph.parallel_insert_slice(&rows);
