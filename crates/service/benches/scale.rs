@@ -131,7 +131,17 @@ async fn measure(size: usize) -> Value {
     let corpus = corpus::load();
     let dir = tempfile::tempdir_in(std::env::var_os("REARVIEW_SCALE_DIR").unwrap_or(".".into()))
         .expect("a scratch directory (REARVIEW_SCALE_DIR)");
-    let path = dir.path().join("scale.db");
+    // `REARVIEW_SCALE_KEEP=1` leaves the database behind for inspection (its path on stderr).
+    let keep = std::env::var_os("REARVIEW_SCALE_KEEP").is_some();
+    let (_scratch, root) = if keep {
+        let kept = dir.keep();
+        eprintln!("  keeping {}", kept.display());
+        (None, kept)
+    } else {
+        let root = dir.path().to_path_buf();
+        (Some(dir), root)
+    };
+    let path = root.join("scale.db");
     let schema = format!("scale_{size}_{}", uuid::Uuid::now_v7().simple());
     let ns: Namespace = "bench".parse().unwrap();
     let embedder: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(384));

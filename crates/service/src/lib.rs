@@ -614,6 +614,7 @@ impl MemoryService {
                         // brought its own, or the memory is pending again with its new text.
                         continue;
                     }
+                    let embedding = embedding.to_half_precision();
                     let vector = StoredVector { model_id: model.to_owned(), embedding };
                     if self.store.put_vector(&namespace, p.id, &vector).await? {
                         done += 1;
@@ -667,15 +668,15 @@ impl MemoryService {
         );
     }
 
-    /// The passage vectors of `content`, one per working model (a failing model is logged and
-    /// skipped: backfill adds its vector later).
+    /// The passage vectors of `content`, one per working model, at the half precision stores
+    /// keep (a failing model is logged and skipped: backfill adds its vector later).
     async fn embed_passage(&self, content: &str) -> Vec<StoredVector> {
         let mut vectors = Vec::new();
         for embedder in self.embedders() {
             match embedder.embed(&[content.to_owned()], TextKind::Passage).await {
-                Ok(mut v) if v.len() == 1 => vectors.push(StoredVector {
+                Ok(v) if v.len() == 1 => vectors.push(StoredVector {
                     model_id: embedder.model_id().to_owned(),
-                    embedding: v.remove(0),
+                    embedding: v[0].to_half_precision(),
                 }),
                 Ok(_) => {}
                 Err(e) => {

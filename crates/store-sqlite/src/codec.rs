@@ -149,20 +149,36 @@ pub(crate) fn read_memory_vectors(
     Ok(out)
 }
 
+/// A vector as the `vectors` table keeps it (schema version 7 on): little-endian IEEE half
+/// precision, 2 bytes a component. A 384-dimensional row then fits in its B-tree page; as f32
+/// (1,536 bytes) it spilled onto an overflow page of its own and cost 4.7 KB.
 pub(crate) fn encode_vector(e: &Embedding) -> Vec<u8> {
-    e.as_slice().iter().flat_map(|v| v.to_le_bytes()).collect()
+    e.as_slice().iter().flat_map(|&v| half::f16::from_f32(v).to_le_bytes()).collect()
 }
 
 fn decode_vector(blob: &[u8]) -> Result<Embedding, StoreError> {
-    if !blob.len().is_multiple_of(4) {
+    if !blob.len().is_multiple_of(2) {
         return Err(corrupt(format!(
-            "vector blob of {} bytes is not a whole number of f32",
+            "vector blob of {} bytes is not a whole number of half-precision floats",
             blob.len()
         )));
     }
     let values =
-        blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        blob.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32()).collect();
     Embedding::from_normalized(values).map_err(|e| corrupt(format!("stored vector: {e}")))
+}
+
+/// Rewrites a version-6 vector blob (little-endian f32) as half precision: the SQL function
+/// `rearview_half_vector` that migration 7 applies to every stored vector.
+pub(crate) fn f32_blob_to_half(blob: &[u8]) -> Result<Vec<u8>, String> {
+    if !blob.len().is_multiple_of(4) {
+        return Err(format!("vector blob of {} bytes is not a whole number of f32", blob.len()));
+    }
+    Ok(blob
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .flat_map(|v| half::f16::from_f32(v).to_le_bytes())
+        .collect())
 }
 
 pub(crate) fn encode_ids(ids: &[MemoryId]) -> String {

@@ -6,7 +6,7 @@
 use rearview_store::StoreError;
 use rusqlite::{Connection, TransactionBehavior};
 
-use crate::codec::backend;
+use crate::codec::{backend, f32_blob_to_half};
 
 /// Migrations in order; entry `i` brings the schema from version `i` to `i + 1`.
 const MIGRATIONS: &[&str] = &[
@@ -16,12 +16,14 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0004_api_keys.sql"),
     include_str!("../migrations/0005_supersede.sql"),
     include_str!("../migrations/0006_changes.sql"),
+    include_str!("../migrations/0007_half_vectors.sql"),
 ];
 
 /// The schema version this binary writes.
 pub(crate) const LATEST: i64 = MIGRATIONS.len() as i64;
 
 pub(crate) fn run(conn: &mut Connection) -> Result<(), StoreError> {
+    register_functions(conn)?;
     // Several processes may open a new file at once (Claude Desktop and Cursor starting their
     // `rearview mcp` together): each step takes the write lock first (`BEGIN IMMEDIATE`, waiting
     // up to the busy timeout) and reads the version under it, so a step runs exactly once.
@@ -43,4 +45,15 @@ pub(crate) fn run(conn: &mut Connection) -> Result<(), StoreError> {
         tx.commit().map_err(backend(format!("committing migration {version}")))?;
         tracing::info!(version, "applied sqlite schema migration");
     }
+}
+
+/// The SQL functions migrations call: `rearview_half_vector(blob)` (migration 7).
+fn register_functions(conn: &Connection) -> Result<(), StoreError> {
+    use rusqlite::functions::FunctionFlags;
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+    conn.create_scalar_function("rearview_half_vector", 1, flags, |ctx| {
+        let blob: Vec<u8> = ctx.get(0)?;
+        f32_blob_to_half(&blob).map_err(|e| rusqlite::Error::UserFunctionError(e.into()))
+    })
+    .map_err(backend("registering migration functions"))
 }
