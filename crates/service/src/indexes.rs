@@ -1,11 +1,11 @@
 //! The in-memory search structures of every namespace, kept in step with the store.
 
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use rearview_core::{Embedding, Facets, Memory, MemoryFilter, MemoryId, Namespace, Timestamp};
 use rearview_search::{TextHit, TextIndex, VectorHit};
-use rearview_store::{KeywordEntry, VectorEntry};
+use rearview_store::{MemoryStore, StoreError, VectorEntry};
 
 use crate::vectors::ModelVectors;
 
@@ -42,18 +42,20 @@ impl Indexes {
         Self { holds_vectors: false, ..Self::new(usize::MAX) }
     }
 
-    /// Replaces the keyword indexes by ones of the stored entries (built on the blocking pool:
-    /// a large namespace takes seconds; swapped in under the lock, so searches never see a
-    /// half-built or empty index).
-    pub(crate) async fn load_text(&self, entries: Vec<KeywordEntry>) {
-        let built = off_the_workers(move || {
-            let mut per_namespace: HashMap<Namespace, TextIndex> = HashMap::new();
-            for e in entries {
+    /// Replaces the keyword indexes by ones of the store's entries. They are built as the store
+    /// streams them, on its reading thread (a large namespace takes seconds, which must not stall
+    /// the async workers), and swapped in under the lock, so searches never see a half-built or
+    /// empty index.
+    pub(crate) async fn load_text(&self, store: &dyn MemoryStore) -> Result<(), StoreError> {
+        let building: Arc<Mutex<HashMap<Namespace, TextIndex>>> = Arc::default();
+        let sink = Arc::clone(&building);
+        store
+            .visit_keyword_entries(Box::new(move |e| {
+                let mut per_namespace = sink.lock().unwrap_or_else(|p| p.into_inner());
                 per_namespace.entry(e.namespace).or_default().upsert(e.id, e.facets, &e.terms);
-            }
-            per_namespace.into_iter().collect::<Vec<_>>()
-        })
-        .await;
+            }))
+            .await?;
+        let built = std::mem::take(&mut *building.lock().unwrap_or_else(|p| p.into_inner()));
         let mut map = self.write();
         for entry in map.values_mut() {
             // A namespace whose memories are all gone from the store.
@@ -64,6 +66,7 @@ impl Indexes {
         for (namespace, text) in built {
             map.entry(namespace).or_default().text = Some(text);
         }
+        Ok(())
     }
 
     /// (Re)fills `model`'s vector indexes: the `restored` graphs (loaded from saved files) and

@@ -648,7 +648,7 @@ impl MemoryService {
 
     async fn load_indexes(&self) -> Result<(), ServiceError> {
         if self.config.keyword_search == KeywordSearch::InMemory {
-            self.indexes.load_text(self.store.keyword_entries().await?).await;
+            self.indexes.load_text(self.store.as_ref()).await?;
         }
         let embedders = self.embedders();
         if !embedders.is_empty() {

@@ -21,7 +21,7 @@ use rearview_service::{
     Stored, UpdateRequest,
 };
 use rearview_store::{
-    Changes, FacetEntry, KeywordEntry, KeywordHit, MemoryRecord, MemoryStore, MemoryUpdate, Page,
+    Changes, FacetEntry, KeywordHit, KeywordVisitor, MemoryRecord, MemoryStore, MemoryUpdate, Page,
     PendingEmbedding, StoreError, StoreStats, StoredVector, VectorEntry,
 };
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
@@ -665,8 +665,8 @@ impl MemoryStore for GatedStore {
         self.inner.vectors(model_id).await
     }
 
-    async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError> {
-        self.inner.keyword_entries().await
+    async fn visit_keyword_entries(&self, visit: KeywordVisitor) -> Result<(), StoreError> {
+        self.inner.visit_keyword_entries(visit).await
     }
 
     async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError> {

@@ -3,9 +3,9 @@
 use async_trait::async_trait;
 use rearview_core::{Embedding, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
 use rearview_store::{
-    ApiKeyRecord, Change, Changes, DayCount, FacetEntry, KeywordEntry, KeywordHit, MemoryRecord,
-    MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector,
-    TierCount, VectorEntry, VectorMatch, WeightedKeywordHits,
+    ApiKeyRecord, Change, Changes, DayCount, FacetEntry, KeywordEntry, KeywordHit, KeywordVisitor,
+    MemoryRecord, MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats,
+    StoredVector, TierCount, VectorEntry, VectorMatch, WeightedKeywordHits,
 };
 use tokio_postgres::Row;
 
@@ -592,7 +592,7 @@ impl MemoryStore for PgStore {
         vector_entries(&rows)
     }
 
-    async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError> {
+    async fn visit_keyword_entries(&self, mut visit: KeywordVisitor) -> Result<(), StoreError> {
         let client = self.client().await?;
         let sql = format!(
             "SELECT n.name, {FACET_COLUMNS}, t.terms FROM memory_terms t \
@@ -600,14 +600,13 @@ impl MemoryStore for PgStore {
              ORDER BY m.created_at, m.id"
         );
         let rows = client.query(&sql, &[]).await.map_err(backend("loading keyword entries"))?;
-        rows.iter()
-            .map(|r| {
-                let (namespace, id, facets) = decode_facets(r)?;
-                let terms: Vec<String> =
-                    r.try_get(AFTER_FACETS).map_err(backend("reading keyword entry"))?;
-                Ok(KeywordEntry { namespace, id, facets, terms })
-            })
-            .collect()
+        for r in &rows {
+            let (namespace, id, facets) = decode_facets(r)?;
+            let terms: Vec<String> =
+                r.try_get(AFTER_FACETS).map_err(backend("reading keyword entry"))?;
+            visit(KeywordEntry { namespace, id, facets, terms });
+        }
+        Ok(())
     }
 
     async fn pending_embeddings(

@@ -20,7 +20,7 @@
 use std::collections::HashSet;
 
 use rearview_core::{MemoryFilter, Timestamp};
-use rearview_store::{KeywordEntry, KeywordHit, StoreError, normalize_term};
+use rearview_store::{KeywordEntry, KeywordHit, KeywordVisitor, StoreError, normalize_term};
 use rusqlite::{Connection, OptionalExtension, Transaction, params, params_from_iter};
 
 use crate::codec::{AFTER_FACETS, FACET_COLUMNS, backend, decode_facets, parse_id};
@@ -154,7 +154,10 @@ fn namespaced_term(ns_id: i64, term: &str) -> Option<String> {
 }
 
 /// Reads every memory's indexed terms back, without their namespace prefix.
-pub(crate) fn entries(conn: &Connection) -> Result<Vec<KeywordEntry>, StoreError> {
+pub(crate) fn visit_entries(
+    conn: &Connection,
+    mut visit: KeywordVisitor,
+) -> Result<(), StoreError> {
     let mut stmt = conn
         .prepare_cached(&format!(
             "SELECT n.name, {FACET_COLUMNS}, t.terms FROM memory_terms t \
@@ -162,13 +165,13 @@ pub(crate) fn entries(conn: &Connection) -> Result<Vec<KeywordEntry>, StoreError
         ))
         .map_err(backend("preparing keyword entry load"))?;
     let mut rows = stmt.query([]).map_err(backend("loading keyword entries"))?;
-    let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(backend("reading keyword entry"))? {
         let (namespace, id, facets) = decode_facets(row)?;
-        let doc: String = row.get(AFTER_FACETS).map_err(backend("reading keyword entry"))?;
-        out.push(KeywordEntry { namespace, id, facets, terms: doc_terms(&doc) });
+        let doc = row.get_ref(AFTER_FACETS).and_then(|v| Ok(v.as_str()?));
+        let doc = doc.map_err(backend("reading keyword entry"))?;
+        visit(KeywordEntry { namespace, id, facets, terms: doc_terms(doc) });
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The terms of one memory's keyword entry (empty when it has none).

@@ -33,7 +33,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
 use rearview_store::{
-    ApiKeyRecord, Changes, DayCount, FacetEntry, KeywordEntry, KeywordHit, MemoryRecord,
+    ApiKeyRecord, Changes, DayCount, FacetEntry, KeywordHit, KeywordVisitor, MemoryRecord,
     MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector,
     TierCount, VectorEntry,
 };
@@ -724,8 +724,8 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
-    async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError> {
-        self.read(|_, conn| keyword::entries(conn)).await
+    async fn visit_keyword_entries(&self, visit: KeywordVisitor) -> Result<(), StoreError> {
+        self.read(|_, conn| keyword::visit_entries(conn, visit)).await
     }
 
     async fn change_position(&self) -> Result<u64, StoreError> {

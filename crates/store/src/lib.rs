@@ -16,6 +16,8 @@ mod error;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use rearview_core::{
     Embedding, Facets, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp,
@@ -81,6 +83,9 @@ pub struct KeywordEntry {
     /// ones dropped.
     pub terms: Vec<String>,
 }
+
+/// What [`MemoryStore::visit_keyword_entries`] calls with each entry.
+pub type KeywordVisitor = Box<dyn FnMut(KeywordEntry) + Send>;
 
 /// How every backend normalises a keyword term before indexing or matching it: lower-cased, only
 /// letters and digits kept. Returns `None` when nothing is left, or for a term longer than
@@ -435,8 +440,23 @@ pub trait MemoryStore: Send + Sync + 'static {
         namespace: &Namespace,
     ) -> Result<Vec<VectorEntry>, StoreError>;
 
-    /// Every memory's keyword terms (expired ones included), for building an in-memory index.
-    async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError>;
+    /// Calls `visit` with every memory's keyword terms (expired ones included), for building an
+    /// in-memory index. Entries are streamed one at a time, on the thread that reads them: a
+    /// million memories' terms never sit in memory as entries all at once.
+    async fn visit_keyword_entries(&self, visit: KeywordVisitor) -> Result<(), StoreError>;
+
+    /// Every memory's keyword terms (expired ones included), collected
+    /// ([`MemoryStore::visit_keyword_entries`] into a list).
+    async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError> {
+        let entries = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = Arc::clone(&entries);
+        self.visit_keyword_entries(Box::new(move |e| {
+            sink.lock().unwrap_or_else(|p| p.into_inner()).push(e);
+        }))
+        .await?;
+        let entries = std::mem::take(&mut *entries.lock().unwrap_or_else(|p| p.into_inner()));
+        Ok(entries)
+    }
 
     /// Up to `limit` memories with no vector of `model_id`, oldest first (backfill work), in
     /// `namespace` or in all namespaces.
