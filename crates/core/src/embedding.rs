@@ -52,7 +52,7 @@ impl Embedding {
 
     /// This vector as stores keep it: each component rounded to IEEE half precision (binary16),
     /// which halves the bytes a vector costs on disk. Each component moves by at most 2⁻¹¹ of
-    /// itself, so a cosine by at most 5e-4, and by about 1e-5 when the rounding errors of
+    /// itself (or by 3e-8, below half precision's normal range), so a cosine by at most 5e-4, and by about 1e-5 when the rounding errors of
     /// 384 components cancel, as they do for real embeddings; the norm stays
     /// within `from_normalized`'s tolerance, so reading the rounded values back keeps their bits.
     /// Rounding a vector before it is first stored or indexed makes what a server ranks by the

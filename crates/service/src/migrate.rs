@@ -188,7 +188,9 @@ fn fingerprint(m: &Memory, vectors: &[StoredVector]) -> Vec<u8> {
     .into_bytes();
     for v in vectors {
         out.extend_from_slice(v.model_id.as_bytes());
-        for x in v.embedding.as_slice() {
+        // As stores keep vectors now: a PostgreSQL vector written at f32 before they were
+        // rounded matches its copy in SQLite, which keeps half precision.
+        for x in v.embedding.to_half_precision().as_slice() {
             out.extend_from_slice(&x.to_le_bytes());
         }
     }

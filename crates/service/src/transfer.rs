@@ -36,8 +36,10 @@ impl MemoryService {
     }
 
     /// Writes `memory` into `namespace` exactly as exported: id, timestamps, access count,
-    /// archive flag and provenance kept. Vectors given for a model are stored as they are;
-    /// models in use with no vector given are embedded from the memory's recall text. A memory
+    /// archive flag and provenance kept. Vectors given for a model are stored at the half
+    /// precision every stored vector has (`Embedding::to_half_precision`; a no-op for vectors
+    /// this version exported); models in use with no vector given are embedded from the
+    /// memory's recall text. A memory
     /// whose id exists is skipped. The content must match its `content_hash`, so a damaged or
     /// hand-edited line is refused rather than stored under a wrong hash.
     pub async fn import(
@@ -79,6 +81,9 @@ impl MemoryService {
             }
         }
         memory.namespace = namespace.clone();
+        for v in &mut vectors {
+            v.embedding = v.embedding.to_half_precision();
+        }
         let missing = models.iter().any(|e| vectors.iter().all(|v| v.model_id != e.model_id()));
         let mut embedded = 0;
         if missing {

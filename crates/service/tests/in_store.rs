@@ -71,11 +71,8 @@ async fn filled(store: Arc<dyn MemoryStore>) -> MemoryService {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[allow(clippy::print_stderr)] // a skipped test must say so in the test output
 async fn recall_in_the_store_ranks_as_recall_in_memory() {
-    let Ok(url) = std::env::var("REARVIEW_TEST_PG_URL") else {
-        assert!(std::env::var_os("REARVIEW_REQUIRE_PG").is_none(), "REARVIEW_TEST_PG_URL unset");
-        eprintln!("skipped: no PostgreSQL configured (REARVIEW_TEST_PG_URL)");
+    let Some(url) = rearview_store::testing::pg_test_url() else {
         return;
     };
     let config = rearview_store_postgres::PgConfig {

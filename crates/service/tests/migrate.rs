@@ -29,13 +29,8 @@ fn sqlite(dir: &tempfile::TempDir, name: &str) -> Arc<dyn MemoryStore> {
     Arc::new(SqliteStore::open(&SqliteConfig::new(dir.path().join(name))).unwrap())
 }
 
-#[allow(clippy::print_stderr)] // a skipped test must say so in the test output
 async fn postgres() -> Option<Arc<dyn MemoryStore>> {
-    let Ok(url) = std::env::var("REARVIEW_TEST_PG_URL") else {
-        assert!(std::env::var_os("REARVIEW_REQUIRE_PG").is_none(), "REARVIEW_TEST_PG_URL unset");
-        eprintln!("skipped: no PostgreSQL configured (REARVIEW_TEST_PG_URL)");
-        return None;
-    };
+    let url = rearview_store::testing::pg_test_url()?;
     let config = rearview_store_postgres::PgConfig {
         schema: Some(format!("m_{}", uuid::Uuid::now_v7().simple())),
         pool_size: 4,
@@ -114,6 +109,29 @@ async fn a_sqlite_file_migrates_to_postgres_and_back_exactly() {
         migrate(Arc::clone(&pg), Arc::clone(&back), clock().now(), |_, _| {}).await.unwrap();
     let original = migrate(sqlite(&dir, "from.db"), back, clock().now(), |_, _| {}).await.unwrap();
     assert_eq!(report.namespaces, original.namespaces, "the same digests all the way round");
+}
+
+/// PostgreSQL keeps f32: vectors written there before stores kept half precision are not
+/// rounded. Copied into SQLite, which rounds them, they must still verify.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_vectors_written_at_full_precision_migrate_to_sqlite_and_verify() {
+    let Some(pg) = postgres().await else { return };
+    let embedding = rearview_core::Embedding::new((1..=64).map(|i| 1.0 / i as f32).collect());
+    let embedding = embedding.unwrap();
+    assert_ne!(embedding.to_half_precision(), embedding, "the premise: not half precision");
+    let record = rearview_store::MemoryRecord {
+        memory: rearview_store::testing::memory(
+            "old",
+            "written before half precision",
+            clock().now(),
+        ),
+        terms: vec!["written".into()],
+        vectors: vec![rearview_store::StoredVector { model_id: "m".into(), embedding }],
+    };
+    pg.insert(&record).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let report = migrate(pg, sqlite(&dir, "to.db"), clock().now(), |_, _| {}).await.unwrap();
+    assert_eq!(report.copied.inserted, 1, "{report:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

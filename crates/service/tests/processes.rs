@@ -32,16 +32,8 @@ impl Shared {
     }
 
     /// A fresh schema on the test server, or `None` to skip.
-    #[allow(clippy::print_stderr)] // a skipped test must say so in the test output
     fn postgres() -> Option<Self> {
-        let Ok(url) = std::env::var("REARVIEW_TEST_PG_URL") else {
-            assert!(
-                std::env::var_os("REARVIEW_REQUIRE_PG").is_none(),
-                "REARVIEW_REQUIRE_PG is set but REARVIEW_TEST_PG_URL is not"
-            );
-            eprintln!("skipped: no PostgreSQL configured (REARVIEW_TEST_PG_URL)");
-            return None;
-        };
+        let url = rearview_store::testing::pg_test_url()?;
         Some(Shared::Postgres { url, schema: format!("s_{}", uuid::Uuid::now_v7().simple()) })
     }
 

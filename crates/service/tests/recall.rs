@@ -158,6 +158,49 @@ async fn memories_survive_a_restart_with_their_vectors() {
     assert!(cosine > 0.0, "the vector came back from disk");
 }
 
+/// Stored vectors are half precision; what a server ranks by before a restart (the vectors it
+/// just embedded) must be what it ranks by after (the vectors read back): the same scores, bit
+/// for bit, in the same order.
+#[tokio::test]
+async fn recall_scores_are_the_same_bits_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = SqliteConfig::new(dir.path().join("r.db"));
+    let embedder: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(384));
+    let texts = [
+        "我喜欢在周末去香山爬山",
+        "the staging database listens on port 5433",
+        "Redis 端口是 6380",
+        "每天早上八点备份数据库",
+        "alice prefers the dark theme in every editor",
+    ];
+    let queries = ["爬山", "database port", "Redis 端口", "备份时间", "theme"];
+    let scores = |h: &Harness| {
+        let service = Arc::clone(&h.service);
+        async move {
+            let mut all = Vec::new();
+            for query in queries {
+                let request = RecallRequest { record_access: false, ..RecallRequest::new(query) };
+                let r = service.recall(&ns("a"), request).await.unwrap();
+                all.push(
+                    r.hits.iter().map(|h| (h.memory.id, h.score.to_bits())).collect::<Vec<_>>(),
+                );
+            }
+            all
+        }
+    };
+    let before = {
+        let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::open(&config).unwrap());
+        let h = harness_with(store, Some(Arc::clone(&embedder))).await;
+        for text in texts {
+            remember(&h, "a", text).await;
+        }
+        scores(&h).await
+    };
+    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::open(&config).unwrap());
+    let h = harness_with(store, Some(embedder)).await;
+    assert_eq!(scores(&h).await, before);
+}
+
 #[tokio::test]
 async fn without_a_working_model_memories_are_keyword_searchable_then_backfilled() {
     let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());

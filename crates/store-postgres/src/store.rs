@@ -600,13 +600,23 @@ impl MemoryStore for PgStore {
              ORDER BY m.created_at, m.id"
         );
         let rows = client.query(&sql, &[]).await.map_err(backend("loading keyword entries"))?;
-        for r in &rows {
-            let (namespace, id, facets) = decode_facets(r)?;
-            let terms: Vec<String> =
-                r.try_get(AFTER_FACETS).map_err(backend("reading keyword entry"))?;
-            visit(KeywordEntry { namespace, id, facets, terms });
-        }
-        Ok(())
+        drop(client);
+        // The visitor builds an index: CPU work, kept off the async workers. (The rows are read
+        // in one piece: a server on PostgreSQL searches keywords in the database by default and
+        // never gets here.)
+        let visited = tokio::task::spawn_blocking(move || {
+            for r in &rows {
+                let (namespace, id, facets) = decode_facets(r)?;
+                let terms: Vec<String> =
+                    r.try_get(AFTER_FACETS).map_err(backend("reading keyword entry"))?;
+                visit(KeywordEntry { namespace, id, facets, terms });
+            }
+            Ok(())
+        });
+        visited.await.map_err(|e| StoreError::Backend {
+            context: "building from keyword entries".into(),
+            source: Box::new(e),
+        })?
     }
 
     async fn pending_embeddings(

@@ -85,13 +85,16 @@ impl Tls {
                     .build()
                     .map_err(|e| unavailable(format!("setting up certificate checks: {e}")))?
             } else {
-                Arc::new(ChainOnly {
-                    roots,
+                Arc::new(NameUnchecked {
+                    roots: Some(roots),
                     algorithms: provider.signature_verification_algorithms,
                 })
             }
         } else {
-            Arc::new(Unchecked(provider.signature_verification_algorithms))
+            Arc::new(NameUnchecked {
+                roots: None,
+                algorithms: provider.signature_verification_algorithms,
+            })
         };
         let config =
             builder.dangerous().with_custom_certificate_verifier(verifier).with_no_client_auth();
@@ -294,15 +297,18 @@ fn unavailable(message: String) -> StoreError {
     StoreError::Unavailable { message }
 }
 
-/// `verify-ca`: the chain must lead to a trusted root; the name in the certificate is not
-/// compared with the host (libpq's meaning).
+/// A server certificate check that never compares the name in the certificate with the host
+/// (libpq's meaning of every mode but `verify-full`). With `roots` (`verify-ca`, or any mode
+/// with `sslrootcert`) the chain must lead to one of them; without (`prefer` and `require`
+/// without `sslrootcert`) any certificate is accepted: encryption protects against
+/// eavesdropping, not against an impostor. The handshake's own signatures are always checked.
 #[derive(Debug)]
-struct ChainOnly {
-    roots: Arc<RootCertStore>,
+struct NameUnchecked {
+    roots: Option<Arc<RootCertStore>>,
     algorithms: WebPkiSupportedAlgorithms,
 }
 
-impl ServerCertVerifier for ChainOnly {
+impl ServerCertVerifier for NameUnchecked {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
@@ -311,14 +317,17 @@ impl ServerCertVerifier for ChainOnly {
         _ocsp_response: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        let cert = rustls::server::ParsedCertificate::try_from(end_entity)?;
-        verify_server_cert_signed_by_trust_anchor(
-            &cert,
-            &self.roots,
-            intermediates,
-            now,
-            self.algorithms.all,
-        )?;
+        if let Some(roots) = &self.roots {
+            let cert = rustls::server::ParsedCertificate::try_from(end_entity)?;
+            let algorithms = self.algorithms.all;
+            verify_server_cert_signed_by_trust_anchor(
+                &cert,
+                roots,
+                intermediates,
+                now,
+                algorithms,
+            )?;
+        }
         Ok(ServerCertVerified::assertion())
     }
 
@@ -342,47 +351,6 @@ impl ServerCertVerifier for ChainOnly {
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
         self.algorithms.supported_schemes()
-    }
-}
-
-/// `prefer` and `require` without `sslrootcert`: encrypted, but any certificate is accepted
-/// (libpq's meaning; it protects against eavesdropping, not against an impostor). The
-/// handshake's own signatures are still checked.
-#[derive(Debug)]
-struct Unchecked(WebPkiSupportedAlgorithms);
-
-impl ServerCertVerifier for Unchecked {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_schemes()
     }
 }
 

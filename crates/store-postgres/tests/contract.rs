@@ -9,13 +9,7 @@ use rearview_store_postgres::{PgConfig, PgStore};
 
 /// A store in a fresh schema, or `None` when no server is configured (and none is required).
 pub async fn make() -> Option<Arc<dyn MemoryStore>> {
-    let Ok(url) = std::env::var("REARVIEW_TEST_PG_URL") else {
-        assert!(
-            std::env::var_os("REARVIEW_REQUIRE_PG").is_none(),
-            "REARVIEW_REQUIRE_PG is set but REARVIEW_TEST_PG_URL is not: run scripts/pg-up.sh"
-        );
-        return None;
-    };
+    let url = rearview_store::testing::pg_test_url()?;
     let schema = format!("t_{}", uuid::Uuid::now_v7().simple());
     let config = PgConfig { schema: Some(schema), pool_size: 4, ..PgConfig::new(url) };
     Some(Arc::new(PgStore::connect(&config).await.expect("connecting to the test server")))

@@ -18,11 +18,8 @@ fn vector(i: usize) -> Vec<f32> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[allow(clippy::print_stderr)] // a skipped test must say so in the test output
 async fn a_large_namespace_is_searched_through_an_hnsw_index_that_keeps_the_filter() {
-    let Ok(url) = std::env::var("REARVIEW_TEST_PG_URL") else {
-        assert!(std::env::var_os("REARVIEW_REQUIRE_PG").is_none(), "REARVIEW_TEST_PG_URL unset");
-        eprintln!("skipped: no PostgreSQL configured (REARVIEW_TEST_PG_URL)");
+    let Some(url) = rearview_store::testing::pg_test_url() else {
         return;
     };
     let config = PgConfig {

@@ -9,11 +9,8 @@ use rearview_store::testing::{memory, ns, t0};
 use rearview_store_postgres::{PgConfig, PgStore, SCHEMA_VERSION};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[allow(clippy::print_stderr)] // a skipped test must say so in the test output
 async fn a_version_1_schema_is_migrated_and_keeps_its_keyword_index() {
-    let Ok(url) = std::env::var("REARVIEW_TEST_PG_URL") else {
-        assert!(std::env::var_os("REARVIEW_REQUIRE_PG").is_none(), "REARVIEW_TEST_PG_URL unset");
-        eprintln!("skipped: no PostgreSQL configured (REARVIEW_TEST_PG_URL)");
+    let Some(url) = rearview_store::testing::pg_test_url() else {
         return;
     };
     let schema = format!("mig_{}", uuid::Uuid::now_v7().simple());

@@ -4,5 +4,10 @@
 -- vector on disk, 80 % of a database. At half precision the row fits in the page (about 0.8 KB
 -- per vector). Cosines move by about 1e-5; the service rounds every new vector the same way
 -- before it first uses it (`Embedding::to_half_precision`), so rankings do not change across a
--- restart. The pages freed here are reused by later writes; `VACUUM` returns them to the disk.
-UPDATE vectors SET vector = rearview_half_vector(vector);
+-- restart.
+--
+-- The stored vectors are rewritten after this step, in short batches (`migrate.rs`,
+-- `half_vectors`): one transaction over a million rows would hold the write lock for tens of
+-- seconds. Version 7 tells a binary of version 6 that it can no longer read this file. The pages
+-- freed are reused by later writes; `VACUUM` returns them to the disk.
+SELECT 1;

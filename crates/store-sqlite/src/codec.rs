@@ -89,7 +89,7 @@ pub(crate) fn read_vectors(
 ) -> Result<Vec<VectorEntry>, StoreError> {
     let mut stmt = conn
         .prepare_cached(&format!(
-            "SELECT n.name, {FACET_COLUMNS}, v.vector \
+            "SELECT n.name, {FACET_COLUMNS}, v.vector, v.dims \
              FROM vectors v JOIN memories m ON m.rowid = v.memory_rowid \
              JOIN namespaces n ON n.id = m.ns WHERE v.model_id = ?1 AND (?2 IS NULL OR m.ns = ?2) \
              ORDER BY m.rowid"
@@ -100,9 +100,8 @@ pub(crate) fn read_vectors(
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(backend("reading vector row"))? {
         let (namespace, id, facets) = decode_facets(row)?;
-        let blob: Vec<u8> =
-            row.get(AFTER_FACETS).map_err(|e| corrupt(format!("vector row: {e}")))?;
-        out.push(VectorEntry { namespace, id, facets, embedding: decode_vector(&blob)? });
+        let embedding = decode_vector(row, AFTER_FACETS)?;
+        out.push(VectorEntry { namespace, id, facets, embedding });
     }
     Ok(out)
 }
@@ -135,7 +134,8 @@ pub(crate) fn read_memory_vectors(
 ) -> Result<Vec<StoredVector>, StoreError> {
     let mut stmt = conn
         .prepare_cached(
-            "SELECT v.model_id, v.vector FROM vectors v JOIN memories m ON m.rowid = v.memory_rowid \
+            "SELECT v.model_id, v.vector, v.dims FROM vectors v \
+             JOIN memories m ON m.rowid = v.memory_rowid \
              WHERE m.id = ?1 ORDER BY v.model_id",
         )
         .map_err(backend("preparing memory vectors query"))?;
@@ -143,8 +143,7 @@ pub(crate) fn read_memory_vectors(
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(backend("reading vector row"))? {
         let model_id: String = row.get(0).map_err(|e| corrupt(format!("vector row: {e}")))?;
-        let blob: Vec<u8> = row.get(1).map_err(|e| corrupt(format!("vector row: {e}")))?;
-        out.push(StoredVector { model_id, embedding: decode_vector(&blob)? });
+        out.push(StoredVector { model_id, embedding: decode_vector(row, 1)? });
     }
     Ok(out)
 }
@@ -156,15 +155,27 @@ pub(crate) fn encode_vector(e: &Embedding) -> Vec<u8> {
     e.as_slice().iter().flat_map(|&v| half::f16::from_f32(v).to_le_bytes()).collect()
 }
 
-fn decode_vector(blob: &[u8]) -> Result<Embedding, StoreError> {
-    if !blob.len().is_multiple_of(2) {
-        return Err(corrupt(format!(
-            "vector blob of {} bytes is not a whole number of half-precision floats",
-            blob.len()
-        )));
-    }
-    let values =
-        blob.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32()).collect();
+/// The vector in columns `at` (the blob) and `at + 1` (its dimensions) of `row`: half precision,
+/// or f32 as version 6 wrote it (rows not yet converted, or written by a process of the
+/// previous version that still had the file open during the upgrade).
+fn decode_vector(row: &rusqlite::Row<'_>, at: usize) -> Result<Embedding, StoreError> {
+    let blob = row.get_ref(at).and_then(|v| Ok(v.as_blob()?));
+    let blob = blob.map_err(|e| corrupt(format!("vector row: {e}")))?;
+    let dims: i64 = row.get(at + 1).map_err(|e| corrupt(format!("vector row: {e}")))?;
+    let values: Vec<f32> = match usize::try_from(dims).ok() {
+        Some(d) if blob.len() == 2 * d => {
+            blob.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32()).collect()
+        }
+        Some(d) if blob.len() == 4 * d => {
+            blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+        }
+        _ => {
+            return Err(corrupt(format!(
+                "vector blob of {} bytes is neither half precision nor f32 of {dims} dimensions",
+                blob.len()
+            )));
+        }
+    };
     Embedding::from_normalized(values).map_err(|e| corrupt(format!("stored vector: {e}")))
 }
 

@@ -79,6 +79,7 @@ async fn a_version_6_database_of_f32_vectors_migrates_to_half_precision() {
     {
         let conn = Connection::open(&path).unwrap();
         conn.execute("UPDATE vectors SET vector = ?1", [&f32_blob]).unwrap();
+        conn.execute("DELETE FROM settings WHERE key = 'vectors.half_precision'", []).unwrap();
         conn.pragma_update(None, "user_version", 6).unwrap();
     }
     let store = SqliteStore::open(&SqliteConfig::new(&path)).unwrap();
@@ -92,4 +93,22 @@ async fn a_version_6_database_of_f32_vectors_migrates_to_half_precision() {
         .query_row("SELECT length(vector) FROM vectors", [], |r| r.get(0))
         .unwrap();
     assert_eq!(length, 2 * DIMS as i64);
+
+    // A process of version 6 that still had the file open writes an f32 vector after the
+    // upgrade: it reads back as the f32 it is.
+    let late = record("late", 8);
+    store.insert(&late).await.unwrap();
+    let late_f32 = vector(8);
+    let blob: Vec<u8> = late_f32.as_slice().iter().flat_map(|v| v.to_le_bytes()).collect();
+    Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE vectors SET vector = ?1 WHERE memory_rowid = \
+             (SELECT rowid FROM memories WHERE id = ?2)",
+            rusqlite::params![blob, late.memory.id.to_string()],
+        )
+        .unwrap();
+    let stored = store.vectors("e5").await.unwrap();
+    let read = stored.iter().find(|e| e.id == late.memory.id).expect("the late vector");
+    assert_eq!(read.embedding, late_f32);
 }

@@ -23,6 +23,22 @@ use crate::{
     ApiKeyRecord, MemoryRecord, MemoryStore, MemoryUpdate, Page, StoreError, StoredVector,
 };
 
+/// The PostgreSQL server tests run against: `REARVIEW_TEST_PG_URL` (`scripts/pg-up.sh` starts
+/// one and prints it). Without it a test skips (the caller returns on `None`, and this says so
+/// in the test output), unless `REARVIEW_REQUIRE_PG` is set, as in CI, when it fails.
+#[allow(clippy::print_stderr)] // a skipped test must say so in the test output
+pub fn pg_test_url() -> Option<String> {
+    if let Ok(url) = std::env::var("REARVIEW_TEST_PG_URL") {
+        return Some(url);
+    }
+    assert!(
+        std::env::var_os("REARVIEW_REQUIRE_PG").is_none(),
+        "REARVIEW_REQUIRE_PG is set but REARVIEW_TEST_PG_URL is not: run scripts/pg-up.sh"
+    );
+    eprintln!("skipped: no PostgreSQL configured (REARVIEW_TEST_PG_URL)");
+    None
+}
+
 /// Generates one `#[tokio::test]` per contract check, each on a fresh store from `$make`
 /// (an async fn returning `Arc<dyn MemoryStore>`, or `Option` of one to allow skipping).
 #[macro_export]
