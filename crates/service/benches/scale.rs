@@ -214,10 +214,13 @@ async fn measure(size: usize) -> Value {
     let open = started.elapsed();
     let graph_vectors = service.stats().await.unwrap().graph_vectors;
 
+    let run = uuid::Uuid::now_v7().simple().to_string();
     // 3. Stores at this size with the defaults (dedup on, full durability).
     let mut stores = Vec::with_capacity(STORES);
     for i in 0..STORES {
-        let text = format!("{} [new {i}]", corpus.memory(size + i));
+        // A run's own texts: a reused database holds the earlier runs' (exact duplicates would
+        // merge without the near-duplicate search a new memory costs).
+        let text = format!("{} [new {i} {run}]", corpus.memory(size + i));
         let started = Instant::now();
         service.remember(&ns, RememberRequest::new(text)).await.unwrap();
         stores.push(started.elapsed());
