@@ -104,23 +104,30 @@ impl TextIndex {
     pub fn upsert(&mut self, id: MemoryId, facets: Facets, terms: &[String]) {
         self.remove(id);
         let slot = self.slots.len() as u32;
-        let mut tf: HashMap<u32, u32> = HashMap::new();
-        let mut len = 0u32;
+        // Term ids in document order, then sorted and counted: no map and no key allocated per
+        // occurrence (a start-up indexes 30 million of them at 1M memories).
+        let mut ids: Vec<u32> = Vec::with_capacity(terms.len());
         for term in terms.iter().filter(|t| !t.is_empty()) {
-            len += 1;
-            let next_id = self.postings.len() as u32;
-            let term_id = *self.term_ids.entry(term.as_str().into()).or_insert(next_id);
-            if term_id == next_id {
-                self.postings.push(Vec::new());
-                self.df.push(0);
-            }
-            *tf.entry(term_id).or_default() += 1;
+            let term_id = match self.term_ids.get(term.as_str()) {
+                Some(&known) => known,
+                None => {
+                    let new = self.postings.len() as u32;
+                    self.term_ids.insert(term.as_str().into(), new);
+                    self.postings.push(Vec::new());
+                    self.df.push(0);
+                    new
+                }
+            };
+            ids.push(term_id);
         }
-        let mut distinct: Vec<u32> = tf.keys().copied().collect();
-        distinct.sort_unstable();
-        for &term_id in &distinct {
-            self.postings[term_id as usize].push((slot, tf[&term_id]));
+        let len = ids.len() as u32;
+        ids.sort_unstable();
+        let mut distinct: Vec<u32> = Vec::with_capacity(ids.len());
+        for run in ids.chunk_by(|a, b| a == b) {
+            let term_id = run[0];
+            self.postings[term_id as usize].push((slot, run.len() as u32));
             self.df[term_id as usize] += 1;
+            distinct.push(term_id);
         }
         self.total_len += u64::from(len);
         self.slots.push(Slot { id, facets, len, terms: distinct.into(), alive: true });
