@@ -20,7 +20,7 @@
 //! Removal leaves a tombstone (statistics are corrected at once); the index compacts itself when a
 //! quarter of its slots are dead.
 
-use std::collections::HashMap;
+use std::collections::{BinaryHeap, HashMap};
 
 use rearview_core::{Facets, MemoryId};
 
@@ -72,6 +72,34 @@ thread_local! {
     /// fresh vector per search cost 4 MB of page clearing at 1M documents.
     static SCORES: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
+
+/// A scored slot in [`TextIndex::best_of`]'s heap, ordered worst first: lower score, then
+/// larger id (the ranking breaks ties by smaller id).
+struct Ranked {
+    score: f32,
+    id: MemoryId,
+    slot: u32,
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.score.total_cmp(&self.score).then_with(|| self.id.cmp(&other.id))
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Ranked {}
 
 #[derive(Debug, Clone)]
 struct Slot {
@@ -277,20 +305,15 @@ impl TextIndex {
             b.0.total_cmp(&a.0)
                 .then_with(|| self.slots[a.1 as usize].id.cmp(&self.slots[b.1 as usize].id))
         };
-        let mut all: Vec<(f32, u32)> =
-            touched.iter().map(|&slot| (scores[slot as usize], slot)).collect();
-        let pool = k.saturating_mul(FILTER_POOL);
-        if all.len() > pool {
-            all.select_nth_unstable_by(pool - 1, by_score);
-        }
-        let first = pool.min(all.len());
-        let (best, rest) = all.split_at_mut(first);
-        best.sort_unstable_by(by_score);
         let accepted = |hit: &&(f32, u32)| accept(&self.slots[hit.1 as usize].facets);
+        let pool = k.saturating_mul(FILTER_POOL);
+        let mut best = self.best_of(touched, scores, pool);
+        best.sort_unstable_by(by_score);
         let mut hits: Vec<(f32, u32)> = best.iter().filter(accepted).take(k).copied().collect();
-        if hits.len() < k && !rest.is_empty() {
+        if hits.len() < k && touched.len() > best.len() {
             // A selective filter: the best that pass may lie anywhere.
-            hits.extend(rest.iter().filter(accepted).copied());
+            hits = touched.iter().map(|&slot| (scores[slot as usize], slot)).collect();
+            hits.retain(|hit| accepted(&hit));
             if hits.len() > k {
                 hits.select_nth_unstable_by(k - 1, by_score);
                 hits.truncate(k);
@@ -300,6 +323,27 @@ impl TextIndex {
         hits.into_iter()
             .map(|(bm25, slot)| TextHit { id: self.slots[slot as usize].id, bm25 })
             .collect()
+    }
+
+    /// The best `n` of the `touched` slots by score (ties by id), in no order: one pass that
+    /// keeps a heap of the best so far, so most slots cost one comparison with its worst and
+    /// none is copied or sorted (partitioning every touched slot took 9 % of a 1M recall).
+    fn best_of(&self, touched: &[u32], scores: &[f32], n: usize) -> Vec<(f32, u32)> {
+        let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(n + 1);
+        for &slot in touched {
+            let score = scores[slot as usize];
+            if heap.len() == n {
+                let worst = heap.peek().expect("n > 0: the heap is full");
+                if score < worst.score
+                    || (score == worst.score && self.slots[slot as usize].id > worst.id)
+                {
+                    continue;
+                }
+                heap.pop();
+            }
+            heap.push(Ranked { score, id: self.slots[slot as usize].id, slot });
+        }
+        heap.into_iter().map(|r| (r.score, r.slot)).collect()
     }
 
     /// Rebuilds postings without dead slots.
@@ -409,6 +453,17 @@ mod tests {
         // The scratch accumulators are clean for the next search.
         let again = index.search(&terms("apple"), 2, &|f| f.archived);
         assert_eq!(again, hits);
+    }
+
+    #[test]
+    fn equal_scores_rank_by_id_however_many_tie() {
+        let mut index = TextIndex::new();
+        // Inserted in an order unlike the ids', more than the first pool holds.
+        for n in (0..100).map(|n| (n * 37) % 100) {
+            index.upsert(id(n), facets(), &terms("same words here"));
+        }
+        let hits = index.search(&terms("words"), 3, &|_| true);
+        assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), vec![id(0), id(1), id(2)]);
     }
 
     #[test]
