@@ -49,8 +49,9 @@ pub struct TextIndex {
     df: Vec<u32>,
     /// Per slot.
     slots: Vec<Slot>,
-    /// Per slot: the document's length, [`DEAD`] once removed. Scoring reads this for every
-    /// posting, so it is kept apart from the slots (4 bytes a slot, not a cache line).
+    /// Per slot: the document's length, [`DEAD`] once removed (the one record of which slots
+    /// are live). Scoring reads this for every posting, so it is kept apart from the slots
+    /// (4 bytes a slot, not a cache line).
     lens: Vec<u32>,
     /// Id → live slot.
     rows: HashMap<MemoryId, u32>,
@@ -105,10 +106,8 @@ impl Eq for Ranked {}
 struct Slot {
     id: MemoryId,
     facets: Facets,
-    len: u32,
     /// Distinct term ids of the document (to correct `df` on removal).
     terms: Box<[u32]>,
-    alive: bool,
 }
 
 impl TextIndex {
@@ -158,7 +157,7 @@ impl TextIndex {
             distinct.push(term_id);
         }
         self.total_len += u64::from(len);
-        self.slots.push(Slot { id, facets, len, terms: distinct.into(), alive: true });
+        self.slots.push(Slot { id, facets, terms: distinct.into() });
         self.lens.push(len);
         self.rows.insert(id, slot);
     }
@@ -177,11 +176,9 @@ impl TextIndex {
     /// Removes `id`. Returns whether it existed.
     pub fn remove(&mut self, id: MemoryId) -> bool {
         let Some(slot) = self.rows.remove(&id) else { return false };
-        let entry = &mut self.slots[slot as usize];
-        entry.alive = false;
-        self.lens[slot as usize] = DEAD;
-        self.total_len -= u64::from(entry.len);
-        for &term_id in entry.terms.iter() {
+        let len = std::mem::replace(&mut self.lens[slot as usize], DEAD);
+        self.total_len -= u64::from(len);
+        for &term_id in self.slots[slot as usize].terms.iter() {
             self.df[term_id as usize] -= 1;
         }
         self.dead += 1;
@@ -350,10 +347,12 @@ impl TextIndex {
     fn compact(&mut self) {
         let mut remap = vec![u32::MAX; self.slots.len()];
         let mut slots = Vec::with_capacity(self.rows.len());
-        for (old, slot) in self.slots.drain(..).enumerate() {
-            if slot.alive {
+        let mut lens = Vec::with_capacity(self.rows.len());
+        for (old, (slot, len)) in self.slots.drain(..).zip(&self.lens).enumerate() {
+            if *len != DEAD {
                 remap[old] = slots.len() as u32;
                 slots.push(slot);
+                lens.push(*len);
             }
         }
         for list in &mut self.postings {
@@ -365,7 +364,7 @@ impl TextIndex {
         for (slot, s) in slots.iter().enumerate() {
             self.rows.insert(s.id, slot as u32);
         }
-        self.lens = slots.iter().map(|s| s.len).collect();
+        self.lens = lens;
         self.slots = slots;
         self.dead = 0;
     }

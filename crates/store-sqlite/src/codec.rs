@@ -166,9 +166,7 @@ fn decode_vector(row: &rusqlite::Row<'_>, at: usize) -> Result<Embedding, StoreE
         Some(d) if blob.len() == 2 * d => {
             blob.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32()).collect()
         }
-        Some(d) if blob.len() == 4 * d => {
-            blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
-        }
+        Some(d) if blob.len() == 4 * d => f32s(blob).collect(),
         _ => {
             return Err(corrupt(format!(
                 "vector blob of {} bytes is neither half precision nor f32 of {dims} dimensions",
@@ -185,11 +183,12 @@ pub(crate) fn f32_blob_to_half(blob: &[u8]) -> Result<Vec<u8>, String> {
     if !blob.len().is_multiple_of(4) {
         return Err(format!("vector blob of {} bytes is not a whole number of f32", blob.len()));
     }
-    Ok(blob
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .flat_map(|v| half::f16::from_f32(v).to_le_bytes())
-        .collect())
+    Ok(f32s(blob).flat_map(|v| half::f16::from_f32(v).to_le_bytes()).collect())
+}
+
+/// The little-endian f32 values of `blob` (a trailing partial value is ignored).
+fn f32s(blob: &[u8]) -> impl Iterator<Item = f32> + '_ {
+    blob.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
 }
 
 pub(crate) fn encode_ids(ids: &[MemoryId]) -> String {
