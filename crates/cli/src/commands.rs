@@ -235,7 +235,7 @@ async fn serve_stdio(
         .await
         .map_err(|e| anyhow::format_err!("serving MCP over stdio: {e}"))?;
     service.flush_access_counts().await;
-    save_graphs(&service).await;
+    save_indexes(&service).await;
     Ok(())
 }
 
@@ -262,7 +262,7 @@ async fn serve_http(
     let app = rearview_http::router_with(Arc::clone(&service), namespace, limits);
     rearview_http::serve(listener, app, limits, shutdown_signal()).await.context("serving HTTP")?;
     service.flush_access_counts().await;
-    save_graphs(&service).await;
+    save_indexes(&service).await;
     Ok(())
 }
 
@@ -290,11 +290,11 @@ fn spawn_sweeper(service: &Arc<MemoryService>, every: Option<std::time::Duration
     });
 }
 
-/// Saves large namespaces' vector graphs before a server exits, so the next start loads them
-/// instead of rebuilding (a failure only costs that rebuild).
-async fn save_graphs(service: &MemoryService) {
-    if let Err(e) = service.save_graphs().await {
-        tracing::warn!(error = %e, "saving vector graphs failed; the next start rebuilds them");
+/// Saves large namespaces' vector graphs and keyword indexes before a server exits, so the next
+/// start loads them instead of rebuilding (a failure only costs that rebuild).
+async fn save_indexes(service: &MemoryService) {
+    if let Err(e) = service.save_indexes().await {
+        tracing::warn!(error = %e, "saving indexes failed; the next start rebuilds them");
     }
 }
 

@@ -27,6 +27,6 @@ pub use rank::{
     Candidate, Explanation, Floor, Fusion, KeywordScale, RankingConfig, Recency, Scored, TIER_BAND,
     TierOrder, VectorScale, passes_floor, rank,
 };
-pub use text::{TextHit, TextIndex};
+pub use text::{SnapshotError, TextHit, TextIndex};
 pub use tokenize::Tokenizer;
 pub use vector::{FlatIndex, VectorHit, VectorIndex};

@@ -24,6 +24,10 @@ use std::collections::{BinaryHeap, HashMap};
 
 use rearview_core::{Facets, MemoryId};
 
+mod snapshot;
+
+pub use snapshot::SnapshotError;
+
 /// BM25 term-frequency saturation (FTS5's value).
 pub const K1: f32 = 1.2;
 /// BM25 length normalisation (FTS5's value).

@@ -20,7 +20,12 @@
 //! 5. disk size (database, WAL and shared-memory files) and peak resident memory (`VmHWM`).
 //!
 //! Run: `cargo bench -p rearview-service --bench scale`. Environment (and
-//! `REARVIEW_SCALE_QUERIES` for a longer recall phase to profile):
+//! `REARVIEW_SCALE_QUERIES` for a longer recall phase to profile;
+//! `REARVIEW_SCALE_FILL=import` to fill through `MemoryService::import` instead, as a restore
+//! from an export does (no dedup, no detection of superseded facts, graph built once at the end
+//! on all threads, as a start-up does): a 1M database in a fraction of the time, for profiling
+//! the later steps; its `fill_per_sec` is then not the store throughput of a server, and the
+//! row says `"fill": "import"`):
 //! `REARVIEW_SCALE_SIZES=1000,10000` picks sizes; `REARVIEW_SCALE_OUT` (default
 //! `bench/scale.json`) and `REARVIEW_SCALE_PLOT` (default `BENCHMARKS-scale.png`, next to
 //! `BENCHMARKS.md`) name the outputs, both
@@ -41,7 +46,7 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rearview_core::{Namespace, SystemClock};
+use rearview_core::{Clock, Memory, MemoryId, MemoryType, Namespace, SystemClock, content_hash};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
 use rearview_store::MemoryStore;
@@ -62,6 +67,11 @@ fn queries() -> usize {
 fn main() {
     if let Ok(size) = std::env::var(CHILD_ENV) {
         let size: usize = size.parse().expect("REARVIEW_SCALE_CHILD is a number");
+        // `RUST_LOG=info` shows what each step of a start-up took, on stderr.
+        tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_writer(std::io::stderr)
+            .init();
         let result = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
@@ -154,18 +164,28 @@ async fn measure(size: usize) -> Value {
 
     // 1. Fill, unless `REARVIEW_SCALE_REUSE` names a database a kept run filled (to profile
     // the later steps at 1M without the fill's 45 minutes; its fill rate is not measured).
+    let deferred = std::env::var("REARVIEW_SCALE_FILL").is_ok_and(|f| f == "import");
     let fill_secs = if reuse.is_none() {
         let store = open_store(&path, &schema, true).await;
+        let fill_config = if deferred {
+            ServiceConfig { exact_scan_limit: usize::MAX, ..config() }
+        } else {
+            config()
+        };
         let service = MemoryService::open(
             store,
             Some(Arc::clone(&embedder)),
             Arc::new(SystemClock),
-            config(),
+            fill_config,
         )
         .await
         .unwrap();
         let started = Instant::now();
         for i in 0..size {
+            if deferred {
+                service.import(&ns, imported(&ns, corpus.memory(i)), Vec::new()).await.unwrap();
+                continue;
+            }
             let request =
                 RememberRequest { dedup: Some(false), ..RememberRequest::new(corpus.memory(i)) };
             service.remember(&ns, request).await.unwrap();
@@ -174,6 +194,25 @@ async fn measure(size: usize) -> Value {
             }
         }
         let fill_secs = started.elapsed().as_secs_f64();
+        let service = if deferred {
+            // Reopened with the defaults, the namespace past the limit gets its graph built from
+            // the stored vectors on all threads.
+            drop(service);
+            let store = open_store(&path, &schema, true).await;
+            let built = Instant::now();
+            let service = MemoryService::open(
+                store,
+                Some(Arc::clone(&embedder)),
+                Arc::new(SystemClock),
+                config(),
+            )
+            .await
+            .unwrap();
+            eprintln!("  graph built in {:.0} s", built.elapsed().as_secs_f64());
+            service
+        } else {
+            service
+        };
         // A namespace past the exact-scan limit got its graph built in the background during the
         // fill; wait for it, then save as a server does when it stops.
         // (A service that searches in the store, on PostgreSQL, keeps no graph.)
@@ -182,7 +221,7 @@ async fn measure(size: usize) -> Value {
         while service.stats().await.unwrap().graph_vectors < wanted {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
-        service.save_graphs().await.unwrap();
+        service.save_indexes().await.unwrap();
         drop(service);
         Some(fill_secs)
     } else {
@@ -259,6 +298,7 @@ async fn measure(size: usize) -> Value {
         "memories": size,
         "text": corpus.source,
         "fill_per_sec": fill_secs.map(|secs| size as f64 / secs),
+        "fill": if reuse.is_some() { "reused" } else if deferred { "import" } else { "served" },
         "open_ms": ms(open),
         "store_p50_ms": ms(percentile(&mut stores, 0.50)),
         "store_p95_ms": ms(percentile(&mut stores, 0.95)),
@@ -268,6 +308,34 @@ async fn measure(size: usize) -> Value {
         "disk_bytes": disk,
         "peak_rss_bytes": peak_rss(),
     })
+}
+
+/// An episodic memory of `content` as an export line holds it, stored now with the tier's
+/// default time to live (30 days), as `remember` would store it.
+fn imported(ns: &Namespace, content: String) -> Memory {
+    let now = SystemClock.now();
+    let ttl_secs = 30 * 24 * 3600;
+    Memory {
+        id: MemoryId::new_v7(now),
+        namespace: ns.clone(),
+        memory_type: MemoryType::Episodic,
+        content_hash: content_hash(&content),
+        content,
+        metadata: Default::default(),
+        session_id: None,
+        ttl_secs,
+        timestamp: now,
+        occurred_at: now,
+        updated_at: now,
+        last_accessed_at: None,
+        expires_at: Some(now + chrono::TimeDelta::seconds(ttl_secs as i64)),
+        access_count: 0,
+        archived: false,
+        source_ids: Vec::new(),
+        summary: None,
+        superseded_by: None,
+        invalid_at: None,
+    }
 }
 
 fn percentile(samples: &mut [Duration], p: f64) -> Duration {

@@ -22,15 +22,15 @@
 //! last, and that pair, `{stem}.{random}.usearch` (the graph) and `{stem}.{random}.ids` (the
 //! memory of each graph key). A save is complete once the `.json` names its pair.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rearview_core::{Facets, MemoryId, Namespace};
 use rearview_search::{AnnIndex, VectorIndex};
 use serde_json::json;
-use sha2::{Digest, Sha256};
 
+use crate::saved::{self, LogPoint};
 use crate::{MemoryService, ServiceError};
 
 /// What a `.json` file says about its graph.
@@ -41,13 +41,6 @@ struct Saved {
     position: u64,
     /// The memory id of the change at `position` (none at position 0).
     anchor: Option<String>,
-}
-
-/// Where in the change log a save was taken: the position and its change's memory id.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct LogPoint {
-    pub position: u64,
-    pub anchor: Option<String>,
 }
 
 /// The `.json` naming `files`.
@@ -64,32 +57,8 @@ fn meta_json(
     })
 }
 
-/// Writes `meta` to `path` through a temporary file and a rename.
-fn write_meta(
-    dir: &Path,
-    files: &str,
-    path: &Path,
-    meta: &serde_json::Value,
-) -> Result<(), String> {
-    let tmp = dir.join(format!("{files}.json.tmp"));
-    std::fs::write(&tmp, meta.to_string())
-        .map_err(|e| format!("writing {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("writing {}: {e}", path.display()))
-}
-
-/// The file stem of `namespace`'s graph of `model`.
-pub(crate) fn stem(namespace: &Namespace, model: &str) -> String {
-    let digest = Sha256::digest(format!("{}\n{model}", namespace.as_str()));
-    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
-}
-
 /// Writes `graph` and its `.json` (namespace, model, dimensions, position, anchor, files);
-/// returns the name of the file pair.
-///
-/// Several processes on one database may save the same graph at once, so each save writes a pair
-/// of files of its own (`{stem}.{random}.usearch` / `.ids`) and then renames its `.json` into
-/// place, naming that pair: whichever rename comes last names a complete pair, never a mix of
-/// two saves. The pair the `.json` named before is then deleted.
+/// returns the name of the file pair (`saved::save_files`).
 pub(crate) fn save(
     dir: &Path,
     namespace: &Namespace,
@@ -97,59 +66,19 @@ pub(crate) fn save(
     graph: &AnnIndex,
     at: &LogPoint,
 ) -> Result<String, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-    let stem = stem(namespace, model);
-    let mut nonce = [0u8; 6];
-    getrandom::fill(&mut nonce).map_err(|e| format!("random file name: {e}"))?;
-    let files = format!("{stem}.{}", nonce.iter().map(|b| format!("{b:02x}")).collect::<String>());
-    graph.save(dir, &files).map_err(|e| e.to_string())?;
-    let meta = meta_json(namespace, model, &files, (graph.dimensions(), graph.len()), at);
-    let path = dir.join(format!("{stem}.json"));
-    let before = read_meta(&path).and_then(|m| m["files"].as_str().map(str::to_owned));
-    write_meta(dir, &files, &path, &meta)?;
-    if let Some(old) = before.filter(|old| *old != files) {
-        for extension in ["usearch", "ids"] {
-            let _ = std::fs::remove_file(dir.join(format!("{old}.{extension}")));
-        }
-    }
-    Ok(files)
-}
-
-/// Moves the `.json` of an unchanged graph on to `at`, if it still names `files` (the pair
-/// this process saved or loaded, equal to its graph). Another process's newer save is left as
-/// it is: that pair reflects only its own position.
-pub(crate) fn touch(
-    dir: &Path,
-    namespace: &Namespace,
-    model: &str,
-    files: &str,
-    at: &LogPoint,
-) -> Result<bool, String> {
-    let path = dir.join(format!("{}.json", stem(namespace, model)));
-    let Some(meta) = read_meta(&path) else { return Ok(false) };
-    if meta["files"] != files || meta["position"].as_u64() == Some(at.position) {
-        return Ok(false);
-    }
-    let dims = meta["dimensions"].as_u64().unwrap_or(0) as usize;
-    let len = meta["vectors"].as_u64().unwrap_or(0) as usize;
-    write_meta(dir, files, &path, &meta_json(namespace, model, files, (dims, len), at))?;
-    Ok(true)
-}
-
-fn read_meta(path: &Path) -> Option<serde_json::Value> {
-    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+    saved::save_files(
+        dir,
+        &saved::stem(namespace, model),
+        &["usearch", "ids"],
+        |dir, files| graph.save(dir, files).map_err(|e| e.to_string()),
+        |files| meta_json(namespace, model, files, (graph.dimensions(), graph.len()), at),
+    )
 }
 
 /// The saved graphs of `model` with `dims` dimensions in `dir`.
 fn saved(dir: &Path, model: &str, dims: usize) -> Vec<Saved> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
     let mut out = Vec::new();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.extension().is_none_or(|e| e != "json") {
-            continue;
-        }
-        let Some(meta) = read_meta(&path) else { continue };
+    for meta in saved::metas(dir) {
         let matches = meta["format"] == 2
             && meta["model"] == model
             && meta["dimensions"].as_u64() == Some(dims as u64);
@@ -253,52 +182,12 @@ impl MemoryService {
         Ok(GraphLoad { restored, others: Some(others) })
     }
 
-    /// Where the change log stands at `position`: its change's memory id.
-    pub(crate) async fn log_point(&self, position: u64) -> Result<LogPoint, ServiceError> {
-        if position == 0 {
-            return Ok(LogPoint { position, anchor: None });
-        }
-        let page = self.store.changes_since(position - 1, 1).await?;
-        let anchor = page
-            .changes
-            .first()
-            .filter(|c| page.complete && c.position == position)
-            .map(|c| c.id.to_string());
-        Ok(LogPoint { position, anchor })
-    }
-
-    /// Whether `at` is a point of this store's change log (not of another database's, nor of
-    /// this one's future, as after a backup was restored).
-    async fn is_on_log(&self, at: &LogPoint) -> Result<bool, ServiceError> {
-        if at.anchor.is_none() {
-            // Saved at position 0 (nothing logged yet) or where the log had been pruned: only
-            // position 0 can be told apart from another history, by the log being empty there.
-            return Ok(at.position == 0 && self.store.change_position().await? == 0);
-        }
-        Ok(self.log_point(at.position).await? == *at)
-    }
-
     /// Applies every change committed after each graph's position; `false` if the log no
     /// longer reaches that far back.
     async fn replay_onto(&self, model: &str, graphs: &mut Restored) -> Result<bool, ServiceError> {
-        let Some(mut position) = graphs.iter().map(|g| g.position).min() else { return Ok(true) };
-        let mut changed: HashMap<Namespace, HashSet<MemoryId>> = HashMap::new();
-        loop {
-            let page = self.store.changes_since(position, 5_000).await?;
-            if !page.complete {
-                return Ok(false);
-            }
-            let Some(last) = page.changes.last().map(|c| c.position) else { break };
-            for change in page.changes {
-                let newer = graphs
-                    .iter()
-                    .any(|g| g.namespace == change.namespace && change.position > g.position);
-                if newer {
-                    changed.entry(change.namespace).or_default().insert(change.id);
-                }
-            }
-            position = last;
-        }
+        let points: Vec<(Namespace, u64)> =
+            graphs.iter().map(|g| (g.namespace.clone(), g.position)).collect();
+        let Some(mut changed) = self.changed_since(&points).await? else { return Ok(false) };
         for RestoredGraph { namespace, graph, clean, .. } in graphs.iter_mut() {
             let Some(ids) = changed.remove(namespace) else { continue };
             *clean = false;
@@ -326,23 +215,6 @@ impl MemoryService {
             }
         }
         Ok(true)
-    }
-
-    /// Saves every graph changed since its last save, with the change-log position the indexes
-    /// have caught up to. Returns how many were written. Does nothing without a graph directory.
-    pub async fn save_graphs(&self) -> Result<usize, ServiceError> {
-        let Some(dir) = self.config.graph_dir.clone() else { return Ok(0) };
-        // Catch up first, so the saved position is the head of the log (servers follow every
-        // 250 ms anyway; embedded uses may never have), then hold the position while saving, so
-        // it cannot move past what the graphs reflect.
-        self.follow_changes().await?;
-        let position = self.followed.lock().await;
-        let at = self.log_point(*position).await?;
-        let saver = self.indexes.graph_saver(dir, at);
-        let written = tokio::task::spawn_blocking(saver)
-            .await
-            .map_err(|e| ServiceError::Unavailable(format!("graph save task: {e}")))?;
-        Ok(written)
     }
 }
 

@@ -7,6 +7,8 @@ use rearview_core::{Embedding, Facets, Memory, MemoryFilter, MemoryId, Namespace
 use rearview_search::{TextHit, TextIndex, VectorHit};
 use rearview_store::{MemoryStore, StoreError, VectorEntry};
 
+use crate::keywords::{self, RestoredKeywords};
+use crate::saved::{self, LogPoint, SaveState, SavedIndexes};
 use crate::vectors::ModelVectors;
 
 /// Per-namespace keyword and vector indexes.
@@ -27,6 +29,8 @@ pub(crate) struct Indexes {
 pub(crate) struct NamespaceIndex {
     /// BM25 over the namespace's terms; `None` when keyword search goes to the store.
     text: Option<TextIndex>,
+    /// Whether `text` is as last saved or loaded (`keywords.rs`).
+    text_save: SaveState,
     /// Vectors per embedding model id: spaces of different models never share an index.
     pub(crate) vectors: HashMap<String, ModelVectors>,
 }
@@ -42,18 +46,27 @@ impl Indexes {
         Self { holds_vectors: false, ..Self::new(usize::MAX) }
     }
 
-    /// Replaces the keyword indexes by ones of the store's entries. They are built as the store
-    /// streams them, on its reading thread (a large namespace takes seconds, which must not stall
-    /// the async workers), and swapped in under the lock, so searches never see a half-built or
-    /// empty index.
-    pub(crate) async fn load_text(&self, store: &dyn MemoryStore) -> Result<(), StoreError> {
+    /// Replaces the keyword indexes: by the `restored` ones (loaded from saved files, up to
+    /// date) and, for every other namespace, by one of the store's entries. Those are built as
+    /// the store streams them, on its reading thread (a large namespace takes seconds, which
+    /// must not stall the async workers), and swapped in under the lock, so searches never see
+    /// a half-built or empty index.
+    pub(crate) async fn load_text(
+        &self,
+        store: &dyn MemoryStore,
+        restored: Vec<RestoredKeywords>,
+    ) -> Result<(), StoreError> {
         let building: Arc<Mutex<HashMap<Namespace, TextIndex>>> = Arc::default();
         let sink = Arc::clone(&building);
+        let except: Vec<Namespace> = restored.iter().map(|r| r.namespace.clone()).collect();
         store
-            .visit_keyword_entries(Box::new(move |e| {
-                let mut per_namespace = sink.lock().unwrap_or_else(|p| p.into_inner());
-                per_namespace.entry(e.namespace).or_default().upsert(e.id, e.facets, &e.terms);
-            }))
+            .visit_keyword_entries(
+                &except,
+                Box::new(move |e| {
+                    let mut per_namespace = sink.lock().unwrap_or_else(|p| p.into_inner());
+                    per_namespace.entry(e.namespace).or_default().upsert(e.id, e.facets, &e.terms);
+                }),
+            )
             .await?;
         let built = std::mem::take(&mut *building.lock().unwrap_or_else(|p| p.into_inner()));
         let mut map = self.write();
@@ -61,10 +74,18 @@ impl Indexes {
             // A namespace whose memories are all gone from the store.
             if entry.text.is_some() {
                 entry.text = Some(TextIndex::new());
+                entry.text_save = SaveState::default();
             }
         }
         for (namespace, text) in built {
-            map.entry(namespace).or_default().text = Some(text);
+            let entry = map.entry(namespace).or_default();
+            entry.text = Some(text);
+            entry.text_save = SaveState::default();
+        }
+        for r in restored {
+            let entry = map.entry(r.namespace).or_default();
+            entry.text = Some(r.index);
+            entry.text_save = SaveState::loaded(r.files, r.clean);
         }
         Ok(())
     }
@@ -114,24 +135,35 @@ impl Indexes {
         skipped
     }
 
-    /// A job that saves every graph changed since its last save to `dir`, at `at`, moves the
-    /// saves of unchanged graphs on to `at`, and returns how many graphs it wrote (run it off
-    /// the async workers: a large graph takes seconds).
-    pub(crate) fn graph_saver(
+    /// A job that saves every index changed since its last save to `dir`, at `at` (graphs, and
+    /// keyword indexes of namespaces past the exact-scan limit), moves the saves of unchanged
+    /// ones on to `at`, and returns how many it wrote (run it off the async workers: a large
+    /// index takes seconds).
+    pub(crate) fn saver(
         &self,
         dir: std::path::PathBuf,
-        at: crate::graphs::LogPoint,
-    ) -> impl FnOnce() -> usize + Send + 'static {
+        at: LogPoint,
+    ) -> impl FnOnce() -> SavedIndexes + Send + 'static {
         let namespaces = Arc::clone(&self.namespaces);
+        let limit = self.exact_limit;
         move || {
             let map = namespaces.read().unwrap_or_else(|p| p.into_inner());
-            let mut written = 0;
+            let mut written = SavedIndexes::default();
             for (namespace, entry) in map.iter() {
+                if let Some(text) = entry.text.as_ref().filter(|t| t.len() >= limit) {
+                    written.keywords += usize::from(keywords::save_if_changed(
+                        &dir,
+                        namespace,
+                        text,
+                        &entry.text_save,
+                        &at,
+                    ));
+                }
                 for (model, vectors) in &entry.vectors {
-                    let Some(graph) = vectors.unsaved_graph() else {
+                    let Some((graph, save)) = vectors.unsaved_graph() else {
                         if let Some(files) = vectors.saved_files() {
-                            let touched = crate::graphs::touch(&dir, namespace, model, &files, &at);
-                            if let Err(e) = touched {
+                            let stem = saved::stem(namespace, model);
+                            if let Err(e) = saved::touch(&dir, &stem, &files, &at) {
                                 tracing::warn!(namespace = %namespace, model, error = %e, "moving a saved graph on failed");
                             }
                         }
@@ -139,10 +171,10 @@ impl Indexes {
                     };
                     match crate::graphs::save_logged(&dir, namespace, model, graph, &at) {
                         Some(files) => {
-                            vectors.set_saved_files(files);
-                            written += 1;
+                            save.set_files(files);
+                            written.graphs += 1;
                         }
-                        None => vectors.mark_unsaved(),
+                        None => save.save_failed(),
                     }
                 }
             }
@@ -167,7 +199,7 @@ impl Indexes {
         let mut map = self.write();
         let entry = map.entry(memory.namespace.clone()).or_default();
         if let Some(terms) = terms {
-            entry.text.get_or_insert_with(TextIndex::new).upsert(memory.id, memory.facets(), terms);
+            entry.text_mut().upsert(memory.id, memory.facets(), terms);
         }
         for (model, embedding) in vectors {
             entry
@@ -208,15 +240,12 @@ impl Indexes {
         let vectors = vectors.filter(|_| self.holds_vectors);
         let mut map = self.write();
         let entry = map.entry(memory.namespace.clone()).or_default();
-        if let Some(text) = &mut entry.text {
-            match terms {
-                Some(terms) => text.upsert(memory.id, memory.facets(), terms),
-                None => {
-                    text.set_facets(memory.id, memory.facets());
-                }
+        match terms {
+            Some(terms) => entry.text_mut().upsert(memory.id, memory.facets(), terms),
+            None if entry.text.is_some() => {
+                entry.text_mut().set_facets(memory.id, memory.facets());
             }
-        } else if let Some(terms) = terms {
-            entry.text.get_or_insert_with(TextIndex::new).upsert(memory.id, memory.facets(), terms);
+            None => {}
         }
         match vectors {
             Some(vectors) => {
@@ -241,8 +270,8 @@ impl Indexes {
     /// Forgets a memory everywhere.
     pub(crate) fn remove(&self, namespace: &Namespace, id: MemoryId) {
         if let Some(entry) = self.write().get_mut(namespace) {
-            if let Some(text) = &mut entry.text {
-                text.remove(id);
+            if entry.text.is_some() {
+                entry.text_mut().remove(id);
             }
             entry.vectors.values_mut().for_each(|index| {
                 index.remove(id);
@@ -345,6 +374,14 @@ impl Indexes {
 
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<Namespace, NamespaceIndex>> {
         self.namespaces.write().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl NamespaceIndex {
+    /// The keyword index, to change (created if there is none); it then differs from its save.
+    fn text_mut(&mut self) -> &mut TextIndex {
+        self.text_save.changed();
+        self.text.get_or_insert_with(TextIndex::new)
     }
 }
 

@@ -35,6 +35,7 @@ mod follow;
 mod graphs;
 mod indexes;
 mod keys;
+mod keywords;
 mod lifecycle;
 mod locks;
 mod lookup;
@@ -42,6 +43,7 @@ pub mod migrate;
 mod query_cache;
 mod recall;
 mod requests;
+mod saved;
 mod tenancy;
 mod timeline;
 mod transfer;
@@ -76,6 +78,7 @@ pub use requests::{
     RecallHit, RecallRequest, RecallResponse, RecallTimings, RememberRequest, Shown, UpdateRequest,
     VectorSearch, estimate_tokens,
 };
+pub use saved::SavedIndexes;
 pub use tenancy::{Caller, Grant};
 pub use timeline::MAX_TIMELINE_DAYS;
 pub use transfer::Imported;
@@ -323,6 +326,7 @@ impl MemoryService {
             ids.push(embedder.model_id().to_owned());
         }
         for embedder in embedders.iter().filter(|_| !self.in_store) {
+            let started = std::time::Instant::now();
             let (model, dims) = (embedder.model_id(), embedder.dimensions());
             let load = self.restore_graphs(model, dims).await?;
             let entries = match &load.others {
@@ -343,7 +347,11 @@ impl MemoryService {
                     "stored vectors with the wrong dimension were not indexed"
                 );
             }
-            tracing::info!(model = embedder.model_id(), "embedding model attached");
+            tracing::info!(
+                model = embedder.model_id(),
+                seconds = started.elapsed().as_secs_f32(),
+                "embedding model attached"
+            );
         }
         self.indexes.retain_models(&ids);
         *self.embedders.write().unwrap_or_else(|e| e.into_inner()) = embedders;
@@ -648,7 +656,15 @@ impl MemoryService {
 
     async fn load_indexes(&self) -> Result<(), ServiceError> {
         if self.config.keyword_search == KeywordSearch::InMemory {
-            self.indexes.load_text(self.store.as_ref()).await?;
+            let started = std::time::Instant::now();
+            let restored = self.restore_keywords().await?;
+            let loaded = restored.len();
+            self.indexes.load_text(self.store.as_ref(), restored).await?;
+            tracing::info!(
+                saved = loaded,
+                seconds = started.elapsed().as_secs_f32(),
+                "keyword indexes loaded"
+            );
         }
         let embedders = self.embedders();
         if !embedders.is_empty() {

@@ -9,13 +9,13 @@
 //! their graph at once.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
 use rearview_core::{Embedding, Facets, MemoryId, Namespace};
 use rearview_search::{AnnIndex, FlatIndex, VectorHit, VectorIndex};
 
 use crate::indexes::NamespaceIndex;
+use crate::saved::SaveState;
 
 /// The vectors of one model in one namespace.
 #[derive(Debug)]
@@ -28,10 +28,8 @@ pub(crate) struct ModelVectors {
     building: Option<(u64, Vec<MemoryId>)>,
     /// A build failed: stay exact rather than retry on every write.
     failed: bool,
-    /// The graph is as last saved (`graphs.rs`); any change clears it.
-    saved: AtomicBool,
-    /// The pair of files the graph was last saved to or loaded from.
-    files: std::sync::Mutex<Option<String>>,
+    /// Whether the graph is as last saved or loaded (`graphs.rs`).
+    save: SaveState,
     dims: usize,
 }
 
@@ -81,40 +79,23 @@ impl ModelVectors {
     /// A graph loaded from its saved files; `clean` if it still equals them.
     pub(crate) fn restored(graph: AnnIndex, clean: bool, files: String) -> Self {
         let dims = graph.dimensions();
-        let vectors = Self::with(None, Some(graph), dims);
-        vectors.saved.store(clean, Ordering::SeqCst);
-        vectors.set_saved_files(files);
-        vectors
+        Self { save: SaveState::loaded(files, clean), ..Self::with(None, Some(graph), dims) }
     }
 
     fn with(exact: Option<FlatIndex>, graph: Option<AnnIndex>, dims: usize) -> Self {
-        let saved = AtomicBool::new(false);
-        let files = std::sync::Mutex::new(None);
-        Self { exact, graph, building: None, failed: false, saved, files, dims }
+        Self { exact, graph, building: None, failed: false, save: SaveState::default(), dims }
     }
 
     /// The pair of files the graph equals, if it is unchanged since it was saved or loaded.
     pub(crate) fn saved_files(&self) -> Option<String> {
-        if self.graph.is_none() || !self.saved.load(Ordering::SeqCst) {
-            return None;
-        }
-        self.files.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.graph.as_ref().and_then(|_| self.save.clean_files())
     }
 
-    /// Notes the pair of files the graph was just saved to.
-    pub(crate) fn set_saved_files(&self, files: String) {
-        *self.files.lock().unwrap_or_else(|p| p.into_inner()) = Some(files);
-    }
-
-    /// The graph, if it changed since its last save; marks it saved.
-    pub(crate) fn unsaved_graph(&self) -> Option<&AnnIndex> {
+    /// The graph, if it changed since its last save, with its save state (claimed: marked
+    /// saved until the save fails).
+    pub(crate) fn unsaved_graph(&self) -> Option<(&AnnIndex, &SaveState)> {
         let graph = self.graph.as_ref()?;
-        (!self.saved.swap(true, Ordering::SeqCst)).then_some(graph)
-    }
-
-    /// Marks the graph changed again (its save failed).
-    pub(crate) fn mark_unsaved(&self) {
-        self.saved.store(false, Ordering::SeqCst);
+        self.save.claim_unsaved().then_some((graph, &self.save))
     }
 
     fn index(&self) -> &dyn VectorIndex {
@@ -126,7 +107,7 @@ impl ModelVectors {
     }
 
     fn note(&mut self, id: MemoryId) {
-        *self.saved.get_mut() = false;
+        self.save.changed();
         if let Some((_, changed)) = &mut self.building {
             changed.push(id);
         }
@@ -201,7 +182,7 @@ impl ModelVectors {
         // Numbered, so that a build finishing after its namespace's vectors were reloaded (and
         // perhaps another build started from a newer snapshot) is recognised and dropped.
         static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let id = BUILDS.fetch_add(1, Ordering::Relaxed);
+        let id = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.building = Some((id, Vec::new()));
         Some(BuildJob {
             id,

@@ -665,8 +665,12 @@ impl MemoryStore for GatedStore {
         self.inner.vectors(model_id).await
     }
 
-    async fn visit_keyword_entries(&self, visit: KeywordVisitor) -> Result<(), StoreError> {
-        self.inner.visit_keyword_entries(visit).await
+    async fn visit_keyword_entries(
+        &self,
+        except: &[Namespace],
+        visit: KeywordVisitor,
+    ) -> Result<(), StoreError> {
+        self.inner.visit_keyword_entries(except, visit).await
     }
 
     async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError> {

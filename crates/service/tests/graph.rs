@@ -109,8 +109,8 @@ async fn a_saved_graph_is_loaded_and_caught_up_with_later_writes() {
         ids.push(store(&service, i).await);
     }
     graph_holds(&service, LIMIT + 10).await;
-    assert_eq!(service.save_graphs().await.unwrap(), 1);
-    assert_eq!(service.save_graphs().await.unwrap(), 0, "unchanged since the save");
+    assert_eq!(service.save_indexes().await.unwrap().graphs, 1);
+    assert_eq!(service.save_indexes().await.unwrap().graphs, 0, "unchanged since the save");
     // After the save, without saving again (a crash): one more memory, one forgotten.
     let late = store(&service, 500).await;
     service.forget(&ns(), ids[0]).await.unwrap();
@@ -130,13 +130,17 @@ async fn a_saved_graph_is_loaded_and_caught_up_with_later_writes() {
     let request = RecallRequest { top_k: 60, ..RecallRequest::new(note(0)) };
     let r = reopened.recall(&ns(), request).await.unwrap();
     assert!(r.hits.iter().all(|h| h.memory.id != ids[0]), "forgotten after the save");
-    assert_eq!(reopened.save_graphs().await.unwrap(), 1, "changed by the catch-up: saved again");
+    assert_eq!(
+        reopened.save_indexes().await.unwrap().graphs,
+        1,
+        "changed by the catch-up: saved again"
+    );
 
     // Unchanged since that save: loaded as saved (a rebuilt graph would count as unsaved).
     drop(reopened);
     let again = open_with(&path, Some(&graphs)).await;
     assert_eq!(again.stats().await.unwrap().graph_vectors, LIMIT + 11);
-    assert_eq!(again.save_graphs().await.unwrap(), 0, "the saved graph itself was loaded");
+    assert_eq!(again.save_indexes().await.unwrap().graphs, 0, "the saved graph itself was loaded");
 
     // Broken files are ignored: the graph is rebuilt from the stored vectors.
     drop(again);
@@ -148,7 +152,7 @@ async fn a_saved_graph_is_loaded_and_caught_up_with_later_writes() {
     }
     let rebuilt = open_with(&path, Some(&graphs)).await;
     assert_eq!(rebuilt.stats().await.unwrap().graph_vectors, LIMIT + 11);
-    assert_eq!(rebuilt.save_graphs().await.unwrap(), 1, "rebuilt, so saved anew");
+    assert_eq!(rebuilt.save_indexes().await.unwrap().graphs, 1, "rebuilt, so saved anew");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -163,15 +167,15 @@ async fn two_processes_saving_one_graph_at_once_leave_a_loadable_pair() {
     let second = open_with(&path, Some(&graphs)).await;
     assert_eq!(second.stats().await.unwrap().graph_vectors, LIMIT + 5, "built at its start");
     for _ in 0..5 {
-        let (a, b) = tokio::join!(first.save_graphs(), second.save_graphs());
-        assert_eq!((a.unwrap(), b.unwrap()), (1, 1));
+        let (a, b) = tokio::join!(first.save_indexes(), second.save_indexes());
+        assert_eq!((a.unwrap().graphs, b.unwrap().graphs), (1, 1));
         store(&first, 900).await;
         second.follow_changes().await.unwrap();
     }
     drop((first, second));
     let third = open_with(&path, Some(&graphs)).await;
     assert_eq!(third.stats().await.unwrap().graph_vectors, LIMIT + 10);
-    assert_eq!(third.save_graphs().await.unwrap(), 1, "caught up with the last store");
+    assert_eq!(third.save_indexes().await.unwrap().graphs, 1, "caught up with the last store");
 }
 
 /// Copies the database file and its write-ahead log, as a file backup of an idle database.
@@ -197,7 +201,7 @@ async fn a_graph_saved_for_another_database_or_a_later_state_is_rebuilt_not_used
         store(&service, i).await;
     }
     graph_holds(&service, LIMIT + 10).await;
-    assert_eq!(service.save_graphs().await.unwrap(), 1);
+    assert_eq!(service.save_indexes().await.unwrap().graphs, 1);
     drop(service);
 
     // Another database, its change log at the very same position, pointed at those graphs.
@@ -211,7 +215,7 @@ async fn a_graph_saved_for_another_database_or_a_later_state_is_rebuilt_not_used
     assert_eq!(reopened.stats().await.unwrap().graph_vectors, LIMIT + 10);
     let r = reopened.recall(&ns(), RecallRequest::new(note(1007))).await.unwrap();
     assert_eq!(r.hits[0].memory.id, theirs[7], "searched its own vectors");
-    assert_eq!(reopened.save_graphs().await.unwrap(), 1, "rebuilt, not loaded");
+    assert_eq!(reopened.save_indexes().await.unwrap().graphs, 1, "rebuilt, not loaded");
     drop(reopened);
 
     // A backup restored: the graph was saved at a later state than the file now holds.
@@ -221,12 +225,12 @@ async fn a_graph_saved_for_another_database_or_a_later_state_is_rebuilt_not_used
     for i in 2000..2005 {
         store(&service, i).await;
     }
-    assert_eq!(service.save_graphs().await.unwrap(), 1);
+    assert_eq!(service.save_indexes().await.unwrap().graphs, 1);
     drop(service);
     copy_db(&backup, &second);
     let restored = open_with(&second, Some(&graphs)).await;
     assert_eq!(restored.stats().await.unwrap().graph_vectors, LIMIT + 10);
-    assert_eq!(restored.save_graphs().await.unwrap(), 1, "rebuilt from the restored file");
+    assert_eq!(restored.save_indexes().await.unwrap().graphs, 1, "rebuilt from the restored file");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -238,13 +242,13 @@ async fn an_unchanged_graph_keeps_up_with_the_log_and_survives_its_pruning() {
         store(&service, i).await;
     }
     graph_holds(&service, LIMIT + 5).await;
-    assert_eq!(service.save_graphs().await.unwrap(), 1);
+    assert_eq!(service.save_indexes().await.unwrap().graphs, 1);
     // Writes elsewhere move the log on; the graph does not change.
     let elsewhere: Namespace = "small".parse().unwrap();
     for i in 0..5 {
         service.remember(&elsewhere, RememberRequest::new(note(i))).await.unwrap();
     }
-    assert_eq!(service.save_graphs().await.unwrap(), 0, "nothing to write");
+    assert_eq!(service.save_indexes().await.unwrap().graphs, 0, "nothing to write");
     drop(service);
     // The log is pruned past the graph's first save.
     let store = SqliteStore::open(&SqliteConfig::new(&path)).unwrap();
@@ -252,5 +256,5 @@ async fn an_unchanged_graph_keeps_up_with_the_log_and_survives_its_pruning() {
     drop(store);
     let reopened = open_with(&path, Some(&graphs)).await;
     assert_eq!(reopened.stats().await.unwrap().graph_vectors, LIMIT + 5);
-    assert_eq!(reopened.save_graphs().await.unwrap(), 0, "loaded as saved, not rebuilt");
+    assert_eq!(reopened.save_indexes().await.unwrap().graphs, 0, "loaded as saved, not rebuilt");
 }

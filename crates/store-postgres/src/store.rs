@@ -592,14 +592,20 @@ impl MemoryStore for PgStore {
         vector_entries(&rows)
     }
 
-    async fn visit_keyword_entries(&self, mut visit: KeywordVisitor) -> Result<(), StoreError> {
+    async fn visit_keyword_entries(
+        &self,
+        except: &[Namespace],
+        mut visit: KeywordVisitor,
+    ) -> Result<(), StoreError> {
         let client = self.client().await?;
         let sql = format!(
             "SELECT n.name, {FACET_COLUMNS}, t.terms FROM memory_terms t \
              JOIN memories m ON m.id = t.memory_id JOIN namespaces n ON n.id = m.ns \
-             ORDER BY m.created_at, m.id"
+             WHERE n.name <> ALL($1) ORDER BY m.created_at, m.id"
         );
-        let rows = client.query(&sql, &[]).await.map_err(backend("loading keyword entries"))?;
+        let except: Vec<&str> = except.iter().map(Namespace::as_str).collect();
+        let rows =
+            client.query(&sql, &[&except]).await.map_err(backend("loading keyword entries"))?;
         drop(client);
         // The visitor builds an index: CPU work, kept off the async workers. (The rows are read
         // in one piece: a server on PostgreSQL searches keywords in the database by default and

@@ -725,8 +725,13 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
-    async fn visit_keyword_entries(&self, visit: KeywordVisitor) -> Result<(), StoreError> {
-        self.read(|_, conn| keyword::visit_entries(conn, visit)).await
+    async fn visit_keyword_entries(
+        &self,
+        except: &[Namespace],
+        visit: KeywordVisitor,
+    ) -> Result<(), StoreError> {
+        let except = except.to_vec();
+        self.read(move |_, conn| keyword::visit_entries(conn, &except, visit)).await
     }
 
     async fn change_position(&self) -> Result<u64, StoreError> {

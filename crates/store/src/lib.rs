@@ -441,18 +441,26 @@ pub trait MemoryStore: Send + Sync + 'static {
     ) -> Result<Vec<VectorEntry>, StoreError>;
 
     /// Calls `visit` with every memory's keyword terms (expired ones included), for building an
-    /// in-memory index. Entries are streamed one at a time, on the thread that reads them: a
-    /// million memories' terms never sit in memory as entries all at once.
-    async fn visit_keyword_entries(&self, visit: KeywordVisitor) -> Result<(), StoreError>;
+    /// in-memory index, except in the namespaces `except` names (their index was loaded from a
+    /// saved copy; they are not read at all). Entries are streamed one at a time, on the thread
+    /// that reads them: a million memories' terms never sit in memory as entries all at once.
+    async fn visit_keyword_entries(
+        &self,
+        except: &[Namespace],
+        visit: KeywordVisitor,
+    ) -> Result<(), StoreError>;
 
     /// Every memory's keyword terms (expired ones included), collected
     /// ([`MemoryStore::visit_keyword_entries`] into a list).
     async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError> {
         let entries = Arc::new(std::sync::Mutex::new(Vec::new()));
         let sink = Arc::clone(&entries);
-        self.visit_keyword_entries(Box::new(move |e| {
-            sink.lock().unwrap_or_else(|p| p.into_inner()).push(e);
-        }))
+        self.visit_keyword_entries(
+            &[],
+            Box::new(move |e| {
+                sink.lock().unwrap_or_else(|p| p.into_inner()).push(e);
+            }),
+        )
         .await?;
         let entries = std::mem::take(&mut *entries.lock().unwrap_or_else(|p| p.into_inner()));
         Ok(entries)

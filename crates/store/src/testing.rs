@@ -681,6 +681,18 @@ pub async fn keyword_entries_return_normalised_terms_in_order(store: Arc<dyn Mem
     assert_eq!(entries[0].facets, m.facets());
     assert_eq!(entries[0].terms, ["port", "8765", "爬山", "port"]);
     assert_eq!((entries[1].namespace.as_str(), entries[1].terms.len()), ("b", 2));
+
+    // Skipping a namespace (its index was loaded from a saved copy) reads only the others.
+    let visited = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = Arc::clone(&visited);
+    store
+        .visit_keyword_entries(
+            &[ns("a")],
+            Box::new(move |e| sink.lock().unwrap().push((e.namespace, e.id))),
+        )
+        .await
+        .unwrap();
+    assert_eq!(*visited.lock().unwrap(), vec![(ns("b"), other.id)]);
 }
 
 /// Settings read back what was last written, and unknown keys are `None`.

@@ -350,7 +350,7 @@ impl MemoryService {
         if self.store.claim_sweep(self.clock.now(), every).await? {
             return Ok(Some(self.sweep().await?));
         }
-        self.save_graphs().await?;
+        self.save_indexes().await?;
         Ok(None)
     }
 
@@ -374,9 +374,9 @@ impl MemoryService {
                 }
             }
         }
-        // Graphs changed since their last save are saved now, so a crash loses at most one
-        // sweep interval of graph updates (replayed from the change log at the next start).
-        self.save_graphs().await?;
+        // Indexes changed since their last save are saved now, so a crash loses at most one
+        // sweep interval of index updates (replayed from the change log at the next start).
+        self.save_indexes().await?;
         let pruned = self.store.prune_changes(crate::follow::CHANGE_LOG_KEEP).await?;
         if pruned > 0 {
             tracing::debug!(pruned, "change log pruned");
