@@ -20,10 +20,11 @@
 //! Removal leaves a tombstone (statistics are corrected at once); the index compacts itself when a
 //! quarter of its slots are dead.
 
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 
 use rearview_core::{Facets, MemoryId};
 
+mod max_score;
 mod snapshot;
 
 pub use snapshot::SnapshotError;
@@ -51,6 +52,10 @@ pub struct TextIndex {
     postings: Vec<Vec<(u32, u32)>>,
     /// Per term id: live documents containing it.
     df: Vec<u32>,
+    /// Per term id: the largest term frequency and the shortest document length among the
+    /// documents ever given the term: a bound on what the term adds to any score (removals
+    /// leave it loose, never wrong).
+    bounds: Vec<(u32, u32)>,
     /// Per slot.
     slots: Vec<Slot>,
     /// Per slot: the document's length, [`DEAD`] once removed (the one record of which slots
@@ -68,22 +73,11 @@ pub struct TextIndex {
 /// The length of a removed document's slot in [`TextIndex::lens`].
 const DEAD: u32 = u32::MAX;
 
-/// How many times `k` of the best-scored documents are checked against the filter before all
-/// the others are.
-const FILTER_POOL: usize = 4;
-
-thread_local! {
-    /// Score accumulators, one per slot, all zero between searches: allocating and zeroing a
-    /// fresh vector per search cost 4 MB of page clearing at 1M documents.
-    static SCORES: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// A scored slot in [`TextIndex::best_of`]'s heap, ordered worst first: lower score, then
+/// A scored slot in the top-k heap (`max_score.rs`), ordered worst first: lower score, then
 /// larger id (the ranking breaks ties by smaller id).
 struct Ranked {
     score: f32,
     id: MemoryId,
-    slot: u32,
 }
 
 impl Ord for Ranked {
@@ -146,6 +140,7 @@ impl TextIndex {
                     self.term_ids.insert(term.as_str().into(), new);
                     self.postings.push(Vec::new());
                     self.df.push(0);
+                    self.bounds.push((0, u32::MAX));
                     new
                 }
             };
@@ -155,15 +150,22 @@ impl TextIndex {
         ids.sort_unstable();
         let mut distinct: Vec<u32> = Vec::with_capacity(ids.len());
         for run in ids.chunk_by(|a, b| a == b) {
-            let term_id = run[0];
-            self.postings[term_id as usize].push((slot, run.len() as u32));
+            let (term_id, tf) = (run[0], run.len() as u32);
+            self.postings[term_id as usize].push((slot, tf));
             self.df[term_id as usize] += 1;
+            let bound = &mut self.bounds[term_id as usize];
+            *bound = (bound.0.max(tf), bound.1.min(len));
             distinct.push(term_id);
         }
         self.total_len += u64::from(len);
         self.slots.push(Slot { id, facets, terms: distinct.into() });
         self.lens.push(len);
         self.rows.insert(id, slot);
+    }
+
+    /// The facets of `id`, if it is indexed.
+    pub fn facets(&self, id: MemoryId) -> Option<&Facets> {
+        self.rows.get(&id).map(|&slot| &self.slots[slot as usize].facets)
     }
 
     /// Replaces the facets of `id`. Returns whether it exists.
@@ -223,7 +225,8 @@ impl TextIndex {
     }
 
     /// [`TextIndex::search`] with a weight per query term: each term's BM25 contribution is
-    /// multiplied by its weight (1 for every term gives plain BM25).
+    /// multiplied by its weight (1 for every term gives plain BM25). Exact, by MaxScore
+    /// (`text/max_score.rs`).
     pub fn search_weighted(
         &self,
         query_terms: &[(String, f32)],
@@ -235,116 +238,7 @@ impl TextIndex {
             return Vec::new();
         }
         let avgdl = self.total_len as f32 / n as f32;
-        SCORES.with_borrow_mut(|scores| {
-            scores.resize(self.slots.len(), 0.0);
-            let touched = self.accumulate(query_terms, n, avgdl, scores);
-            let hits = self.best_accepted(&touched, scores, k, accept);
-            for &slot in &touched {
-                scores[slot as usize] = 0.0;
-            }
-            hits
-        })
-    }
-
-    /// Adds every live posting's BM25 contribution of `query_terms` into `scores` (indexed by
-    /// slot, all zero on entry); returns the slots touched.
-    fn accumulate(
-        &self,
-        query_terms: &[(String, f32)],
-        n: usize,
-        avgdl: f32,
-        scores: &mut [f32],
-    ) -> Vec<u32> {
-        let mut seen = std::collections::HashSet::new();
-        // Dense accumulators plus the list of slots touched: hashing every posting cost more than
-        // scoring it (measured).
-        let mut touched: Vec<u32> = Vec::new();
-        for (term, weight) in query_terms {
-            let Some(&term_id) = self.term_ids.get(term.as_str()) else { continue };
-            if !seen.insert(term_id) {
-                continue;
-            }
-            let df = self.df[term_id as usize];
-            if df == 0 {
-                continue;
-            }
-            let idf = idf(n, df) * weight;
-            if idf <= 0.0 {
-                // Adds nothing, and a zero sum must keep meaning "not touched yet".
-                continue;
-            }
-            for &(slot, tf) in &self.postings[term_id as usize] {
-                let len = self.lens[slot as usize];
-                if len == DEAD {
-                    continue;
-                }
-                let tf = tf as f32;
-                let norm = K1 * (1.0 - B + B * len as f32 / avgdl);
-                let acc = &mut scores[slot as usize];
-                if *acc == 0.0 {
-                    touched.push(slot);
-                }
-                *acc += idf * tf * (K1 + 1.0) / (tf + norm);
-            }
-        }
-        touched
-    }
-
-    /// The best `k` of the `touched` slots by score whose facets `accept`, best first, ties by
-    /// id. The filter is checked on the best [`FILTER_POOL`]·`k` first, best first, and on the
-    /// rest only when fewer than `k` of those pass: a long question touches most of a large
-    /// namespace, and checking every touched document's facets cost more than scoring them.
-    /// Either way the answer is the exact best `k`.
-    fn best_accepted(
-        &self,
-        touched: &[u32],
-        scores: &[f32],
-        k: usize,
-        accept: &dyn Fn(&Facets) -> bool,
-    ) -> Vec<TextHit> {
-        let by_score = |a: &(f32, u32), b: &(f32, u32)| {
-            b.0.total_cmp(&a.0)
-                .then_with(|| self.slots[a.1 as usize].id.cmp(&self.slots[b.1 as usize].id))
-        };
-        let accepted = |hit: &&(f32, u32)| accept(&self.slots[hit.1 as usize].facets);
-        let pool = k.saturating_mul(FILTER_POOL);
-        let mut best = self.best_of(touched, scores, pool);
-        best.sort_unstable_by(by_score);
-        let mut hits: Vec<(f32, u32)> = best.iter().filter(accepted).take(k).copied().collect();
-        if hits.len() < k && touched.len() > best.len() {
-            // A selective filter: the best that pass may lie anywhere.
-            hits = touched.iter().map(|&slot| (scores[slot as usize], slot)).collect();
-            hits.retain(|hit| accepted(&hit));
-            if hits.len() > k {
-                hits.select_nth_unstable_by(k - 1, by_score);
-                hits.truncate(k);
-            }
-            hits.sort_unstable_by(by_score);
-        }
-        hits.into_iter()
-            .map(|(bm25, slot)| TextHit { id: self.slots[slot as usize].id, bm25 })
-            .collect()
-    }
-
-    /// The best `n` of the `touched` slots by score (ties by id), in no order: one pass that
-    /// keeps a heap of the best so far, so most slots cost one comparison with its worst and
-    /// none is copied or sorted (partitioning every touched slot took 9 % of a 1M recall).
-    fn best_of(&self, touched: &[u32], scores: &[f32], n: usize) -> Vec<(f32, u32)> {
-        let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(n + 1);
-        for &slot in touched {
-            let score = scores[slot as usize];
-            if heap.len() == n {
-                let worst = heap.peek().expect("n > 0: the heap is full");
-                if score < worst.score
-                    || (score == worst.score && self.slots[slot as usize].id > worst.id)
-                {
-                    continue;
-                }
-                heap.pop();
-            }
-            heap.push(Ranked { score, id: self.slots[slot as usize].id, slot });
-        }
-        heap.into_iter().map(|r| (r.score, r.slot)).collect()
+        self.max_score(query_terms, k, avgdl, accept)
     }
 
     /// Rebuilds postings without dead slots.

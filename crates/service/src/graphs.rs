@@ -4,8 +4,9 @@
 //! second. With [`ServiceConfig::graph_dir`](crate::ServiceConfig) set (the CLI puts it next to the
 //! SQLite file, `<db>.graphs/`), a server saves each graph when it shuts down and after each
 //! sweep (only graphs changed since their last save), together with the store's change-log
-//! position the graph reflects. At start-up a saved graph is loaded, its facets are read from the
-//! store (they are not saved), and the changes committed since its position are replayed from
+//! position the graph reflects. At start-up a saved graph is loaded, its facets are looked up in
+//! the namespace's keyword index, loaded just before (or read from the store when keywords are
+//! searched there; they are not saved with the graph), and the changes committed since its position are replayed from
 //! the change log, so a graph saved before a crash or before other processes wrote is brought up
 //! to date. A graph whose changes the log no longer reaches (pruned), or whose files do not
 //! agree, is ignored and rebuilt from the stored vectors.
@@ -30,8 +31,9 @@ use rearview_core::{Facets, MemoryId, Namespace};
 use rearview_search::{AnnIndex, VectorIndex};
 use serde_json::json;
 
+use crate::indexes::{FacetLookup, IndexesHandle};
 use crate::saved::{self, LogPoint};
-use crate::{MemoryService, ServiceError};
+use crate::{KeywordSearch, MemoryService, ServiceError};
 
 /// What a `.json` file says about its graph.
 struct Saved {
@@ -93,6 +95,36 @@ fn saved(dir: &Path, model: &str, dims: usize) -> Vec<Saved> {
     out
 }
 
+/// The facets of the memories in saved graphs ([`MemoryService::graph_facets`]).
+enum GraphFacets {
+    /// Read from the store: per namespace, its memories with a vector of the model.
+    Store(HashMap<Namespace, Arc<HashMap<MemoryId, Facets>>>),
+    /// Looked up in the keyword indexes, which hold every memory.
+    Keywords(IndexesHandle),
+}
+
+impl GraphFacets {
+    /// A lookup of `namespace`'s facets by memory, for loading its graph; `None` when it has no
+    /// memory with a vector (nothing to load).
+    fn lookup(&self, namespace: &Namespace) -> Option<FacetLookup> {
+        match self {
+            Self::Store(per_namespace) => {
+                let known = Arc::clone(per_namespace.get(namespace).filter(|f| !f.is_empty())?);
+                Some(Box::new(move |id| known.get(&id).cloned()))
+            }
+            Self::Keywords(indexes) => indexes.facets_lookup(namespace),
+        }
+    }
+
+    /// The namespaces that have memories (with a vector of the model, when read from the store).
+    fn namespaces(&self) -> Vec<Namespace> {
+        match self {
+            Self::Store(per_namespace) => per_namespace.keys().cloned().collect(),
+            Self::Keywords(indexes) => indexes.keyword_namespaces(),
+        }
+    }
+}
+
 /// A graph loaded from its files.
 pub(crate) struct RestoredGraph {
     pub namespace: Namespace,
@@ -130,12 +162,7 @@ impl MemoryService {
         if candidates.is_empty() {
             return Ok(nothing);
         }
-        let mut facets: HashMap<Namespace, Arc<HashMap<MemoryId, Facets>>> = HashMap::new();
-        let mut grouped: HashMap<Namespace, HashMap<MemoryId, Facets>> = HashMap::new();
-        for e in self.store.vector_facets(model).await? {
-            grouped.entry(e.namespace).or_default().insert(e.id, e.facets);
-        }
-        facets.extend(grouped.into_iter().map(|(ns, f)| (ns, Arc::new(f))));
+        let facets = self.graph_facets(model).await?;
         let mut restored = Vec::new();
         for meta in candidates {
             if !self
@@ -150,15 +177,12 @@ impl MemoryService {
             }
             // A graph was saved because its namespace had passed the exact-scan limit; it is
             // used even where this process would not build one (one-shot CLI commands).
-            let Some(known) = facets.get(&meta.namespace).filter(|f| !f.is_empty()) else {
-                continue;
-            };
-            let (dir, stem, known) = (dir.clone(), meta.files.clone(), Arc::clone(known));
-            let loaded = tokio::task::spawn_blocking(move || {
-                AnnIndex::load(&dir, &stem, dims, |id| known.get(&id).cloned())
-            })
-            .await
-            .map_err(|e| ServiceError::Unavailable(format!("graph load task: {e}")))?;
+            let Some(known) = facets.lookup(&meta.namespace) else { continue };
+            let (dir, stem) = (dir.clone(), meta.files.clone());
+            let loaded =
+                tokio::task::spawn_blocking(move || AnnIndex::load(&dir, &stem, dims, known))
+                    .await
+                    .map_err(|e| ServiceError::Unavailable(format!("graph load task: {e}")))?;
             match loaded {
                 Ok(graph) => restored.push(RestoredGraph {
                     namespace: meta.namespace,
@@ -177,9 +201,25 @@ impl MemoryService {
             tracing::warn!(model, "the change log no longer reaches the saved graphs; rebuilding");
             restored.clear();
         }
-        let others =
-            facets.into_keys().filter(|ns| restored.iter().all(|r| r.namespace != *ns)).collect();
+        let others = facets
+            .namespaces()
+            .into_iter()
+            .filter(|ns| restored.iter().all(|r| r.namespace != *ns))
+            .collect();
         Ok(GraphLoad { restored, others: Some(others) })
+    }
+
+    /// Where a loaded graph's facets come from: the in-memory keyword indexes when keywords are
+    /// searched here (they hold every memory's facets, current: no read), else the store.
+    async fn graph_facets(&self, model: &str) -> Result<GraphFacets, ServiceError> {
+        if self.config.keyword_search == KeywordSearch::InMemory {
+            return Ok(GraphFacets::Keywords(self.indexes.clone_handle()));
+        }
+        let mut grouped: HashMap<Namespace, HashMap<MemoryId, Facets>> = HashMap::new();
+        for e in self.store.vector_facets(model).await? {
+            grouped.entry(e.namespace).or_default().insert(e.id, e.facets);
+        }
+        Ok(GraphFacets::Store(grouped.into_iter().map(|(ns, f)| (ns, Arc::new(f))).collect()))
     }
 
     /// Applies every change committed after each graph's position; `false` if the log no

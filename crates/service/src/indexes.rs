@@ -182,6 +182,11 @@ impl Indexes {
         }
     }
 
+    /// A handle on the indexes for lookups that outlive a borrow of the service.
+    pub(crate) fn clone_handle(&self) -> IndexesHandle {
+        IndexesHandle(Arc::clone(&self.namespaces))
+    }
+
     /// Drops the vector indexes of models not in `models`.
     pub(crate) fn retain_models(&self, models: &[String]) {
         self.write().values_mut().for_each(|ns| ns.vectors.retain(|m, _| models.contains(m)));
@@ -374,6 +379,37 @@ impl Indexes {
 
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<Namespace, NamespaceIndex>> {
         self.namespaces.write().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Shared access to the per-namespace indexes ([`Indexes::clone_handle`]).
+#[derive(Debug, Clone)]
+pub(crate) struct IndexesHandle(Arc<RwLock<HashMap<Namespace, NamespaceIndex>>>);
+
+/// Looks up the facets of a memory of one namespace.
+pub(crate) type FacetLookup = Box<dyn FnMut(MemoryId) -> Option<Facets> + Send>;
+
+impl IndexesHandle {
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<Namespace, NamespaceIndex>> {
+        self.0.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The facets of `namespace`'s memories as its keyword index holds them (every memory, as
+    /// currently stored); `None` if it has no keyword index or an empty one.
+    pub(crate) fn facets_lookup(&self, namespace: &Namespace) -> Option<FacetLookup> {
+        self.read().get(namespace)?.text.as_ref().filter(|t| !t.is_empty())?;
+        let (handle, namespace) = (self.clone(), namespace.clone());
+        Some(Box::new(move |id| {
+            let map = handle.read();
+            map.get(&namespace)?.text.as_ref()?.facets(id).cloned()
+        }))
+    }
+
+    /// The namespaces whose keyword index holds a memory.
+    pub(crate) fn keyword_namespaces(&self) -> Vec<Namespace> {
+        let map = self.read();
+        let holding = map.iter().filter(|(_, e)| e.text.as_ref().is_some_and(|t| !t.is_empty()));
+        holding.map(|(ns, _)| ns.clone()).collect()
     }
 }
 

@@ -127,7 +127,15 @@ impl TextIndex {
             slot.terms = terms;
         }
         let total_len = lens.iter().map(|&l| u64::from(l)).sum();
-        Ok(TextIndex { term_ids, postings, df, slots, lens, rows, total_len, dead: 0 })
+        let bounds = postings
+            .iter()
+            .map(|list| {
+                list.iter().fold((0, u32::MAX), |(tf, len), &(slot, t)| {
+                    (tf.max(t), len.min(lens[slot as usize]))
+                })
+            })
+            .collect();
+        Ok(TextIndex { term_ids, postings, df, bounds, slots, lens, rows, total_len, dead: 0 })
     }
 
     /// [`TextIndex::read_snapshot`] from bytes in memory.
