@@ -20,7 +20,7 @@
 //! Removal leaves a tombstone (statistics are corrected at once); the index compacts itself when a
 //! quarter of its slots are dead.
 
-use std::collections::HashMap;
+use std::collections::{BinaryHeap, HashMap};
 
 use rearview_core::{Facets, MemoryId};
 
@@ -73,11 +73,22 @@ pub struct TextIndex {
 /// The length of a removed document's slot in [`TextIndex::lens`].
 const DEAD: u32 = u32::MAX;
 
-/// A scored slot in the top-k heap (`max_score.rs`), ordered worst first: lower score, then
+/// How many times `k` of the best-scored documents are checked against the filter before all
+/// the others are.
+const FILTER_POOL: usize = 4;
+
+thread_local! {
+    /// Score accumulators, one per slot, all zero between searches: allocating and zeroing a
+    /// fresh vector per search cost 4 MB of page clearing at 1M documents.
+    static SCORES: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A scored slot in [`TextIndex::best_of`]'s heap, ordered worst first: lower score, then
 /// larger id (the ranking breaks ties by smaller id).
 struct Ranked {
     score: f32,
     id: MemoryId,
+    slot: u32,
 }
 
 impl Ord for Ranked {
@@ -239,6 +250,63 @@ impl TextIndex {
         }
         let avgdl = self.total_len as f32 / n as f32;
         self.max_score(query_terms, k, avgdl, accept)
+    }
+
+    /// The best `k` of the `touched` slots by score whose facets `accept`, best first, ties by
+    /// id. The filter is checked on the best [`FILTER_POOL`]·`k` first, best first, and on the
+    /// rest only when fewer than `k` of those pass: a long question touches most of a large
+    /// namespace, and checking every touched document's facets cost more than scoring them.
+    /// Either way the answer is the exact best `k`.
+    fn best_accepted(
+        &self,
+        touched: &[u32],
+        scores: &[f32],
+        k: usize,
+        accept: &dyn Fn(&Facets) -> bool,
+    ) -> Vec<TextHit> {
+        let by_score = |a: &(f32, u32), b: &(f32, u32)| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| self.slots[a.1 as usize].id.cmp(&self.slots[b.1 as usize].id))
+        };
+        let accepted = |hit: &&(f32, u32)| accept(&self.slots[hit.1 as usize].facets);
+        let pool = k.saturating_mul(FILTER_POOL);
+        let mut best = self.best_of(touched, scores, pool);
+        best.sort_unstable_by(by_score);
+        let mut hits: Vec<(f32, u32)> = best.iter().filter(accepted).take(k).copied().collect();
+        if hits.len() < k && touched.len() > best.len() {
+            // A selective filter: the best that pass may lie anywhere.
+            hits = touched.iter().map(|&slot| (scores[slot as usize], slot)).collect();
+            hits.retain(|hit| accepted(&hit));
+            if hits.len() > k {
+                hits.select_nth_unstable_by(k - 1, by_score);
+                hits.truncate(k);
+            }
+            hits.sort_unstable_by(by_score);
+        }
+        hits.into_iter()
+            .map(|(bm25, slot)| TextHit { id: self.slots[slot as usize].id, bm25 })
+            .collect()
+    }
+
+    /// The best `n` of the `touched` slots by score (ties by id), in no order: one pass that
+    /// keeps a heap of the best so far, so most slots cost one comparison with its worst and
+    /// none is copied or sorted (partitioning every touched slot took 9 % of a 1M recall).
+    fn best_of(&self, touched: &[u32], scores: &[f32], n: usize) -> Vec<(f32, u32)> {
+        let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(n + 1);
+        for &slot in touched {
+            let score = scores[slot as usize];
+            if heap.len() == n {
+                let worst = heap.peek().expect("n > 0: the heap is full");
+                if score < worst.score
+                    || (score == worst.score && self.slots[slot as usize].id > worst.id)
+                {
+                    continue;
+                }
+                heap.pop();
+            }
+            heap.push(Ranked { score, id: self.slots[slot as usize].id, slot });
+        }
+        heap.into_iter().map(|r| (r.score, r.slot)).collect()
     }
 
     /// Rebuilds postings without dead slots.

@@ -1,24 +1,21 @@
-//! Exact top-k BM25 by MaxScore (Turtle & Flood, 1995): documents are visited in slot order
-//! across the query terms' postings, and a term whose best possible contribution, added to
-//! those of all weaker terms, cannot lift a document past the current k-th best score is no
-//! longer walked: it is only looked up (by galloping search) for documents the stronger terms
-//! already made contenders.
+//! Exact top-k BM25 with MaxScore pruning (Turtle & Flood, 1995), term at a time.
 //!
 //! A long question is mostly common words ("what", "the", "的", "了") whose postings cover a
-//! large share of a big namespace and whose IDF is tiny. Scoring every one of their postings was
-//! most of a keyword search at 1M memories; with MaxScore they are walked only until the top k
-//! fills with documents that share the question's rare words, which happens within the first
-//! few thousand documents.
+//! large share of a big namespace and whose IDF is tiny; summing every one of their postings was
+//! most of a keyword search at 1M memories. Here the terms are summed strongest first (by the
+//! most each can add to a score) into dense accumulators. Before a long list is summed, the k-th
+//! best accepted score so far is taken as a threshold: once the terms left could not together
+//! lift any document to it, they are not walked. Only the documents already within reach of the
+//! threshold (partial score plus what the terms left could add) are completed, each by a binary
+//! search per remaining term. Everything else provably scores below the k-th best.
 //!
-//! The answer is the one a full scoring gives, bit for bit: a contender's score is summed in
-//! query-term order, as the full scoring adds it, and ties rank by smaller id. The filter runs
-//! only on documents that would enter the top k.
-
-use std::collections::BinaryHeap;
+//! The answer is the one full scoring gives: scores add in the same order for every document
+//! (strongest term first, then query order), whether a term was walked or looked up, and ties
+//! rank by smaller id.
 
 use rearview_core::Facets;
 
-use super::{B, DEAD, K1, Ranked, TextHit, TextIndex};
+use super::{B, DEAD, FILTER_POOL, K1, SCORES, TextHit, TextIndex};
 
 /// One query term's postings while searching.
 struct List<'a> {
@@ -27,32 +24,17 @@ struct List<'a> {
     weight: f32,
     /// No document gains more than this from the term.
     bound: f32,
-    /// The term's place in the query (scores add in that order).
+    /// The term's place in the query (the order among equal bounds).
     order: usize,
-    /// Next posting to look at.
-    cursor: usize,
 }
 
-impl List<'_> {
-    /// The slot at the cursor, if any postings are left.
-    fn current(&self) -> Option<u32> {
-        self.postings.get(self.cursor).map(|p| p.0)
-    }
+/// Lists at least this long (and longer than the documents touched so far) are worth finding
+/// a threshold before; small in tests, so the pruning runs on their small indexes.
+const CHECK_FROM: usize = if cfg!(test) { 4 } else { 1024 };
 
-    /// Moves the cursor to the first posting at or after `slot` (galloping, then binary search)
-    /// and returns its term frequency if that posting is `slot`'s.
-    fn seek(&mut self, slot: u32) -> Option<u32> {
-        let rest = &self.postings[self.cursor..];
-        let mut step = 1;
-        while step < rest.len() && rest[step].0 < slot {
-            step *= 2;
-        }
-        let window = &rest[step / 2..rest.len().min(step + 1)];
-        let found = window.partition_point(|p| p.0 < slot);
-        self.cursor += step / 2 + found;
-        self.postings.get(self.cursor).filter(|p| p.0 == slot).map(|p| p.1)
-    }
-}
+/// Relative slack on every comparison with the threshold, far above f32 rounding of sums of a
+/// few dozen terms.
+const SLACK: f32 = 1e-4;
 
 impl TextIndex {
     /// The best `k` live documents by BM25 for the weighted `query_terms` whose facets `accept`,
@@ -68,80 +50,85 @@ impl TextIndex {
         if lists.is_empty() || k == 0 {
             return Vec::new();
         }
-        // Weakest first; `reach[i]`: the most lists 0..=i can add together.
-        lists.sort_by(|a, b| a.bound.total_cmp(&b.bound));
-        let reach: Vec<f32> = lists
-            .iter()
-            .scan(0.0f32, |sum, l| {
-                *sum += l.bound;
-                Some(*sum)
-            })
-            .collect();
-        let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
-        // Lists before `essential` are only looked up: together they cannot reach the k-th score.
-        let mut essential = 0;
-        let mut contributions: Vec<Option<f32>> = vec![None; query_terms.len()];
-        while let Some(slot) = lists[essential..].iter().filter_map(List::current).min() {
-            contributions.iter_mut().for_each(|c| *c = None);
-            let mut partial = 0.0f32;
-            for list in &mut lists[essential..] {
-                if list.current() == Some(slot) {
-                    let tf = list.postings[list.cursor].1;
-                    list.cursor += 1;
-                    let c = self.contribution(list.weight, tf, slot, avgdl);
-                    partial += c;
-                    contributions[list.order] = Some(c);
+        lists.sort_by(|a, b| b.bound.total_cmp(&a.bound).then(a.order.cmp(&b.order)));
+        SCORES.with_borrow_mut(|scores| {
+            scores.resize(self.slots.len(), 0.0);
+            let mut touched: Vec<u32> = Vec::new();
+            let mut walked = 0;
+            let mut threshold = None;
+            while walked < lists.len() {
+                let rest: f32 = lists[walked..].iter().map(|l| l.bound).sum();
+                // Worth a look only before a list longer than what a threshold costs to find.
+                if lists[walked].postings.len() > touched.len().max(CHECK_FROM) {
+                    threshold = self.kth_accepted(&touched, scores, k, accept);
+                    if threshold.is_some_and(|t| rest < t * (1.0 - SLACK)) {
+                        break;
+                    }
                 }
+                self.walk(&lists[walked], avgdl, scores, &mut touched);
+                walked += 1;
             }
+            let contenders = match threshold.filter(|_| walked < lists.len()) {
+                None => std::mem::take(&mut touched),
+                Some(t) => {
+                    let rest: f32 = lists[walked..].iter().map(|l| l.bound).sum();
+                    let reach = t * (1.0 - SLACK) - rest;
+                    let (contenders, others): (Vec<u32>, Vec<u32>) =
+                        touched.iter().partition(|&&slot| scores[slot as usize] >= reach);
+                    for &slot in &others {
+                        scores[slot as usize] = 0.0;
+                    }
+                    for &slot in &contenders {
+                        for list in &lists[walked..] {
+                            if let Ok(at) = list.postings.binary_search_by_key(&slot, |p| p.0) {
+                                let tf = list.postings[at].1;
+                                scores[slot as usize] +=
+                                    self.contribution(list.weight, tf, slot, avgdl);
+                            }
+                        }
+                    }
+                    contenders
+                }
+            };
+            let hits = self.best_accepted(&contenders, scores, k, accept);
+            for &slot in &contenders {
+                scores[slot as usize] = 0.0;
+            }
+            hits
+        })
+    }
+
+    /// Adds every live posting of `list` into `scores`, noting the slots it touches first.
+    fn walk(&self, list: &List<'_>, avgdl: f32, scores: &mut [f32], touched: &mut Vec<u32>) {
+        for &(slot, tf) in list.postings {
             if self.lens[slot as usize] == DEAD {
                 continue;
             }
-            let threshold = heap.peek().filter(|_| heap.len() == k).map(|w| w.score);
-            let mut contender = true;
-            for i in (0..essential).rev() {
-                if threshold.is_some_and(|t| partial + reach[i] < t) {
-                    contender = false;
-                    break;
-                }
-                if let Some(tf) = lists[i].seek(slot) {
-                    let c = self.contribution(lists[i].weight, tf, slot, avgdl);
-                    partial += c;
-                    contributions[lists[i].order] = Some(c);
-                }
+            let acc = &mut scores[slot as usize];
+            if *acc == 0.0 {
+                touched.push(slot);
             }
-            if !contender {
-                continue;
-            }
-            // Exactly as a full scoring sums it: in query order, from zero.
-            let score = contributions.iter().flatten().fold(0.0f32, |sum, c| sum + c);
-            let id = self.slots[slot as usize].id;
-            if score <= 0.0 {
-                continue;
-            }
-            if let Some(worst) = heap.peek().filter(|_| heap.len() == k)
-                && (score < worst.score || (score == worst.score && id > worst.id))
-            {
-                continue;
-            }
-            if !accept(&self.slots[slot as usize].facets) {
-                continue;
-            }
-            heap.push(Ranked { score, id });
-            if heap.len() > k {
-                heap.pop();
-            }
-            if heap.len() == k {
-                let threshold = heap.peek().expect("full").score;
-                // A document scoring exactly the threshold may still enter on a smaller id,
-                // so only lists that together fall short of it stop being walked.
-                while essential < lists.len() && reach[essential] < threshold {
-                    essential += 1;
-                }
-            }
+            *acc += self.contribution(list.weight, tf, slot, avgdl);
         }
-        let mut best: Vec<Ranked> = heap.into_vec();
-        best.sort_unstable();
-        best.into_iter().map(|r| TextHit { id: r.id, bm25: r.score }).collect()
+    }
+
+    /// The score of the k-th best document so far whose facets `accept`, looking at the best
+    /// [`FILTER_POOL`]·k by score; `None` if fewer than `k` of those pass.
+    fn kth_accepted(
+        &self,
+        touched: &[u32],
+        scores: &[f32],
+        k: usize,
+        accept: &dyn Fn(&Facets) -> bool,
+    ) -> Option<f32> {
+        if touched.len() < k {
+            return None;
+        }
+        let mut pool = self.best_of(touched, scores, k.saturating_mul(FILTER_POOL));
+        pool.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+        let mut accepted =
+            pool.iter().filter(|(_, slot)| accept(&self.slots[*slot as usize].facets));
+        accepted.nth(k - 1).map(|(score, _)| *score)
     }
 
     /// The query's distinct terms present in the index with a positive weight, in query order.
@@ -169,7 +156,7 @@ impl TextIndex {
             // A hair above the exact bound, so rounding can never make it fall short.
             let bound = weight * best * (1.0 + 1e-5);
             let postings = &self.postings[term_id as usize];
-            lists.push(List { postings, weight, bound, order, cursor: 0 });
+            lists.push(List { postings, weight, bound, order });
         }
         lists
     }
@@ -212,24 +199,18 @@ mod tests {
     ) -> Vec<TextHit> {
         let n = index.rows.len();
         let avgdl = index.total_len as f32 / n as f32;
-        let mut seen = std::collections::HashSet::new();
-        let terms: Vec<(u32, f32)> = query
-            .iter()
-            .filter_map(|(t, w)| index.term_ids.get(t.as_str()).map(|&id| (id, *w)))
-            .filter(|(id, _)| seen.insert(*id) && index.df[*id as usize] > 0)
-            .map(|(id, w)| (id, super::super::idf(n, index.df[id as usize]) * w))
-            .filter(|(_, w)| *w > 0.0)
-            .collect();
+        // Every term in the order scores add up: strongest bound first, then query order.
+        let mut lists = index.lists(query, avgdl);
+        lists.sort_by(|a, b| b.bound.total_cmp(&a.bound).then(a.order.cmp(&b.order)));
         let mut hits: Vec<TextHit> = index
             .rows
             .iter()
             .filter(|(_, slot)| accept(&index.slots[**slot as usize].facets))
             .filter_map(|(&id, &slot)| {
                 let mut score = 0.0f32;
-                for &(term, weight) in &terms {
-                    let list = &index.postings[term as usize];
-                    if let Ok(at) = list.binary_search_by_key(&slot, |p| p.0) {
-                        score += index.contribution(weight, list[at].1, slot, avgdl);
+                for list in &lists {
+                    if let Ok(at) = list.postings.binary_search_by_key(&slot, |p| p.0) {
+                        score += index.contribution(list.weight, list.postings[at].1, slot, avgdl);
                     }
                 }
                 (score > 0.0).then_some(TextHit { id, bm25: score })
