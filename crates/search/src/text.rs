@@ -2,8 +2,9 @@
 //!
 //! The store's full-text index (SQLite FTS5) is the durable copy; this is the fast one. FTS5 spends
 //! about 1.5 µs scoring each matching row, which at 10k chat messages and a nine-word question is
-//! several milliseconds; summing pre-computed postings here takes tens of microseconds. We rebuild
-//! it from the stored terms at start-up, like the vector index.
+//! several milliseconds; summing pre-computed postings here takes tens of microseconds. It is built
+//! from the stored terms at start-up, or for a large namespace loaded from its saved snapshot
+//! (`text/snapshot.rs`); searches prune by MaxScore (`text/max_score.rs`).
 //!
 //! Scoring is Okapi BM25 exactly as FTS5's `bm25()` computes it, so both paths rank alike:
 //!
@@ -264,16 +265,10 @@ impl TextIndex {
         k: usize,
         accept: &dyn Fn(&Facets) -> bool,
     ) -> Vec<TextHit> {
-        let by_score = |a: &(f32, u32), b: &(f32, u32)| {
-            b.0.total_cmp(&a.0)
-                .then_with(|| self.slots[a.1 as usize].id.cmp(&self.slots[b.1 as usize].id))
-        };
+        let by_score = |a: &(f32, u32), b: &(f32, u32)| self.by_score(a, b);
         let accepted = |hit: &&(f32, u32)| accept(&self.slots[hit.1 as usize].facets);
-        let pool = k.saturating_mul(FILTER_POOL);
-        let mut best = self.best_of(touched, scores, pool);
-        best.sort_unstable_by(by_score);
-        let mut hits: Vec<(f32, u32)> = best.iter().filter(accepted).take(k).copied().collect();
-        if hits.len() < k && touched.len() > best.len() {
+        let (mut hits, pooled) = self.accepted_in_pool(touched, scores, k, accept);
+        if hits.len() < k && touched.len() > pooled {
             // A selective filter: the best that pass may lie anywhere.
             hits = touched.iter().map(|&slot| (scores[slot as usize], slot)).collect();
             hits.retain(|hit| accepted(&hit));
@@ -286,6 +281,29 @@ impl TextIndex {
         hits.into_iter()
             .map(|(bm25, slot)| TextHit { id: self.slots[slot as usize].id, bm25 })
             .collect()
+    }
+
+    /// The best (at most) `k` of the best [`FILTER_POOL`]·`k` touched slots whose facets
+    /// `accept`, best first, ties by id; and how many slots that pool held.
+    fn accepted_in_pool(
+        &self,
+        touched: &[u32],
+        scores: &[f32],
+        k: usize,
+        accept: &dyn Fn(&Facets) -> bool,
+    ) -> (Vec<(f32, u32)>, usize) {
+        let mut best = self.best_of(touched, scores, k.saturating_mul(FILTER_POOL));
+        best.sort_unstable_by(|a, b| self.by_score(a, b));
+        let pooled = best.len();
+        best.retain(|hit| accept(&self.slots[hit.1 as usize].facets));
+        best.truncate(k);
+        (best, pooled)
+    }
+
+    /// Best first, ties by smaller id.
+    fn by_score(&self, a: &(f32, u32), b: &(f32, u32)) -> std::cmp::Ordering {
+        b.0.total_cmp(&a.0)
+            .then_with(|| self.slots[a.1 as usize].id.cmp(&self.slots[b.1 as usize].id))
     }
 
     /// The best `n` of the `touched` slots by score (ties by id), in no order: one pass that

@@ -18,7 +18,7 @@
 //! as new as anything already indexed. If the log was pruned past our position (a process asleep
 //! through more than [`CHANGE_LOG_KEEP`] changes), the indexes are rebuilt from the store.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use rearview_core::{MemoryId, Namespace};
 use rearview_store::Change;
@@ -89,13 +89,7 @@ impl MemoryService {
         let mut refreshed = 0;
         for (namespace, ids) in by_namespace {
             let _guard = self.writes.write(&namespace).await;
-            let mut found: HashMap<MemoryId, _> = self
-                .store
-                .records(&namespace, &ids)
-                .await?
-                .into_iter()
-                .map(|r| (r.memory.id, r))
-                .collect();
+            let mut found = self.records_by_id(&namespace, &ids).await?;
             for id in ids {
                 match found.remove(&id) {
                     Some(record) => self.indexes.replace(

@@ -232,13 +232,7 @@ impl MemoryService {
             let Some(ids) = changed.remove(namespace) else { continue };
             *clean = false;
             let ids: Vec<MemoryId> = ids.into_iter().collect();
-            let mut records: HashMap<MemoryId, _> = self
-                .store
-                .records(namespace, &ids)
-                .await?
-                .into_iter()
-                .map(|r| (r.memory.id, r))
-                .collect();
+            let mut records = self.records_by_id(namespace, &ids).await?;
             for id in ids {
                 let vector = records.remove(&id).and_then(|r| {
                     let facets = r.memory.facets();

@@ -10,7 +10,6 @@
 //! and only the other namespaces are read from the store. One that cannot be used (another
 //! history, a log pruned past it, a damaged file) is rebuilt from the store as before.
 
-use std::collections::HashMap;
 use std::io::BufWriter;
 use std::path::Path;
 
@@ -177,13 +176,7 @@ impl MemoryService {
             let Some(ids) = changed.remove(&r.namespace) else { continue };
             r.clean = false;
             let ids: Vec<MemoryId> = ids.into_iter().collect();
-            let mut records: HashMap<MemoryId, _> = self
-                .store
-                .records(&r.namespace, &ids)
-                .await?
-                .into_iter()
-                .map(|record| (record.memory.id, record))
-                .collect();
+            let mut records = self.records_by_id(&r.namespace, &ids).await?;
             for id in ids {
                 match records.remove(&id) {
                     Some(record) => r.index.upsert(id, record.memory.facets(), &record.terms),

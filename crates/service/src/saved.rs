@@ -14,6 +14,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rearview_core::{MemoryId, Namespace};
+use rearview_store::MemoryRecord;
 use sha2::{Digest, Sha256};
 
 use crate::{MemoryService, ServiceError};
@@ -178,6 +179,16 @@ impl MemoryService {
             return Ok(at.position == 0 && self.store.change_position().await? == 0);
         }
         Ok(self.log_point(at.position).await? == *at)
+    }
+
+    /// The stored records of `ids` in `namespace`, by id (a deleted memory has none).
+    pub(crate) async fn records_by_id(
+        &self,
+        namespace: &Namespace,
+        ids: &[MemoryId],
+    ) -> Result<HashMap<MemoryId, MemoryRecord>, ServiceError> {
+        let records = self.store.records(namespace, ids).await?;
+        Ok(records.into_iter().map(|r| (r.memory.id, r)).collect())
     }
 
     /// The memories changed in each of `saved`'s namespaces after its position there (the

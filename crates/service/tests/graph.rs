@@ -2,6 +2,8 @@
 //! when a namespace grows past the limit (writes made meanwhile are not lost), at start-up for a
 //! namespace loaded past it; recall finds the same memories either way.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -178,19 +180,6 @@ async fn two_processes_saving_one_graph_at_once_leave_a_loadable_pair() {
     assert_eq!(third.save_indexes().await.unwrap().graphs, 1, "caught up with the last store");
 }
 
-/// Copies the database file and its write-ahead log, as a file backup of an idle database.
-fn copy_db(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::copy(from, to).unwrap();
-    for suffix in ["-wal", "-shm"] {
-        let (from, to) =
-            (format!("{}{suffix}", from.display()), format!("{}{suffix}", to.display()));
-        let _ = std::fs::remove_file(&to);
-        if std::path::Path::new(&from).exists() {
-            std::fs::copy(&from, &to).unwrap();
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_graph_saved_for_another_database_or_a_later_state_is_rebuilt_not_used() {
     let dir = tempfile::tempdir().unwrap();
@@ -220,14 +209,14 @@ async fn a_graph_saved_for_another_database_or_a_later_state_is_rebuilt_not_used
 
     // A backup restored: the graph was saved at a later state than the file now holds.
     let backup = dir.path().join("backup.db");
-    copy_db(&second, &backup);
+    common::copy_db(&second, &backup);
     let service = open_with(&second, Some(&graphs)).await;
     for i in 2000..2005 {
         store(&service, i).await;
     }
     assert_eq!(service.save_indexes().await.unwrap().graphs, 1);
     drop(service);
-    copy_db(&backup, &second);
+    common::copy_db(&backup, &second);
     let restored = open_with(&second, Some(&graphs)).await;
     assert_eq!(restored.stats().await.unwrap().graph_vectors, LIMIT + 10);
     assert_eq!(restored.save_indexes().await.unwrap().graphs, 1, "rebuilt from the restored file");

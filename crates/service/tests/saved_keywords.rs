@@ -5,6 +5,8 @@
 //!
 //! The services here have no embedder, so every recall is answered by the keyword index alone.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -133,19 +135,6 @@ async fn small_namespaces_are_not_saved_and_large_ones_load_beside_them() {
     assert!(r.hits.is_empty(), "namespaces stay apart: {:?}", r.hits);
 }
 
-/// Copies the database file and its write-ahead log, as a file backup of an idle database.
-fn copy_db(from: &Path, to: &Path) {
-    std::fs::copy(from, to).unwrap();
-    for suffix in ["-wal", "-shm"] {
-        let (from, to) =
-            (format!("{}{suffix}", from.display()), format!("{}{suffix}", to.display()));
-        let _ = std::fs::remove_file(&to);
-        if Path::new(&from).exists() {
-            std::fs::copy(&from, &to).unwrap();
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_keyword_index_saved_for_another_database_or_a_later_state_is_not_used() {
     let dir = tempfile::tempdir().unwrap();
@@ -173,12 +162,12 @@ async fn a_keyword_index_saved_for_another_database_or_a_later_state_is_not_used
 
     // A backup restored: the index was saved at a later state than the file now holds.
     let backup = dir.path().join("backup.db");
-    copy_db(&second, &backup);
+    common::copy_db(&second, &backup);
     let service = open(&second, Some(&saved)).await;
     let gone = store(&service, 2000).await;
     assert_eq!(service.save_indexes().await.unwrap().keywords, 1);
     drop(service);
-    copy_db(&backup, &second);
+    common::copy_db(&backup, &second);
     let restored = open(&second, Some(&saved)).await;
     assert_eq!(found(&restored, 2000).await, None, "{gone} is not in the restored file");
     assert_eq!(restored.save_indexes().await.unwrap().keywords, 1, "rebuilt from the file");

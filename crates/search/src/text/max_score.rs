@@ -15,7 +15,7 @@
 
 use rearview_core::Facets;
 
-use super::{B, DEAD, FILTER_POOL, K1, SCORES, TextHit, TextIndex};
+use super::{B, DEAD, K1, SCORES, TextHit, TextIndex};
 
 /// One query term's postings while searching.
 struct List<'a> {
@@ -53,11 +53,21 @@ impl TextIndex {
         lists.sort_by(|a, b| b.bound.total_cmp(&a.bound).then(a.order.cmp(&b.order)));
         SCORES.with_borrow_mut(|scores| {
             scores.resize(self.slots.len(), 0.0);
+            // `rests[i]`: the most lists i.. can add together.
+            let mut rests: Vec<f32> = lists
+                .iter()
+                .rev()
+                .scan(0.0f32, |sum, l| {
+                    *sum += l.bound;
+                    Some(*sum)
+                })
+                .collect();
+            rests.reverse();
             let mut touched: Vec<u32> = Vec::new();
             let mut walked = 0;
             let mut threshold = None;
             while walked < lists.len() {
-                let rest: f32 = lists[walked..].iter().map(|l| l.bound).sum();
+                let rest = rests[walked];
                 // Worth a look only before a list longer than what a threshold costs to find.
                 if lists[walked].postings.len() > touched.len().max(CHECK_FROM) {
                     threshold = self.kth_accepted(&touched, scores, k, accept);
@@ -71,8 +81,7 @@ impl TextIndex {
             let contenders = match threshold.filter(|_| walked < lists.len()) {
                 None => std::mem::take(&mut touched),
                 Some(t) => {
-                    let rest: f32 = lists[walked..].iter().map(|l| l.bound).sum();
-                    let reach = t * (1.0 - SLACK) - rest;
+                    let reach = t * (1.0 - SLACK) - rests[walked];
                     let (contenders, others): (Vec<u32>, Vec<u32>) =
                         touched.iter().partition(|&&slot| scores[slot as usize] >= reach);
                     for &slot in &others {
@@ -113,7 +122,7 @@ impl TextIndex {
     }
 
     /// The score of the k-th best document so far whose facets `accept`, looking at the best
-    /// [`FILTER_POOL`]·k by score; `None` if fewer than `k` of those pass.
+    /// 4·k by score (`accepted_in_pool`); `None` if fewer than `k` of those pass.
     fn kth_accepted(
         &self,
         touched: &[u32],
@@ -124,11 +133,8 @@ impl TextIndex {
         if touched.len() < k {
             return None;
         }
-        let mut pool = self.best_of(touched, scores, k.saturating_mul(FILTER_POOL));
-        pool.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-        let mut accepted =
-            pool.iter().filter(|(_, slot)| accept(&self.slots[*slot as usize].facets));
-        accepted.nth(k - 1).map(|(score, _)| *score)
+        let (accepted, _) = self.accepted_in_pool(touched, scores, k, accept);
+        accepted.get(k - 1).map(|(score, _)| *score)
     }
 
     /// The query's distinct terms present in the index with a positive weight, in query order.
@@ -190,7 +196,8 @@ mod tests {
         }
     }
 
-    /// Every live document scored in full, in query order: the answer MaxScore must give.
+    /// Every live document scored in full, in the order scores add up: the answer MaxScore
+    /// must give.
     fn full_scoring(
         index: &TextIndex,
         query: &[(String, f32)],

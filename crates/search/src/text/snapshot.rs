@@ -80,13 +80,6 @@ impl TextIndex {
         w.finish()
     }
 
-    /// The index as bytes ([`TextIndex::write_snapshot`] into memory).
-    pub fn snapshot(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        self.write_snapshot(&mut out).expect("writing to memory cannot fail");
-        out
-    }
-
     /// Reads what [`TextIndex::write_snapshot`] wrote, streamed (give it a buffered reader).
     pub fn read_snapshot(input: impl Read) -> Result<TextIndex, SnapshotError> {
         let mut r = Source { inner: input, crc: crc32fast::Hasher::new(), scratch: Vec::new() };
@@ -136,11 +129,6 @@ impl TextIndex {
             })
             .collect();
         Ok(TextIndex { term_ids, postings, df, bounds, slots, lens, rows, total_len, dead: 0 })
-    }
-
-    /// [`TextIndex::read_snapshot`] from bytes in memory.
-    pub fn from_snapshot(bytes: &[u8]) -> Result<TextIndex, SnapshotError> {
-        Self::read_snapshot(bytes)
     }
 }
 
@@ -366,6 +354,16 @@ mod tests {
 
     use super::*;
 
+    fn snapshot(index: &TextIndex) -> Vec<u8> {
+        let mut out = Vec::new();
+        index.write_snapshot(&mut out).expect("writing to memory cannot fail");
+        out
+    }
+
+    fn from_snapshot(bytes: &[u8]) -> Result<TextIndex, SnapshotError> {
+        TextIndex::read_snapshot(bytes)
+    }
+
     fn id(n: u128) -> MemoryId {
         MemoryId(uuid::Uuid::from_u128(n))
     }
@@ -403,7 +401,7 @@ mod tests {
     #[test]
     fn a_loaded_snapshot_searches_exactly_as_its_source() {
         let source = index();
-        let loaded = TextIndex::from_snapshot(&source.snapshot()).unwrap();
+        let loaded = from_snapshot(&snapshot(&source)).unwrap();
         assert_eq!(loaded.len(), source.len());
         assert_eq!(loaded.total_len, source.total_len);
         for query in ["common", "端口 w7", "word2 8012", "replaced", "w3", "missing"] {
@@ -426,7 +424,7 @@ mod tests {
 
     #[test]
     fn a_loaded_snapshot_takes_further_changes() {
-        let mut loaded = TextIndex::from_snapshot(&index().snapshot()).unwrap();
+        let mut loaded = from_snapshot(&snapshot(&index())).unwrap();
         assert!(loaded.remove(id(1)));
         loaded.upsert(id(100), facets(1), &terms("brand new 端口"));
         let mut rebuilt = index();
@@ -438,20 +436,20 @@ mod tests {
 
     #[test]
     fn damaged_or_foreign_bytes_are_refused() {
-        let bytes = index().snapshot();
+        let bytes = snapshot(&index());
         let mut flipped = bytes.clone();
         flipped[bytes.len() / 2] ^= 1;
-        assert!(TextIndex::from_snapshot(&flipped).is_err());
+        assert!(from_snapshot(&flipped).is_err());
         let mut wrong_sum = bytes.clone();
         *wrong_sum.last_mut().unwrap() ^= 1;
-        assert!(TextIndex::from_snapshot(&wrong_sum).unwrap_err().0.contains("checksum"));
+        assert!(from_snapshot(&wrong_sum).unwrap_err().0.contains("checksum"));
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(TextIndex::from_snapshot(&longer).is_err());
-        assert!(TextIndex::from_snapshot(&bytes[..bytes.len() - 9]).is_err());
-        assert!(TextIndex::from_snapshot(b"RVIDS1\0\0").is_err());
-        assert!(TextIndex::from_snapshot(&[]).is_err());
+        assert!(from_snapshot(&longer).is_err());
+        assert!(from_snapshot(&bytes[..bytes.len() - 9]).is_err());
+        assert!(from_snapshot(b"RVIDS1\0\0").is_err());
+        assert!(from_snapshot(&[]).is_err());
         let empty = TextIndex::new();
-        assert!(TextIndex::from_snapshot(&empty.snapshot()).unwrap().is_empty());
+        assert!(from_snapshot(&snapshot(&empty)).unwrap().is_empty());
     }
 }
