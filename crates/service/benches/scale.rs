@@ -276,6 +276,9 @@ async fn measure(size: usize) -> Value {
     }
     service.flush_access_counts().await;
     let store_stats = service.stats().await.unwrap().store;
+    // Save as a server does when it stops, so a later run on this file (`REARVIEW_SCALE_REUSE`)
+    // starts as a restarted server does, not replaying every earlier run's stores.
+    service.save_indexes().await.unwrap();
     drop(service);
 
     // 5. Disk and memory.

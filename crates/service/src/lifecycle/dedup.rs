@@ -18,6 +18,7 @@ use rearview_core::{
     Memory, MemoryFilter, MemoryId, MemoryType, Metadata, Namespace, NewMemory, Timestamp,
     content_hash,
 };
+use rearview_search::VectorHit;
 use rearview_search::extract::{adds_nothing, contradicts, split_sentences};
 use rearview_store::{MemoryRecord, MemoryUpdate, StoredVector};
 
@@ -25,6 +26,9 @@ use super::supersede::{Incoming, Judged, by_time};
 use super::{MAX_MERGE_RECORDS, Merge, Stored, Superseded};
 use crate::locks::WriteGuard;
 use crate::{KeywordSearch, MemoryService, ServiceError, expiry, not_found};
+
+/// How many nearest memories the near-duplicate check looks at.
+const NEIGHBOURS: usize = 5;
 
 /// A new memory with everything computed that can be computed without looking at the store:
 /// what [`MemoryService::write_prepared`] needs under the namespace's lock.
@@ -84,8 +88,14 @@ impl MemoryService {
         let terms = self.terms_of(&new.content, summary.as_deref());
         let vectors = self.embed_passage(summary.as_deref().unwrap_or(&new.content)).await;
         let dedup = dedup && self.config.lifecycle.dedup_threshold.is_some();
-        let incoming =
-            Incoming { new: &new, source_ids: &source_ids, terms: &terms, vectors: &vectors, now };
+        let incoming = Incoming {
+            new: &new,
+            source_ids: &source_ids,
+            terms: &terms,
+            vectors: &vectors,
+            neighbours: None,
+            now,
+        };
         let judged = self.judge_supersession(namespace, incoming).await;
         Ok(Prepared {
             new,
@@ -131,12 +141,15 @@ impl MemoryService {
             .into_iter()
             .map(|m| (m, "request"))
             .collect();
+        if dedup && let Some(existing) = self.exact_duplicate(guard, &new, &hash, now).await? {
+            let stored = self.merge_into(guard, existing, &new, EXACT, None, now).await?;
+            return self.superseding(guard, stored, requested, now).await;
+        }
+        // One graph search, under the lock, for both the near-duplicate check and the detection
+        // of what the new memory updates: at a million memories each search costs milliseconds.
+        let neighbours = self.neighbours(namespace, &new, &vectors, dedup, now).await?;
         if dedup {
-            if let Some(existing) = self.exact_duplicate(guard, &new, &hash, now).await? {
-                let stored = self.merge_into(guard, existing, &new, EXACT, None, now).await?;
-                return self.superseding(guard, stored, requested, now).await;
-            }
-            match self.near_duplicate(guard, &new, &vectors, now).await? {
+            match self.near_duplicate(&new, neighbours.as_deref(), namespace, now).await? {
                 Some(NearDuplicate::Merge(existing, similarity)) => {
                     let replace = adds_nothing(&existing.content, &new.content)
                         && !adds_nothing(&new.content, &existing.content);
@@ -167,8 +180,14 @@ impl MemoryService {
                 None => {}
             }
         }
-        let incoming =
-            Incoming { new: &new, source_ids: &source_ids, terms: &terms, vectors: &vectors, now };
+        let incoming = Incoming {
+            new: &new,
+            source_ids: &source_ids,
+            terms: &terms,
+            vectors: &vectors,
+            neighbours: neighbours.as_deref(),
+            now,
+        };
         let found = self.detect_superseded(guard, incoming, judged.as_ref()).await?;
         let occurred_at = new.occurred_at.unwrap_or(now);
         let (older, history_of) = by_time(found, occurred_at);
@@ -270,26 +289,45 @@ impl MemoryService {
         Some(self.keyword_extract(&split_sentences(content), config.summary_chars, " ", true))
     }
 
-    /// The best visible memory of the same tier (and session, for working memory) whose vector
-    /// is at least `dedup_threshold` similar in the primary model's space and that one of the
-    /// two texts adds nothing to; failing that, the best such memory that `new` [`conflicts`]
-    /// with (stated a different value for the same thing).
-    async fn near_duplicate(
+    /// The primary model's nearest memories of `new`'s tier, nearest first: the candidates of
+    /// both [`MemoryService::near_duplicate`] (when `dedup`) and the detection of what `new`
+    /// updates. `None` without an embedder or a vector of its model, or when neither check runs.
+    async fn neighbours(
         &self,
-        guard: &WriteGuard<'_>,
+        namespace: &Namespace,
         new: &NewMemory,
         vectors: &[StoredVector],
+        dedup: bool,
         now: Timestamp,
-    ) -> Result<Option<NearDuplicate>, ServiceError> {
-        let Some(threshold) = self.config.lifecycle.dedup_threshold else { return Ok(None) };
-        let namespace = guard.namespace();
+    ) -> Result<Option<Vec<VectorHit>>, ServiceError> {
+        if !dedup && self.config.lifecycle.supersede_threshold.is_none() {
+            return Ok(None);
+        }
         let Some(primary) = self.embedder() else { return Ok(None) };
         let Some(vector) = vectors.iter().find(|v| v.model_id == primary.model_id()) else {
             return Ok(None);
         };
         let filter = MemoryFilter { memory_types: vec![new.memory_type], ..Default::default() };
-        let hits =
-            self.nearest(namespace, primary.model_id(), &vector.embedding, 5, &filter, now).await?;
+        let k = NEIGHBOURS.max(super::supersede::CANDIDATES);
+        Ok(Some(
+            self.nearest(namespace, primary.model_id(), &vector.embedding, k, &filter, now).await?,
+        ))
+    }
+
+    /// The best visible memory among `neighbours` (same tier, and session for working memory)
+    /// whose vector is at least `dedup_threshold` similar and that one of the two texts adds
+    /// nothing to; failing that, the best such memory that `new` [`conflicts`] with (stated a
+    /// different value for the same thing).
+    async fn near_duplicate(
+        &self,
+        new: &NewMemory,
+        neighbours: Option<&[VectorHit]>,
+        namespace: &Namespace,
+        now: Timestamp,
+    ) -> Result<Option<NearDuplicate>, ServiceError> {
+        let Some(threshold) = self.config.lifecycle.dedup_threshold else { return Ok(None) };
+        let Some(hits) = neighbours else { return Ok(None) };
+        let hits = &hits[..hits.len().min(NEIGHBOURS)];
         let close: Vec<(MemoryId, f32)> =
             hits.iter().filter(|h| h.cosine >= threshold).map(|h| (h.id, h.cosine)).collect();
         if close.is_empty() {

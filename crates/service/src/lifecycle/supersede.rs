@@ -50,6 +50,7 @@
 
 use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, NewMemory, Timestamp};
 use rearview_llm::Episode;
+use rearview_search::VectorHit;
 use rearview_search::extract::{Update, strip_timestamps, update_evidence};
 use rearview_store::{MemoryUpdate, StoredVector};
 
@@ -58,7 +59,7 @@ use crate::locks::WriteGuard;
 use crate::{KeywordSearch, MemoryService, ServiceError};
 
 /// Candidates a new memory is compared with.
-const CANDIDATES: usize = 3;
+pub(crate) const CANDIDATES: usize = 3;
 
 /// Most memories [`MemoryService::history`] returns.
 const MAX_HISTORY: usize = 200;
@@ -87,6 +88,9 @@ pub(crate) struct Incoming<'a> {
     pub terms: &'a [String],
     /// Its vectors.
     pub vectors: &'a [StoredVector],
+    /// Its nearest memories of its tier by the primary model (at least [`CANDIDATES`]), when
+    /// already searched under the lock; `None`: search them here.
+    pub neighbours: Option<&'a [VectorHit]>,
     /// The instant of the store.
     pub now: Timestamp,
 }
@@ -350,7 +354,7 @@ impl MemoryService {
         namespace: &Namespace,
         incoming: Incoming<'_>,
     ) -> Result<Vec<Candidate>, ServiceError> {
-        let Incoming { new, source_ids, terms, vectors, now } = incoming;
+        let Incoming { new, source_ids, terms, vectors, neighbours, now } = incoming;
         let lifecycle = &self.config.lifecycle;
         let Some(floor) = lifecycle.supersede_threshold else { return Ok(Vec::new()) };
         // A near duplicate is always a candidate, whichever bar is lower.
@@ -360,13 +364,18 @@ impl MemoryService {
             vectors.iter().find(|v| v.model_id == e.model_id()).map(|v| (e, &v.embedding))
         });
         let hits: Vec<(MemoryId, Option<f32>)> = match primary {
-            Some((embedder, vector)) => self
-                .nearest(namespace, embedder.model_id(), vector, CANDIDATES, &filter, now)
-                .await?
-                .into_iter()
-                .filter(|h| h.cosine >= floor)
-                .map(|h| (h.id, Some(h.cosine)))
-                .collect(),
+            Some((embedder, vector)) => match neighbours {
+                Some(found) => found.to_vec(),
+                None => {
+                    self.nearest(namespace, embedder.model_id(), vector, CANDIDATES, &filter, now)
+                        .await?
+                }
+            }
+            .into_iter()
+            .take(CANDIDATES)
+            .filter(|h| h.cosine >= floor)
+            .map(|h| (h.id, Some(h.cosine)))
+            .collect(),
             None => self
                 .keyword_matches(namespace, terms, &filter, now)
                 .await?
