@@ -10,10 +10,10 @@
 //! Memory per vector at 384 dimensions: 768 bytes of f16, about 150 bytes of graph links, and the
 //! id and facets: roughly half of [`FlatIndex`](crate::FlatIndex)'s f32 rows alone.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use rearview_core::{Embedding, Facets, MemoryId, dot};
+use rustc_hash::FxHashMap;
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
 use crate::vector::{VectorHit, VectorIndex};
@@ -38,7 +38,7 @@ pub struct AnnIndex {
     graph: Index,
     /// Per graph key: the memory and its facets (`None` once removed). Keys are never reused.
     ids: Vec<Option<(MemoryId, Facets)>>,
-    keys: HashMap<MemoryId, u64>,
+    keys: FxHashMap<MemoryId, u64>,
 }
 
 impl std::fmt::Debug for AnnIndex {
@@ -84,7 +84,7 @@ impl AnnIndex {
         };
         let graph = Index::new(&options).map_err(ann_error)?;
         graph.reserve_capacity_and_threads(capacity.max(1024), THREADS).map_err(ann_error)?;
-        Ok(Self { dims, graph, ids: Vec::new(), keys: HashMap::new() })
+        Ok(Self { dims, graph, ids: Vec::new(), keys: FxHashMap::default() })
     }
 
     /// An index of `entries` (id, facets, vector), inserted on `threads` threads.
@@ -180,6 +180,7 @@ impl AnnIndex {
             .map_err(ann_error)?;
         index.graph.change_expansion_search(EXPANSION_SEARCH);
         index.ids.reserve(count);
+        index.keys.reserve(count);
         for (key, row) in rows.chunks_exact(16).enumerate() {
             let raw = u128::from_le_bytes(row.try_into().expect("16 bytes"));
             let id = MemoryId(uuid::Uuid::from_u128(raw));

@@ -24,6 +24,7 @@
 use std::collections::{BinaryHeap, HashMap};
 
 use rearview_core::{Facets, MemoryId};
+use rustc_hash::FxHashMap;
 
 mod max_score;
 mod snapshot;
@@ -64,7 +65,7 @@ pub struct TextIndex {
     /// (4 bytes a slot, not a cache line).
     lens: Vec<u32>,
     /// Id → live slot.
-    rows: HashMap<MemoryId, u32>,
+    rows: FxHashMap<MemoryId, u32>,
     /// Sum of live document lengths.
     total_len: u64,
     /// Dead slots not yet compacted away.
