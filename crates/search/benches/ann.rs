@@ -97,6 +97,8 @@ fn main() {
             });
         }
     }
+    ann.set_expansion(rearview_search::ann::EXPANSION_SEARCH);
+    result["near_duplicates"] = near_duplicates(&ann, &exact, &data);
     result["hnsw_rs"] = hnsw_rs_side(&data, &queries, &want, &expansions);
     println!("{result}");
 }
@@ -134,6 +136,59 @@ fn hnsw_rs_side(
                 "p50_ms": percentile(&mut ms, 0.5), "p99_ms": percentile(&mut ms, 0.99),
             });
         }
+    }
+    out
+}
+
+/// A store's look for memories close to the new one (`search_near`, the near-duplicate check and
+/// the detection of updated facts): each query is an indexed vector moved to a cosine between
+/// 0.80 and 0.99 from where it was, and the answer is every vector at cosine ≥ 0.8 among the
+/// exact top 5. The share of that answer found and the latency, for `search_near` and for
+/// recall's `search`.
+fn near_duplicates(ann: &AnnIndex, exact: &FlatIndex, data: &[Embedding]) -> serde_json::Value {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % 2_000_003) as f32 / 1_000_001.5 - 1.0
+    };
+    let all = |_: &Facets| true;
+    let mut cases = Vec::new();
+    for i in 0..QUERIES {
+        let base = data[(i * 104_729) % data.len()].as_slice();
+        let noise = Embedding::new((0..DIMS).map(|_| next()).collect()).expect("non-zero");
+        // Nearly orthogonal to `base` in 384 dimensions: base + t·noise has cosine 1/√(1+t²).
+        let cosine = 0.80 + 0.19 * (i as f32 / QUERIES as f32);
+        let t = (1.0 / (cosine * cosine) - 1.0).sqrt();
+        let moved = base.iter().zip(noise.as_slice()).map(|(b, n)| b + t * n).collect();
+        let query = Embedding::new(moved).expect("non-zero");
+        let truth: Vec<MemoryId> = exact
+            .search(&query, 5, &all)
+            .into_iter()
+            .filter(|h| h.cosine >= 0.8)
+            .map(|h| h.id)
+            .collect();
+        cases.push((query, truth));
+    }
+    let wanted: usize = cases.iter().map(|(_, truth)| truth.len()).sum();
+    let mut out = serde_json::json!({ "queries": QUERIES, "close_vectors": wanted });
+    let near: &dyn Fn(&Embedding) -> Vec<rearview_search::VectorHit> =
+        &|q| ann.search_near(q, 5, &all);
+    let recall: &dyn Fn(&Embedding) -> Vec<rearview_search::VectorHit> =
+        &|q| ann.search(q, 5, &all);
+    for (name, search) in [("search_near", near), ("search", recall)] {
+        let (mut ms, mut found) = (Vec::new(), 0usize);
+        for (query, truth) in &cases {
+            let t = Instant::now();
+            let got = search(query);
+            ms.push(t.elapsed().as_secs_f64() * 1e3);
+            found += truth.iter().filter(|id| got.iter().any(|h| h.id == **id)).count();
+        }
+        out[name] = serde_json::json!({
+            "found": found as f64 / wanted.max(1) as f64,
+            "p50_ms": percentile(&mut ms, 0.5), "p99_ms": percentile(&mut ms, 0.99),
+        });
     }
     out
 }

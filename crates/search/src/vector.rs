@@ -50,6 +50,17 @@ pub trait VectorIndex: Send + Sync {
         k: usize,
         accept: &dyn Fn(&Facets) -> bool,
     ) -> Vec<VectorHit>;
+    /// [`VectorIndex::search`] for vectors close to `query` (near duplicates, cosine ≥ 0.8): an
+    /// approximate index may look at fewer candidates than for recall's wider net. Exact
+    /// indexes answer as `search` does.
+    fn search_near(
+        &self,
+        query: &Embedding,
+        k: usize,
+        accept: &dyn Fn(&Facets) -> bool,
+    ) -> Vec<VectorHit> {
+        self.search(query, k, accept)
+    }
 }
 
 /// Exact search: one contiguous `Vec<f32>` scanned with a vectorised dot product.

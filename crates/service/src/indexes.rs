@@ -8,6 +8,7 @@ use rearview_search::{TextHit, TextIndex, VectorHit};
 use rearview_store::{MemoryStore, StoreError, VectorEntry};
 
 use crate::keywords::{self, RestoredKeywords};
+use crate::lookup::Reach;
 use crate::saved::{self, LogPoint, SaveState, SavedIndexes};
 use crate::vectors::ModelVectors;
 
@@ -321,7 +322,7 @@ impl Indexes {
         namespace: &Namespace,
         model: &str,
         query: &Embedding,
-        k: usize,
+        (k, reach): (usize, Reach),
         filter: &MemoryFilter,
         now: Timestamp,
     ) -> Vec<VectorHit> {
@@ -333,7 +334,11 @@ impl Indexes {
             let Some(vectors) = map.get(&namespace).and_then(|e| e.vectors.get(&model)) else {
                 return Vec::new();
             };
-            vectors.search(&query, k, &|f: &Facets| filter.matches(f, now))
+            let accept = |f: &Facets| filter.matches(f, now);
+            match reach {
+                Reach::Wide => vectors.search(&query, k, &accept),
+                Reach::Close => vectors.search_near(&query, k, &accept),
+            }
         })
         .await
     }

@@ -12,6 +12,16 @@ use rearview_store::KeywordHit;
 
 use crate::{MemoryService, ServiceError};
 
+/// How far a vector search looks in a graph (an exact scan looks at everything either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// Recall's wide net: as many of the true nearest as the graph finds.
+    Wide,
+    /// Only memories close to the query (cosine ≥ 0.8: near duplicates, facts it updates), which
+    /// a graph finds with a fraction of the candidates (`VectorIndex::search_near`).
+    Close,
+}
+
 impl MemoryService {
     /// Whether searches go to the store (see the module docs): then what any server or process
     /// commits is found at once, without following the change log.
@@ -29,6 +39,19 @@ impl MemoryService {
         filter: &MemoryFilter,
         now: Timestamp,
     ) -> Result<Vec<VectorHit>, ServiceError> {
+        self.nearest_within(namespace, model, query, (k, Reach::Wide), filter, now).await
+    }
+
+    /// [`MemoryService::nearest`], looking as far as `reach` says (`k` first).
+    pub(crate) async fn nearest_within(
+        &self,
+        namespace: &Namespace,
+        model: &str,
+        query: &Embedding,
+        (k, reach): (usize, Reach),
+        filter: &MemoryFilter,
+        now: Timestamp,
+    ) -> Result<Vec<VectorHit>, ServiceError> {
         if self.in_store {
             let found = self.store.nearest_vectors(namespace, model, query, filter, now, k).await?;
             return Ok(found
@@ -37,7 +60,7 @@ impl MemoryService {
                 .map(|m| VectorHit { id: m.id, cosine: m.cosine })
                 .collect());
         }
-        Ok(self.indexes.search_vectors(namespace, model, query, k, filter, now).await)
+        Ok(self.indexes.search_vectors(namespace, model, query, (k, reach), filter, now).await)
     }
 
     /// Each of `ids`' cosine to `query` in `model`'s space (`None` without a vector).

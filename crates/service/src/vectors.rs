@@ -158,6 +158,15 @@ impl ModelVectors {
         self.index().search(query, k, accept)
     }
 
+    pub(crate) fn search_near(
+        &self,
+        query: &Embedding,
+        k: usize,
+        accept: &dyn Fn(&Facets) -> bool,
+    ) -> Vec<VectorHit> {
+        self.index().search_near(query, k, accept)
+    }
+
     pub(crate) fn similarity(&self, id: MemoryId, query: &Embedding) -> Option<f32> {
         self.index().similarity(id, query)
     }

@@ -25,6 +25,7 @@ use rearview_store::{MemoryRecord, MemoryUpdate, StoredVector};
 use super::supersede::{Incoming, Judged, by_time};
 use super::{MAX_MERGE_RECORDS, Merge, Stored, Superseded};
 use crate::locks::WriteGuard;
+use crate::lookup::Reach;
 use crate::{KeywordSearch, MemoryService, ServiceError, expiry, not_found};
 
 /// How many nearest memories the near-duplicate check looks at.
@@ -308,9 +309,19 @@ impl MemoryService {
             return Ok(None);
         };
         let filter = MemoryFilter { memory_types: vec![new.memory_type], ..Default::default() };
-        let k = NEIGHBOURS.max(super::supersede::CANDIDATES);
+        // Both look only at memories at least 0.8 similar: a graph finds those with few
+        // candidates (`VectorIndex::search_near`; benches/ann.rs "near duplicates").
+        let within = (NEIGHBOURS.max(super::supersede::CANDIDATES), Reach::Close);
         Ok(Some(
-            self.nearest(namespace, primary.model_id(), &vector.embedding, k, &filter, now).await?,
+            self.nearest_within(
+                namespace,
+                primary.model_id(),
+                &vector.embedding,
+                within,
+                &filter,
+                now,
+            )
+            .await?,
         ))
     }
 

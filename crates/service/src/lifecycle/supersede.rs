@@ -56,6 +56,7 @@ use rearview_store::{MemoryUpdate, StoredVector};
 
 use super::Superseded;
 use crate::locks::WriteGuard;
+use crate::lookup::Reach;
 use crate::{KeywordSearch, MemoryService, ServiceError};
 
 /// Candidates a new memory is compared with.
@@ -367,8 +368,16 @@ impl MemoryService {
             Some((embedder, vector)) => match neighbours {
                 Some(found) => found.to_vec(),
                 None => {
-                    self.nearest(namespace, embedder.model_id(), vector, CANDIDATES, &filter, now)
-                        .await?
+                    let within = (CANDIDATES, Reach::Close);
+                    self.nearest_within(
+                        namespace,
+                        embedder.model_id(),
+                        vector,
+                        within,
+                        &filter,
+                        now,
+                    )
+                    .await?
                 }
             }
             .into_iter()
