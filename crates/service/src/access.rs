@@ -33,6 +33,8 @@ const COALESCE: std::time::Duration = std::time::Duration::from_millis(25);
 #[derive(Debug)]
 pub(crate) struct AccessRecorder {
     queue: mpsc::Sender<Message>,
+    /// The writer, which holds a handle to the store until the queue closes.
+    writer: tokio::task::JoinHandle<()>,
 }
 
 #[derive(Debug)]
@@ -45,8 +47,17 @@ impl AccessRecorder {
     /// Starts the writer task on the current tokio runtime. It ends when the recorder is dropped.
     pub(crate) fn start(store: Arc<dyn MemoryStore>) -> Self {
         let (queue, inbox) = mpsc::channel(QUEUE);
-        tokio::spawn(run(store, inbox));
-        Self { queue }
+        let writer = tokio::spawn(run(store, inbox));
+        Self { queue, writer }
+    }
+
+    /// Commits everything queued, then waits until the writer has ended and let go of the store.
+    pub(crate) async fn close(self) {
+        let Self { queue, writer } = self;
+        drop(queue);
+        if let Err(e) = writer.await {
+            tracing::warn!(error = %e, "the access writer ended abnormally");
+        }
     }
 
     /// Queues one recall's returned ids. Waits only if the queue is full.

@@ -383,6 +383,19 @@ impl MemoryService {
         self.access.flush().await;
     }
 
+    /// Commits the access counts still queued, then releases the store: once this returns, no
+    /// task of this service holds the database, so its file can be copied, moved or replaced
+    /// (dropping the service lets go of it a moment later, on a background task). Graph builds
+    /// still running on their own threads are not waited for.
+    pub async fn close(self) {
+        self.into_access().close().await;
+    }
+
+    /// The access writer, every other part of the service dropped.
+    fn into_access(self) -> AccessRecorder {
+        self.access
+    }
+
     /// The service clock's "now".
     pub fn now(&self) -> Timestamp {
         self.clock.now()

@@ -205,7 +205,8 @@ async fn a_graph_saved_for_another_database_or_a_later_state_is_rebuilt_not_used
     let r = reopened.recall(&ns(), RecallRequest::new(note(1007))).await.unwrap();
     assert_eq!(r.hits[0].memory.id, theirs[7], "searched its own vectors");
     assert_eq!(reopened.save_indexes().await.unwrap().graphs, 1, "rebuilt, not loaded");
-    drop(reopened);
+    // Closed, not dropped: the file is copied next (see `MemoryService::close`).
+    reopened.close().await;
 
     // A backup restored: the graph was saved at a later state than the file now holds.
     let backup = dir.path().join("backup.db");
@@ -215,7 +216,7 @@ async fn a_graph_saved_for_another_database_or_a_later_state_is_rebuilt_not_used
         store(&service, i).await;
     }
     assert_eq!(service.save_indexes().await.unwrap().graphs, 1);
-    drop(service);
+    service.close().await;
     common::copy_db(&backup, &second);
     let restored = open_with(&second, Some(&graphs)).await;
     assert_eq!(restored.stats().await.unwrap().graph_vectors, LIMIT + 10);

@@ -158,7 +158,9 @@ async fn a_keyword_index_saved_for_another_database_or_a_later_state_is_not_used
     assert_eq!(found(&reopened, 1007).await, Some(theirs[7]), "searched its own terms");
     assert_eq!(found(&reopened, 7).await, None, "not the other database's");
     assert_eq!(reopened.save_indexes().await.unwrap().keywords, 1, "rebuilt, not loaded");
-    drop(reopened);
+    // Closed, not dropped: the file is copied next, and a connection still closing on a
+    // background task could write to it meanwhile.
+    reopened.close().await;
 
     // A backup restored: the index was saved at a later state than the file now holds.
     let backup = dir.path().join("backup.db");
@@ -166,7 +168,7 @@ async fn a_keyword_index_saved_for_another_database_or_a_later_state_is_not_used
     let service = open(&second, Some(&saved)).await;
     let gone = store(&service, 2000).await;
     assert_eq!(service.save_indexes().await.unwrap().keywords, 1);
-    drop(service);
+    service.close().await;
     common::copy_db(&backup, &second);
     let restored = open(&second, Some(&saved)).await;
     assert_eq!(found(&restored, 2000).await, None, "{gone} is not in the restored file");
