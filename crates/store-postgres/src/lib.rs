@@ -364,9 +364,10 @@ impl PgStore {
 }
 
 /// The client settings of `config`'s connection string, with the password from `config` when
-/// the string has none, and its TLS settings (`tls.rs`).
+/// the string has none, and its TLS settings (`tls.rs`; `PGSSLMODE` and `PGSSLROOTCERT` for
+/// what the string leaves out, as libpq reads them).
 fn client_config(config: &PgConfig) -> Result<(tokio_postgres::Config, tls::Tls), StoreError> {
-    let (rest, tls) = tls::split(&config.url)?;
+    let (rest, tls) = tls::split_with(&config.url, &tls::TlsDefaults::from_env())?;
     let mut pg: tokio_postgres::Config = rest.parse().map_err(|e| StoreError::Unavailable {
         message: format!("the PostgreSQL URL {} is not valid: {e}", redact_url(&config.url)),
     })?;

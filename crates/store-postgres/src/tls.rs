@@ -16,7 +16,8 @@
 //! `verify-ca` needs a root file. Unlike libpq's `prefer`, a failed handshake is not retried in
 //! plain text. tokio-postgres itself knows only `disable`,
 //! `prefer` and `require` and rejects `sslrootcert`, so both are taken out of the connection
-//! string here and applied to rustls.
+//! string here and applied to rustls. As in libpq, `PGSSLMODE` and `PGSSLROOTCERT` give what the
+//! connection string leaves out.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -142,19 +143,45 @@ impl Tls {
     }
 }
 
-/// Splits the TLS parameters (`sslmode`, `sslrootcert`) off a `postgres://` URL or a libpq
-/// `key=value` string: the rest for tokio-postgres, and what they ask for.
+/// What libpq takes from the environment when the connection string leaves it out:
+/// `PGSSLMODE` and `PGSSLROOTCERT` (empty counts as unset).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct TlsDefaults {
+    pub(crate) sslmode: Option<String>,
+    pub(crate) sslrootcert: Option<String>,
+}
+
+impl TlsDefaults {
+    /// This process's `PGSSLMODE` and `PGSSLROOTCERT`.
+    pub(crate) fn from_env() -> Self {
+        let var = |name| std::env::var(name).ok().filter(|v: &String| !v.is_empty());
+        Self { sslmode: var("PGSSLMODE"), sslrootcert: var("PGSSLROOTCERT") }
+    }
+}
+
+/// [`split_with`] without environment defaults.
+#[cfg(test)]
 pub(crate) fn split(connection: &str) -> Result<(String, Tls), StoreError> {
+    split_with(connection, &TlsDefaults::default())
+}
+
+/// Splits the TLS parameters (`sslmode`, `sslrootcert`) off a `postgres://` URL or a libpq
+/// `key=value` string: the rest for tokio-postgres, and what they ask for, with `defaults` for
+/// a parameter the string does not give (as libpq reads `PGSSLMODE` and `PGSSLROOTCERT`).
+pub(crate) fn split_with(
+    connection: &str,
+    defaults: &TlsDefaults,
+) -> Result<(String, Tls), StoreError> {
     let mut tls = Tls { mode: Mode::Prefer, roots: Roots::Unset };
-    let mut mode_given = false;
+    let (mut mode_given, mut roots_given) = (false, false);
     let mut take = |key: &str, value: &str| -> Result<bool, StoreError> {
         if key.eq_ignore_ascii_case("sslmode") {
-            tls.mode = mode(value)?;
+            tls.mode = mode(value).map_err(unavailable)?;
             mode_given = true;
             Ok(true)
         } else if key.eq_ignore_ascii_case("sslrootcert") {
-            tls.roots =
-                if value == "system" { Roots::System } else { Roots::File(PathBuf::from(value)) };
+            tls.roots = roots(value);
+            roots_given = true;
             Ok(true)
         } else {
             Ok(false)
@@ -192,10 +219,21 @@ pub(crate) fn split(connection: &str) -> Result<(String, Tls), StoreError> {
         }
         rest
     };
+    if !mode_given && let Some(value) = &defaults.sslmode {
+        tls.mode = mode(value).map_err(|m| unavailable(format!("PGSSLMODE: {m}")))?;
+        mode_given = true;
+    }
+    if !roots_given && let Some(value) = &defaults.sslrootcert {
+        tls.roots = roots(value);
+    }
     Ok((rest, tls.checked(mode_given)?))
 }
 
-fn mode(value: &str) -> Result<Mode, StoreError> {
+fn roots(value: &str) -> Roots {
+    if value == "system" { Roots::System } else { Roots::File(PathBuf::from(value)) }
+}
+
+fn mode(value: &str) -> Result<Mode, String> {
     Ok(match value.to_ascii_lowercase().as_str() {
         "disable" => Mode::Disable,
         // libpq's `allow` tries plain text first; rearview tries TLS first, like `prefer`.
@@ -204,9 +242,9 @@ fn mode(value: &str) -> Result<Mode, StoreError> {
         "verify-ca" => Mode::VerifyCa,
         "verify-full" => Mode::VerifyFull,
         other => {
-            return Err(unavailable(format!(
+            return Err(format!(
                 "sslmode={other} is not a TLS mode; use disable, prefer, require, verify-ca or verify-full"
-            )));
+            ));
         }
     })
 }
@@ -404,6 +442,33 @@ mod tests {
         assert!(tls.trusted().unwrap().len() > 50);
         let err = split("postgres://u@h/db?sslrootcert=system&sslmode=require").unwrap_err();
         assert!(err.to_string().contains("needs sslmode=verify-full"), "{err}");
+    }
+
+    #[test]
+    fn the_environment_fills_in_what_the_string_leaves_out() {
+        let env = TlsDefaults {
+            sslmode: Some("verify-ca".into()),
+            sslrootcert: Some("/etc/ca.pem".into()),
+        };
+        let (_, tls) = split_with("postgres://u@h/db", &env).unwrap();
+        assert_eq!(tls.mode, Mode::VerifyCa);
+        assert_eq!(tls.roots, Roots::File("/etc/ca.pem".into()));
+        // The string wins over the environment, each parameter on its own.
+        let (_, tls) = split_with("postgres://u@h/db?sslmode=require", &env).unwrap();
+        assert_eq!(tls.mode, Mode::Require);
+        assert_eq!(tls.roots, Roots::File("/etc/ca.pem".into()));
+        let (_, tls) = split_with("host=h sslrootcert=/mine.pem", &env).unwrap();
+        assert_eq!((tls.mode, tls.roots), (Mode::VerifyCa, Roots::File("/mine.pem".into())));
+        // `PGSSLROOTCERT=system` alone means verify-full, as `sslrootcert=system` does.
+        let system = TlsDefaults { sslmode: None, sslrootcert: Some("system".into()) };
+        assert_eq!(split_with("postgres://u@h/db", &system).unwrap().1.mode, Mode::VerifyFull);
+        let bad = TlsDefaults { sslmode: Some("always".into()), sslrootcert: None };
+        let err = split_with("postgres://u@h/db", &bad).unwrap_err().to_string();
+        assert!(err.contains("PGSSLMODE") && err.contains("sslmode=always"), "{err}");
+        assert_eq!(
+            split_with("postgres://u@h/db?sslmode=disable", &bad).unwrap().1.mode,
+            Mode::Disable
+        );
     }
 
     #[test]
