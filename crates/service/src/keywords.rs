@@ -145,8 +145,7 @@ impl MemoryService {
             let path = dir.join(format!("{}.{EXTENSION}", meta.files));
             let loaded = tokio::task::spawn_blocking(move || {
                 let file = std::fs::File::open(&path).map_err(|e| e.to_string())?;
-                TextIndex::read_snapshot(std::io::BufReader::with_capacity(1 << 20, file))
-                    .map_err(|e| e.to_string())
+                TextIndex::read_snapshot(file).map_err(|e| e.to_string())
             })
             .await
             .map_err(|e| ServiceError::Unavailable(format!("keyword index load task: {e}")))?;

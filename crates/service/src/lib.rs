@@ -383,10 +383,12 @@ impl MemoryService {
         self.access.flush().await;
     }
 
-    /// Commits the access counts still queued, then releases the store: once this returns, no
-    /// task of this service holds the database, so its file can be copied, moved or replaced
-    /// (dropping the service lets go of it a moment later, on a background task). Graph builds
-    /// still running on their own threads are not waited for.
+    /// Commits the access counts still queued, then lets go of the store: once this returns, no
+    /// task of this service holds it (dropping the service lets go of it a moment later, on a
+    /// background task). On SQLite the file can then be copied, moved or replaced, provided
+    /// nothing else holds the store: the caller's own clone of it, or a request whose future was
+    /// dropped while its SQLite work still ran on the blocking pool. PostgreSQL connections close
+    /// on their own tasks shortly after.
     pub async fn close(self) {
         self.into_access().close().await;
     }

@@ -219,14 +219,24 @@ pub(crate) fn split_with(
         }
         rest
     };
+    // What came from the environment, to name it when the combination is refused.
+    let mut from_env = Vec::new();
     if !mode_given && let Some(value) = &defaults.sslmode {
         tls.mode = mode(value).map_err(|m| unavailable(format!("PGSSLMODE: {m}")))?;
         mode_given = true;
+        from_env.push(format!("PGSSLMODE={value}"));
     }
     if !roots_given && let Some(value) = &defaults.sslrootcert {
         tls.roots = roots(value);
+        from_env.push(format!("PGSSLROOTCERT={value}"));
     }
-    Ok((rest, tls.checked(mode_given)?))
+    let tls = tls.checked(mode_given).map_err(|e| match e {
+        StoreError::Unavailable { message } if !from_env.is_empty() => {
+            unavailable(format!("{message} (taken from the environment: {})", from_env.join(", ")))
+        }
+        other => other,
+    })?;
+    Ok((rest, tls))
 }
 
 fn roots(value: &str) -> Roots {
@@ -469,6 +479,12 @@ mod tests {
             split_with("postgres://u@h/db?sslmode=disable", &bad).unwrap().1.mode,
             Mode::Disable
         );
+        // A refused combination names what came from the environment.
+        let ca_only = TlsDefaults { sslmode: Some("verify-ca".into()), sslrootcert: None };
+        let err = split_with("postgres://u@h/db", &ca_only).unwrap_err().to_string();
+        assert!(err.contains("needs sslrootcert") && err.contains("PGSSLMODE=verify-ca"), "{err}");
+        let err = split_with("postgres://u@h/db?sslmode=require", &system).unwrap_err().to_string();
+        assert!(err.contains("PGSSLROOTCERT=system") && !err.contains("PGSSLMODE"), "{err}");
     }
 
     #[test]

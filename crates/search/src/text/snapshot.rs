@@ -102,11 +102,16 @@ impl TextIndex {
         }
         let mut r = Source { rest: &body[MAGIC.len()..] };
         let term_count = r.u32()? as usize;
-        let mut term_ids = HashMap::with_capacity(term_count.min(r.rest.len()));
+        // Each term takes at least its 4-byte length and its 4-byte postings count: a damaged
+        // count allocates nothing.
+        if term_count > r.rest.len() / 8 {
+            return Err(SnapshotError(format!("{term_count} terms in {} bytes", r.rest.len())));
+        }
+        let mut term_ids = HashMap::with_capacity(term_count.min(1 << 24));
         for id in 0..term_count {
             term_ids.insert(r.str()?.into(), id as u32);
         }
-        let mut postings = Vec::with_capacity(term_count.min(r.rest.len()));
+        let mut postings = Vec::with_capacity(term_count.min(1 << 24));
         for _ in 0..term_count {
             let count = r.u32()? as usize;
             let raw = r.take(count.checked_mul(8).ok_or_else(too_long)?)?;
@@ -115,8 +120,9 @@ impl TextIndex {
             postings.push(list);
         }
         let slot_count = r.u32()? as usize;
-        // Each slot takes at least 16 + 4 + 1 bytes: a damaged count allocates nothing.
-        if slot_count > r.rest.len() / 21 {
+        // Each slot takes at least 41 bytes (id 16, length 4, facets 21): a damaged count
+        // allocates nothing.
+        if slot_count > r.rest.len() / 41 {
             return Err(SnapshotError(format!("{slot_count} slots in {} bytes", r.rest.len())));
         }
         let (slots, lens, rows, derived) = std::thread::scope(|scope| {
