@@ -234,6 +234,47 @@ impl AnnIndex {
             || self.graph.reserve_capacity_and_threads((capacity * 2).max(1024), THREADS).is_ok()
     }
 
+    /// The `k` best accepted vectors by a graph search over `expansion` candidates (at least
+    /// `k`), or by the exact scan when the filter leaves the graph search short.
+    fn search_with(
+        &self,
+        query: &Embedding,
+        k: usize,
+        accept: &dyn Fn(&Facets) -> bool,
+        expansion: usize,
+    ) -> Vec<VectorHit> {
+        if k == 0 || query.dimensions() != self.dims || self.keys.is_empty() {
+            return Vec::new();
+        }
+        let wanted = k.min(self.keys.len());
+        // usearch searches with max(its expansion, the results asked for): asking for
+        // `expansion` results is a search of that effort, whatever the index's setting.
+        let asked = wanted.max(expansion).min(self.keys.len());
+        let entry = |key: u64| self.ids.get(key as usize).and_then(Option::as_ref);
+        let found = self.graph.filtered_search(query.as_slice(), asked, |key: u64| {
+            entry(key).is_some_and(|(_, facets)| accept(facets))
+        });
+        let mut hits: Vec<VectorHit> = match found {
+            Ok(matches) => matches
+                .keys
+                .iter()
+                .zip(&matches.distances)
+                .filter_map(|(&key, &distance)| {
+                    entry(key).map(|(id, _)| VectorHit { id: *id, cosine: 1.0 - distance })
+                })
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        if hits.len() < wanted {
+            // A selective filter (or no free search slot): the graph found too few; the exact
+            // scan finds every accepted vector there is.
+            return self.scan(query.as_slice(), k, accept);
+        }
+        sort_hits(&mut hits);
+        hits.truncate(k);
+        hits
+    }
+
     /// The exact scan over accepted vectors, for filters too selective for the graph.
     fn scan(&self, query: &[f32], k: usize, accept: &dyn Fn(&Facets) -> bool) -> Vec<VectorHit> {
         let mut buffer = vec![0.0f32; self.dims];
@@ -333,49 +374,6 @@ impl VectorIndex for AnnIndex {
         accept: &dyn Fn(&Facets) -> bool,
     ) -> Vec<VectorHit> {
         self.search_with(query, k, accept, NEAR_EXPANSION)
-    }
-}
-
-impl AnnIndex {
-    /// The `k` best accepted vectors by a graph search over `expansion` candidates (at least
-    /// `k`), or by the exact scan when the filter leaves the graph search short.
-    fn search_with(
-        &self,
-        query: &Embedding,
-        k: usize,
-        accept: &dyn Fn(&Facets) -> bool,
-        expansion: usize,
-    ) -> Vec<VectorHit> {
-        if k == 0 || query.dimensions() != self.dims || self.keys.is_empty() {
-            return Vec::new();
-        }
-        let wanted = k.min(self.keys.len());
-        // usearch searches with max(its expansion, the results asked for): asking for
-        // `expansion` results is a search of that effort, whatever the index's setting.
-        let asked = wanted.max(expansion).min(self.keys.len());
-        let entry = |key: u64| self.ids.get(key as usize).and_then(Option::as_ref);
-        let found = self.graph.filtered_search(query.as_slice(), asked, |key: u64| {
-            entry(key).is_some_and(|(_, facets)| accept(facets))
-        });
-        let mut hits: Vec<VectorHit> = match found {
-            Ok(matches) => matches
-                .keys
-                .iter()
-                .zip(&matches.distances)
-                .filter_map(|(&key, &distance)| {
-                    entry(key).map(|(id, _)| VectorHit { id: *id, cosine: 1.0 - distance })
-                })
-                .collect(),
-            Err(_) => Vec::new(),
-        };
-        if hits.len() < wanted {
-            // A selective filter (or no free search slot): the graph found too few; the exact
-            // scan finds every accepted vector there is.
-            return self.scan(query.as_slice(), k, accept);
-        }
-        sort_hits(&mut hits);
-        hits.truncate(k);
-        hits
     }
 }
 

@@ -334,11 +334,7 @@ impl Indexes {
             let Some(vectors) = map.get(&namespace).and_then(|e| e.vectors.get(&model)) else {
                 return Vec::new();
             };
-            let accept = |f: &Facets| filter.matches(f, now);
-            match reach {
-                Reach::Wide => vectors.search(&query, k, &accept),
-                Reach::Close => vectors.search_near(&query, k, &accept),
-            }
+            vectors.search(&query, (k, reach), &|f: &Facets| filter.matches(f, now))
         })
         .await
     }

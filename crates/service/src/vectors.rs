@@ -15,6 +15,7 @@ use rearview_core::{Embedding, Facets, MemoryId, Namespace};
 use rearview_search::{AnnIndex, FlatIndex, VectorHit, VectorIndex};
 
 use crate::indexes::NamespaceIndex;
+use crate::lookup::Reach;
 use crate::saved::SaveState;
 
 /// The vectors of one model in one namespace.
@@ -149,22 +150,17 @@ impl ModelVectors {
         self.index().len()
     }
 
+    /// The `k` best accepted vectors, looking as far as `reach` says.
     pub(crate) fn search(
         &self,
         query: &Embedding,
-        k: usize,
+        (k, reach): (usize, Reach),
         accept: &dyn Fn(&Facets) -> bool,
     ) -> Vec<VectorHit> {
-        self.index().search(query, k, accept)
-    }
-
-    pub(crate) fn search_near(
-        &self,
-        query: &Embedding,
-        k: usize,
-        accept: &dyn Fn(&Facets) -> bool,
-    ) -> Vec<VectorHit> {
-        self.index().search_near(query, k, accept)
+        match reach {
+            Reach::Wide => self.index().search(query, k, accept),
+            Reach::Close => self.index().search_near(query, k, accept),
+        }
     }
 
     pub(crate) fn similarity(&self, id: MemoryId, query: &Embedding) -> Option<f32> {
@@ -330,7 +326,7 @@ mod tests {
         assert_eq!(graph.len(), 30, "30 + 1 new − 1 removed");
         let all = |_: &Facets| true;
         let near_5: Vec<MemoryId> =
-            graph.search(&vector(5), 3, &all).iter().map(|h| h.id).collect();
+            graph.search(&vector(5), (3, Reach::Wide), &all).iter().map(|h| h.id).collect();
         assert!(near_5.contains(&id(100)), "the memory stored during the build: {near_5:?}");
         assert!(graph.vector(id(2)).is_none(), "the memory removed during the build");
         let moved = graph.similarity(id(1), &vector(9)).unwrap();
