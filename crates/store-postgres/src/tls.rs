@@ -14,12 +14,23 @@
 //! `webpki-roots`, not the operating system's store) for `verify-full` without one or with
 //! `sslrootcert=system`, which makes `verify-full` the default and refuses weaker modes.
 //! `verify-ca` needs a root file. Unlike libpq's `prefer`, a failed handshake is not retried in
-//! plain text. tokio-postgres itself knows only `disable`,
-//! `prefer` and `require` and rejects `sslrootcert`, so both are taken out of the connection
-//! string here and applied to rustls. As in libpq, `PGSSLMODE` and `PGSSLROOTCERT` give what the
-//! connection string leaves out.
+//! plain text.
+//!
+//! A client certificate (`sslcert` + `sslkey`, PEM) is presented when the server asks for one,
+//! for `cert` authentication or `clientcert=verify-full` in `pg_hba.conf`. As in libpq the key
+//! file must not be readable by group or others (0600; 0640 if owned by root). Unlike libpq, a
+//! certificate file that is named but missing is an error, not silently skipped.
+//!
+//! tokio-postgres itself knows only `disable`, `prefer` and `require` and rejects the other
+//! parameters, so they are taken out of the connection string (`tls/params.rs`) and applied to
+//! rustls. As in libpq, `PGSSLMODE`, `PGSSLROOTCERT`, `PGSSLCERT` and `PGSSLKEY` give what the
+//! connection string leaves out, and `~/.postgresql/root.crt`, `postgresql.crt` and
+//! `postgresql.key` are used when nothing names a file and they exist.
 
-use std::path::PathBuf;
+mod params;
+
+use std::path::{Path, PathBuf};
+
 use std::sync::Arc;
 
 use rearview_store::StoreError;
@@ -27,7 +38,7 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls::client::{WebPkiServerVerifier, verify_server_cert_signed_by_trust_anchor};
 use rustls::crypto::WebPkiSupportedAlgorithms;
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
 use tokio_postgres::config::SslMode;
 use tokio_postgres_rustls::MakeRustlsConnect;
@@ -54,11 +65,77 @@ pub(crate) enum Roots {
     File(PathBuf),
 }
 
+pub(crate) use params::{TlsDefaults, split_with};
+
 /// The TLS part of a connection string.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Tls {
     pub(crate) mode: Mode,
     pub(crate) roots: Roots,
+    /// The client certificate to present, if any.
+    pub(crate) identity: Option<Identity>,
+}
+
+/// A client certificate and its private key, both PEM files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Identity {
+    /// `sslcert`: the certificate, then any intermediates.
+    pub(crate) cert: PathBuf,
+    /// `sslkey`; `None` when neither it nor a default directory was given.
+    pub(crate) key: Option<PathBuf>,
+}
+
+impl Identity {
+    /// The certificate chain and key, read and checked.
+    fn load(&self) -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>), StoreError> {
+        let cert = self.cert.display();
+        let chain = CertificateDer::pem_file_iter(&self.cert)
+            .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| {
+                unavailable(format!("sslcert={cert}: cannot read PEM certificates: {e}"))
+            })?;
+        if chain.is_empty() {
+            return Err(unavailable(format!(
+                "sslcert={cert}: no certificate in the file (PEM \"BEGIN CERTIFICATE\" blocks expected)"
+            )));
+        }
+        let Some(key_path) = &self.key else {
+            return Err(unavailable(format!(
+                "sslcert={cert} needs sslkey=FILE (or PGSSLKEY): the certificate's private key"
+            )));
+        };
+        private_to_owner(key_path)?;
+        let key = PrivateKeyDer::from_pem_file(key_path).map_err(|e| {
+            unavailable(format!(
+                "sslkey={}: cannot read a private key: {e} (PEM PKCS#8, PKCS#1 or SEC1; an encrypted key must be decrypted first, e.g. `openssl pkey -in KEY -out PLAIN-KEY`)",
+                key_path.display()
+            ))
+        })?;
+        Ok((chain, key))
+    }
+}
+
+/// libpq's rule for a private key file: no access for others, nor for the group unless root owns
+/// it (0600 or less; 0640 or less when owned by root).
+#[cfg(unix)]
+fn private_to_owner(path: &Path) -> Result<(), StoreError> {
+    use std::os::unix::fs::MetadataExt;
+    let shown = path.display();
+    let meta = std::fs::metadata(path)
+        .map_err(|e| unavailable(format!("sslkey={shown}: cannot read the private key: {e}")))?;
+    let mode = meta.mode() & 0o777;
+    let (allowed, wanted) = if meta.uid() == 0 { (0o640, "0640") } else { (0o600, "0600") };
+    if mode & !allowed != 0 {
+        return Err(unavailable(format!(
+            "sslkey={shown}: the private key file has mode {mode:04o}, readable by others; it must be {wanted} or less, as libpq requires (chmod 600 {shown})"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn private_to_owner(_path: &Path) -> Result<(), StoreError> {
+    Ok(())
 }
 
 impl Tls {
@@ -97,8 +174,19 @@ impl Tls {
                 algorithms: provider.signature_verification_algorithms,
             })
         };
-        let config =
-            builder.dangerous().with_custom_certificate_verifier(verifier).with_no_client_auth();
+        let builder = builder.dangerous().with_custom_certificate_verifier(verifier);
+        let config = match &self.identity {
+            None => builder.with_no_client_auth(),
+            Some(identity) => {
+                let (chain, key) = identity.load()?;
+                builder.with_client_auth_cert(chain, key).map_err(|e| {
+                    unavailable(format!(
+                        "sslcert={} with sslkey: the certificate and key do not go together: {e}",
+                        identity.cert.display()
+                    ))
+                })?
+            }
+        };
         Ok(MakeRustlsConnect::new(config))
     }
 
@@ -141,204 +229,6 @@ impl Tls {
         }
         Ok(self)
     }
-}
-
-/// What libpq takes from the environment when the connection string leaves it out:
-/// `PGSSLMODE` and `PGSSLROOTCERT` (empty counts as unset).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct TlsDefaults {
-    pub(crate) sslmode: Option<String>,
-    pub(crate) sslrootcert: Option<String>,
-}
-
-impl TlsDefaults {
-    /// This process's `PGSSLMODE` and `PGSSLROOTCERT`.
-    pub(crate) fn from_env() -> Self {
-        let var = |name| std::env::var(name).ok().filter(|v: &String| !v.is_empty());
-        Self { sslmode: var("PGSSLMODE"), sslrootcert: var("PGSSLROOTCERT") }
-    }
-}
-
-/// [`split_with`] without environment defaults.
-#[cfg(test)]
-pub(crate) fn split(connection: &str) -> Result<(String, Tls), StoreError> {
-    split_with(connection, &TlsDefaults::default())
-}
-
-/// Splits the TLS parameters (`sslmode`, `sslrootcert`) off a `postgres://` URL or a libpq
-/// `key=value` string: the rest for tokio-postgres, and what they ask for, with `defaults` for
-/// a parameter the string does not give (as libpq reads `PGSSLMODE` and `PGSSLROOTCERT`).
-pub(crate) fn split_with(
-    connection: &str,
-    defaults: &TlsDefaults,
-) -> Result<(String, Tls), StoreError> {
-    let mut tls = Tls { mode: Mode::Prefer, roots: Roots::Unset };
-    let (mut mode_given, mut roots_given) = (false, false);
-    let mut take = |key: &str, value: &str| -> Result<bool, StoreError> {
-        if key.eq_ignore_ascii_case("sslmode") {
-            tls.mode = mode(value).map_err(unavailable)?;
-            mode_given = true;
-            Ok(true)
-        } else if key.eq_ignore_ascii_case("sslrootcert") {
-            tls.roots = roots(value);
-            roots_given = true;
-            Ok(true)
-        } else {
-            Ok(false)
-        }
-    };
-    let rest = if connection.contains("://") {
-        // As tokio-postgres reads a URL: the user and password run to the first `@`, and the
-        // parameters start at the first `?` after it.
-        let after_scheme = connection.find("://").map_or(0, |i| i + 3);
-        let after_userinfo =
-            connection[after_scheme..].find('@').map_or(after_scheme, |i| after_scheme + i + 1);
-        match connection[after_userinfo..].find('?') {
-            Some(i) => {
-                let (base, query) = connection.split_at(after_userinfo + i);
-                let mut kept = Vec::new();
-                for pair in query[1..].split('&').filter(|p| !p.is_empty()) {
-                    let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-                    if !take(&percent_decoded(key), &percent_decoded(value))? {
-                        kept.push(pair);
-                    }
-                }
-                if kept.is_empty() { base.to_owned() } else { format!("{base}?{}", kept.join("&")) }
-            }
-            None => connection.to_owned(),
-        }
-    } else {
-        let mut rest = String::new();
-        for (key, value, text) in key_values(connection)? {
-            if !take(&key, &value)? {
-                if !rest.is_empty() {
-                    rest.push(' ');
-                }
-                rest.push_str(text);
-            }
-        }
-        rest
-    };
-    // What came from the environment, to name it when the combination is refused.
-    let mut from_env = Vec::new();
-    if !mode_given && let Some(value) = &defaults.sslmode {
-        tls.mode = mode(value).map_err(|m| unavailable(format!("PGSSLMODE: {m}")))?;
-        mode_given = true;
-        from_env.push(format!("PGSSLMODE={value}"));
-    }
-    if !roots_given && let Some(value) = &defaults.sslrootcert {
-        tls.roots = roots(value);
-        from_env.push(format!("PGSSLROOTCERT={value}"));
-    }
-    let tls = tls.checked(mode_given).map_err(|e| match e {
-        StoreError::Unavailable { message } if !from_env.is_empty() => {
-            unavailable(format!("{message} (taken from the environment: {})", from_env.join(", ")))
-        }
-        other => other,
-    })?;
-    Ok((rest, tls))
-}
-
-fn roots(value: &str) -> Roots {
-    if value == "system" { Roots::System } else { Roots::File(PathBuf::from(value)) }
-}
-
-fn mode(value: &str) -> Result<Mode, String> {
-    Ok(match value.to_ascii_lowercase().as_str() {
-        "disable" => Mode::Disable,
-        // libpq's `allow` tries plain text first; rearview tries TLS first, like `prefer`.
-        "allow" | "prefer" => Mode::Prefer,
-        "require" => Mode::Require,
-        "verify-ca" => Mode::VerifyCa,
-        "verify-full" => Mode::VerifyFull,
-        other => {
-            return Err(format!(
-                "sslmode={other} is not a TLS mode; use disable, prefer, require, verify-ca or verify-full"
-            ));
-        }
-    })
-}
-
-/// A libpq `key = value` string as (key, value, the pair's own text): values may be quoted
-/// with `'` and hold `\` escapes, and spaces may surround `=`.
-fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, StoreError> {
-    let bytes = s.as_bytes();
-    let mut pairs = Vec::new();
-    let mut i = 0;
-    let skip_space = |mut i: usize| {
-        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        i
-    };
-    loop {
-        i = skip_space(i);
-        if i >= bytes.len() {
-            return Ok(pairs);
-        }
-        let start = i;
-        while i < bytes.len() && bytes[i] != b'=' && !bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let key = s[start..i].to_owned();
-        i = skip_space(i);
-        if bytes.get(i) != Some(&b'=') {
-            return Err(unavailable(format!(
-                "the connection string has `{key}` without `= value`"
-            )));
-        }
-        i = skip_space(i + 1);
-        let mut value = Vec::new();
-        let quoted = bytes.get(i) == Some(&b'\'');
-        if quoted {
-            i += 1;
-        }
-        loop {
-            match bytes.get(i) {
-                None if quoted => {
-                    return Err(unavailable(format!(
-                        "the connection string's value of `{key}` has no closing quote"
-                    )));
-                }
-                None => break,
-                Some(b'\\') if i + 1 < bytes.len() => {
-                    value.push(bytes[i + 1]);
-                    i += 2;
-                }
-                Some(b'\'') if quoted => {
-                    i += 1;
-                    break;
-                }
-                Some(b) if !quoted && b.is_ascii_whitespace() => break,
-                Some(b) => {
-                    value.push(*b);
-                    i += 1;
-                }
-            }
-        }
-        pairs.push((key, String::from_utf8_lossy(&value).into_owned(), &s[start..i]));
-    }
-}
-
-/// `%XX` escapes decoded (a URL's query carries a file path that way).
-fn percent_decoded(value: &str) -> String {
-    let bytes = value.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
-        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn unavailable(message: String) -> StoreError {
@@ -399,107 +289,5 @@ impl ServerCertVerifier for NameUnchecked {
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
         self.algorithms.supported_schemes()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tls_parameters_are_taken_out_of_a_url() {
-        let (rest, tls) = split(
-            "postgres://u@h/db?sslmode=verify-full&application_name=x&sslrootcert=%2Ftmp%2Fca.pem",
-        )
-        .unwrap();
-        assert_eq!(rest, "postgres://u@h/db?application_name=x");
-        assert_eq!(tls.mode, Mode::VerifyFull);
-        assert_eq!(tls.roots, Roots::File(PathBuf::from("/tmp/ca.pem")));
-        let (rest, tls) = split("postgresql://u@h/db?sslmode=require").unwrap();
-        assert_eq!((rest.as_str(), tls.mode), ("postgresql://u@h/db", Mode::Require));
-    }
-
-    #[test]
-    fn a_question_mark_in_the_password_does_not_hide_the_parameters() {
-        let (rest, tls) = split("postgres://u:pa?ss@h/db?sslmode=require").unwrap();
-        assert_eq!((rest.as_str(), tls.mode), ("postgres://u:pa?ss@h/db", Mode::Require));
-        let (rest, tls) = split("host=h password='a?b c\\'d' sslmode = require").unwrap();
-        assert_eq!((rest.as_str(), tls.mode), ("host=h password='a?b c\\'d'", Mode::Require));
-        // A value that merely contains the text is not a parameter.
-        let (rest, tls) = split("host=h password='x sslmode=disable'").unwrap();
-        assert_eq!(
-            (rest.as_str(), tls.mode),
-            ("host=h password='x sslmode=disable'", Mode::Prefer)
-        );
-    }
-
-    #[test]
-    fn tls_parameters_are_taken_out_of_a_key_value_string() {
-        let (rest, tls) = split("host=h user=u sslmode=verify-ca sslrootcert=/c%41.pem").unwrap();
-        assert_eq!(rest, "host=h user=u");
-        assert_eq!(tls.mode, Mode::VerifyCa);
-        assert_eq!(tls.roots, Roots::File(PathBuf::from("/c%41.pem")));
-        assert!(split("host=h sslmode").is_err());
-        assert!(split("host=h password='open").is_err());
-    }
-
-    #[test]
-    fn the_default_is_prefer_and_system_roots_mean_verify_full() {
-        let (rest, tls) = split("postgres://u@h/db").unwrap();
-        assert_eq!((rest.as_str(), tls.mode), ("postgres://u@h/db", Mode::Prefer));
-        let (_, tls) = split("postgres://u@h/db?sslrootcert=system").unwrap();
-        assert_eq!((tls.mode, &tls.roots), (Mode::VerifyFull, &Roots::System));
-        assert!(tls.trusted().unwrap().len() > 50);
-        let err = split("postgres://u@h/db?sslrootcert=system&sslmode=require").unwrap_err();
-        assert!(err.to_string().contains("needs sslmode=verify-full"), "{err}");
-    }
-
-    #[test]
-    fn the_environment_fills_in_what_the_string_leaves_out() {
-        let env = TlsDefaults {
-            sslmode: Some("verify-ca".into()),
-            sslrootcert: Some("/etc/ca.pem".into()),
-        };
-        let (_, tls) = split_with("postgres://u@h/db", &env).unwrap();
-        assert_eq!(tls.mode, Mode::VerifyCa);
-        assert_eq!(tls.roots, Roots::File("/etc/ca.pem".into()));
-        // The string wins over the environment, each parameter on its own.
-        let (_, tls) = split_with("postgres://u@h/db?sslmode=require", &env).unwrap();
-        assert_eq!(tls.mode, Mode::Require);
-        assert_eq!(tls.roots, Roots::File("/etc/ca.pem".into()));
-        let (_, tls) = split_with("host=h sslrootcert=/mine.pem", &env).unwrap();
-        assert_eq!((tls.mode, tls.roots), (Mode::VerifyCa, Roots::File("/mine.pem".into())));
-        // `PGSSLROOTCERT=system` alone means verify-full, as `sslrootcert=system` does.
-        let system = TlsDefaults { sslmode: None, sslrootcert: Some("system".into()) };
-        assert_eq!(split_with("postgres://u@h/db", &system).unwrap().1.mode, Mode::VerifyFull);
-        let bad = TlsDefaults { sslmode: Some("always".into()), sslrootcert: None };
-        let err = split_with("postgres://u@h/db", &bad).unwrap_err().to_string();
-        assert!(err.contains("PGSSLMODE") && err.contains("sslmode=always"), "{err}");
-        assert_eq!(
-            split_with("postgres://u@h/db?sslmode=disable", &bad).unwrap().1.mode,
-            Mode::Disable
-        );
-        // A refused combination names what came from the environment.
-        let ca_only = TlsDefaults { sslmode: Some("verify-ca".into()), sslrootcert: None };
-        let err = split_with("postgres://u@h/db", &ca_only).unwrap_err().to_string();
-        assert!(err.contains("needs sslrootcert") && err.contains("PGSSLMODE=verify-ca"), "{err}");
-        let err = split_with("postgres://u@h/db?sslmode=require", &system).unwrap_err().to_string();
-        assert!(err.contains("PGSSLROOTCERT=system") && !err.contains("PGSSLMODE"), "{err}");
-    }
-
-    #[test]
-    fn verify_ca_needs_the_operators_own_ca() {
-        let err = split("postgres://u@h/db?sslmode=verify-ca").unwrap_err().to_string();
-        assert!(err.contains("verify-ca needs sslrootcert=FILE"), "{err}");
-    }
-
-    #[test]
-    fn an_unknown_mode_and_an_unreadable_root_file_are_named() {
-        let err = split("postgres://u@h/db?sslmode=always").unwrap_err().to_string();
-        assert!(err.contains("sslmode=always") && err.contains("verify-full"), "{err}");
-        let (_, tls) =
-            split("postgres://u@h/db?sslmode=verify-full&sslrootcert=/no/such/ca.pem").unwrap();
-        let err = tls.connector().err().unwrap().to_string();
-        assert!(err.contains("sslrootcert=/no/such/ca.pem"), "{err}");
     }
 }

@@ -23,25 +23,61 @@ use tokio_rustls::rustls;
 /// PostgreSQL's `SSLRequest`: length 8, code 80877103.
 const SSL_REQUEST: [u8; 8] = [0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f];
 
-/// A CA (its PEM) and a server configuration with a certificate it signed for `localhost`.
-fn pki() -> (String, Arc<rustls::ServerConfig>) {
-    let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    let ca = CertifiedIssuer::self_signed(ca, KeyPair::generate().unwrap()).unwrap();
-    let key = KeyPair::generate().unwrap();
-    let cert =
-        CertificateParams::new(vec!["localhost".to_owned()]).unwrap().signed_by(&key, &ca).unwrap();
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let server = rustls::ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_no_client_auth()
-        .with_single_cert(
-            vec![cert.der().clone()],
-            rustls::pki_types::PrivateKeyDer::Pkcs8(key.serialize_der().into()),
-        )
-        .unwrap();
-    (ca.pem(), Arc::new(server))
+/// A throw-away CA that signs a server certificate for `localhost` and client certificates.
+struct Pki {
+    ca: CertifiedIssuer<'static, KeyPair>,
+}
+
+impl Pki {
+    fn new() -> Self {
+        let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
+        ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        Self { ca: CertifiedIssuer::self_signed(ca, KeyPair::generate().unwrap()).unwrap() }
+    }
+
+    fn ca_pem(&self) -> String {
+        self.ca.pem()
+    }
+
+    /// A server configuration with a certificate for `localhost`; with `clients`, a client
+    /// certificate signed by that CA is required (`clientcert=verify-full` in pg_hba.conf).
+    fn server(&self, clients: Option<&Pki>) -> Arc<rustls::ServerConfig> {
+        let key = KeyPair::generate().unwrap();
+        let cert = CertificateParams::new(vec!["localhost".to_owned()])
+            .unwrap()
+            .signed_by(&key, &self.ca)
+            .unwrap();
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
+            .with_safe_default_protocol_versions()
+            .unwrap();
+        let builder = match clients {
+            None => builder.with_no_client_auth(),
+            Some(clients) => {
+                let mut roots = rustls::RootCertStore::empty();
+                roots.add(clients.ca.der().clone()).unwrap();
+                let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+                    Arc::new(roots),
+                    provider,
+                )
+                .build()
+                .unwrap();
+                builder.with_client_cert_verifier(verifier)
+            }
+        };
+        let key = rustls::pki_types::PrivateKeyDer::Pkcs8(key.serialize_der().into());
+        Arc::new(builder.with_single_cert(vec![cert.der().clone()], key).unwrap())
+    }
+
+    /// A client certificate and its key, as PEM.
+    fn client(&self) -> (String, String) {
+        let key = KeyPair::generate().unwrap();
+        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.distinguished_name.push(rcgen::DnType::CommonName, "rearview");
+        params.extended_key_usages = vec![rcgen::ExtendedKeyUsagePurpose::ClientAuth];
+        let cert = params.signed_by(&key, &self.ca).unwrap();
+        (cert.pem(), key.serialize_pem())
+    }
 }
 
 /// Starts the terminator in front of `upstream`; its address and how many TLS sessions it
@@ -84,24 +120,36 @@ fn url_for(base: &tokio_postgres::Config, host: &str, port: u16, query: &str) ->
     format!("postgres://{auth}@{host}:{port}/{db}?{query}")
 }
 
+/// The test server's parsed URL and its address.
+async fn test_server(url: &str) -> (tokio_postgres::Config, SocketAddr) {
+    let base: tokio_postgres::Config = url.parse().unwrap();
+    let tokio_postgres::config::Host::Tcp(host) = &base.get_hosts()[0] else {
+        panic!("the test server is reached over TCP")
+    };
+    let upstream = tokio::net::lookup_host((host.as_str(), base.get_ports()[0]))
+        .await
+        .unwrap()
+        .next()
+        .unwrap();
+    (base, upstream)
+}
+
+/// A fresh directory for certificate files.
+fn scratch() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rearview-tls-{}", uuid::Uuid::now_v7().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_sslmode_encrypts_and_checks_certificates_as_libpq_does() {
     let Some(url) = rearview_store::testing::pg_test_url() else {
         return;
     };
-    let base: tokio_postgres::Config = url.parse().unwrap();
-    let tokio_postgres::config::Host::Tcp(host) = &base.get_hosts()[0] else {
-        panic!("the test server is reached over TCP")
-    };
-    let upstream: SocketAddr = tokio::net::lookup_host((host.as_str(), base.get_ports()[0]))
-        .await
-        .unwrap()
-        .next()
-        .unwrap();
-    let (ca_pem, server) = pki();
-    let (other_ca_pem, _) = pki();
-    let dir = std::env::temp_dir().join(format!("rearview-tls-{}", uuid::Uuid::now_v7().simple()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (base, upstream) = test_server(&url).await;
+    let (pki, other) = (Pki::new(), Pki::new());
+    let (ca_pem, server, other_ca_pem) = (pki.ca_pem(), pki.server(None), other.ca_pem());
+    let dir = scratch();
     let (ca, other_ca) = (dir.join("ca.pem"), dir.join("other-ca.pem"));
     std::fs::write(&ca, &ca_pem).unwrap();
     std::fs::write(&other_ca, &other_ca_pem).unwrap();
@@ -178,5 +226,75 @@ async fn each_sslmode_encrypts_and_checks_certificates_as_libpq_does() {
     let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
     tokio::spawn(connection);
     client.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_certificate_is_presented_when_the_server_requires_one() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(url) = rearview_store::testing::pg_test_url() else {
+        return;
+    };
+    let (base, upstream) = test_server(&url).await;
+    let (servers, clients, strangers) = (Pki::new(), Pki::new(), Pki::new());
+    let (proxy, sessions) = terminator(upstream, servers.server(Some(&clients))).await;
+    let dir = scratch();
+    let file = |name: &str, text: &str, mode: u32| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        path.display().to_string()
+    };
+    let ca = file("ca.pem", &servers.ca_pem(), 0o644);
+    let (cert_pem, key_pem) = clients.client();
+    let (cert, key) = (file("client.crt", &cert_pem, 0o644), file("client.key", &key_pem, 0o600));
+    let (stranger_pem, stranger_key_pem) = strangers.client();
+    let stranger = file("stranger.crt", &stranger_pem, 0o644);
+    let stranger_key = file("stranger.key", &stranger_key_pem, 0o600);
+    let open_key = file("open.key", &key_pem, 0o644);
+    let schema = format!("tls_{}", uuid::Uuid::now_v7().simple());
+    let connect = |query: String| {
+        let url = url_for(&base, "localhost", proxy.port(), &query);
+        let config = PgConfig { schema: Some(schema.clone()), pool_size: 1, ..PgConfig::new(url) };
+        async move { PgStore::connect(&config).await }
+    };
+    let full = format!("sslmode=verify-full&sslrootcert={ca}");
+
+    // With the certificate the server's CA signed, the session carries data.
+    let store = connect(format!("{full}&sslcert={cert}&sslkey={key}")).await.unwrap();
+    let stored = memory("n", "sent with a client certificate", t0());
+    let record =
+        rearview_store::MemoryRecord { memory: stored.clone(), terms: vec![], vectors: vec![] };
+    store.insert(&record).await.unwrap();
+    assert_eq!(
+        store.get(&ns("n"), stored.id, t0()).await.unwrap().unwrap().content,
+        "sent with a client certificate"
+    );
+    assert!(sessions.load(Ordering::SeqCst) >= 1);
+    drop(store);
+
+    // Without one, or with one another CA signed, the server refuses the session.
+    for query in [full.clone(), format!("{full}&sslcert={stranger}&sslkey={stranger_key}")] {
+        assert!(connect(query.clone()).await.is_err(), "{query} connected");
+    }
+    // A key others can read is refused before connecting, naming the file and the fix.
+    let err = connect(format!("{full}&sslcert={cert}&sslkey={open_key}")).await.unwrap_err();
+    let err = err.to_string();
+    assert!(err.contains("open.key") && err.contains("0644") && err.contains("chmod 600"), "{err}");
+    // A missing certificate, a missing key parameter and a key of another certificate are named.
+    let err = connect(format!("{full}&sslcert={}/none.crt&sslkey={key}", dir.display()))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("sslcert=") && err.contains("none.crt"), "{err}");
+    // (Without sslkey the key is ~/.postgresql/postgresql.key, as in libpq: missing here.)
+    let err = connect(format!("{full}&sslcert={cert}")).await.unwrap_err().to_string();
+    assert!(err.contains("sslkey"), "{err}");
+    let err = connect(format!("{full}&sslcert={cert}&sslkey={stranger_key}")).await.unwrap_err();
+    assert!(err.to_string().contains("do not go together"), "{err}");
+
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    client.batch_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE")).await.unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
