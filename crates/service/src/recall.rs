@@ -18,6 +18,15 @@ use crate::{
     ServiceError, VectorSearch,
 };
 
+/// `future`'s output and how long it took, for the stage timings in the debug log.
+async fn timed<T, E>(
+    future: impl std::future::Future<Output = Result<T, E>>,
+) -> Result<(T, std::time::Duration), E> {
+    let started = Instant::now();
+    let out = future.await?;
+    Ok((out, started.elapsed()))
+}
+
 /// What a recall will do, decided from the request and the configuration before any search.
 struct Plan {
     now: Timestamp,
@@ -144,21 +153,14 @@ impl MemoryService {
         plan: &Plan,
         query: &Query,
     ) -> Result<Found, ServiceError> {
-        let Plan { now, filter, ranking } = plan;
-        let mut vector_ids: Vec<MemoryId> = Vec::new();
-        let mut in_vector_hits: HashSet<MemoryId> = HashSet::new();
-        for (model, vector) in &query.vectors {
-            let hits = self
-                .nearest(namespace, model, vector, ranking.vector_candidates, filter, *now)
-                .await?;
-            for hit in hits {
-                if in_vector_hits.insert(hit.id) {
-                    vector_ids.push(hit.id);
-                }
-            }
-        }
-        let (keyword_hits, full_of_all) =
-            self.keyword_candidates(namespace, plan, &query.focused).await?;
+        let now = &plan.now;
+        let started = Instant::now();
+        // The two searches run side by side (each on a blocking thread when in memory).
+        let ((vector_ids, vectors_took), ((keyword_hits, full_of_all), keywords_took)) = tokio::try_join!(
+            timed(self.vector_candidates(namespace, plan, query)),
+            timed(self.keyword_candidates(namespace, plan, &query.focused))
+        )?;
+        let searched = started.elapsed();
         let mut ids = vector_ids.clone();
         let mut seen: HashSet<MemoryId> = ids.iter().copied().collect();
         ids.extend(keyword_hits.iter().map(|h| h.id).filter(|id| seen.insert(*id)));
@@ -169,6 +171,7 @@ impl MemoryService {
             .into_iter()
             .map(|m| (m.id, m))
             .collect();
+        let loaded = started.elapsed();
         let cosines = self.cosines(namespace, &query.vectors, &memories).await?;
         let mut by_cosine: Vec<MemoryId> =
             vector_ids.into_iter().filter(|id| cosines.contains_key(id)).collect();
@@ -187,7 +190,7 @@ impl MemoryService {
         };
         let keyword: HashMap<MemoryId, (usize, f32)> =
             keyword_hits.iter().enumerate().map(|(i, h)| (h.id, (i + 1, h.bm25))).collect();
-        let candidates = memories
+        let candidates: Vec<Candidate> = memories
             .values()
             .map(|m| Candidate {
                 id: m.id,
@@ -201,7 +204,33 @@ impl MemoryService {
                 access_count: m.access_count,
             })
             .collect();
+        tracing::debug!(
+            vectors_ms = vectors_took.as_secs_f64() * 1e3,
+            keywords_ms = keywords_took.as_secs_f64() * 1e3,
+            searches_ms = searched.as_secs_f64() * 1e3,
+            rows_ms = (loaded - searched).as_secs_f64() * 1e3,
+            rest_ms = (started.elapsed() - loaded).as_secs_f64() * 1e3,
+            candidates = candidates.len(),
+            "recall candidates"
+        );
         Ok(Found { candidates, memories })
+    }
+
+    /// The nearest memories to the query in each of its spaces, deduplicated, in the order found.
+    async fn vector_candidates(
+        &self,
+        namespace: &Namespace,
+        plan: &Plan,
+        query: &Query,
+    ) -> Result<Vec<MemoryId>, ServiceError> {
+        let mut ids: Vec<MemoryId> = Vec::new();
+        let mut seen: HashSet<MemoryId> = HashSet::new();
+        for (model, vector) in &query.vectors {
+            let k = plan.ranking.vector_candidates;
+            let hits = self.nearest(namespace, model, vector, k, &plan.filter, plan.now).await?;
+            ids.extend(hits.into_iter().map(|hit| hit.id).filter(|id| seen.insert(*id)));
+        }
+        Ok(ids)
     }
 
     /// The best keyword matches: in memory with the focused term weights, from a store that
