@@ -246,12 +246,41 @@ impl TextIndex {
         k: usize,
         accept: &dyn Fn(&Facets) -> bool,
     ) -> Vec<TextHit> {
+        self.search_part(query_terms, k, accept, (0, 1))
+    }
+
+    /// [`TextIndex::search_weighted`] over part `i` of `n` of the index (`part = (i, n)`): the
+    /// best `k` among that share of the documents. The parts together hold every document
+    /// once, so searching them on separate threads and keeping the best `k` of their answers
+    /// ([`TextIndex::merge`]) gives exactly the answer of one search: a document's score is the
+    /// same sum in either.
+    pub fn search_part(
+        &self,
+        query_terms: &[(String, f32)],
+        k: usize,
+        accept: &dyn Fn(&Facets) -> bool,
+        (i, n_parts): (usize, usize),
+    ) -> Vec<TextHit> {
         let n = self.rows.len();
-        if k == 0 || n == 0 {
+        if k == 0 || n == 0 || i >= n_parts {
             return Vec::new();
         }
         let avgdl = self.total_len as f32 / n as f32;
-        self.max_score(query_terms, k, avgdl, accept)
+        let slots = self.slots.len();
+        let range = (slots * i / n_parts) as u32..(slots * (i + 1) / n_parts) as u32;
+        self.max_score(query_terms, k, avgdl, accept, range)
+    }
+
+    /// The best `k` of the answers of [`TextIndex::search_part`] for every part: best first,
+    /// ties by id. An id found by two parts (the index changed between their searches) is kept
+    /// once, at its better score.
+    pub fn merge(parts: Vec<Vec<TextHit>>, k: usize) -> Vec<TextHit> {
+        let mut hits: Vec<TextHit> = parts.into_iter().flatten().collect();
+        hits.sort_by(|a, b| b.bm25.total_cmp(&a.bm25).then(a.id.cmp(&b.id)));
+        let mut seen = std::collections::HashSet::with_capacity(hits.len());
+        hits.retain(|hit| seen.insert(hit.id));
+        hits.truncate(k);
+        hits
     }
 
     /// The best `k` of the `touched` slots by score whose facets `accept`, best first, ties by

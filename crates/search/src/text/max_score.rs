@@ -45,8 +45,9 @@ impl TextIndex {
         k: usize,
         avgdl: f32,
         accept: &dyn Fn(&Facets) -> bool,
+        range: std::ops::Range<u32>,
     ) -> Vec<TextHit> {
-        let mut lists = self.lists(query_terms, avgdl);
+        let mut lists = self.lists(query_terms, avgdl, range);
         if lists.is_empty() || k == 0 {
             return Vec::new();
         }
@@ -137,8 +138,14 @@ impl TextIndex {
         accepted.get(k - 1).map(|(score, _)| *score)
     }
 
-    /// The query's distinct terms present in the index with a positive weight, in query order.
-    fn lists(&self, query_terms: &[(String, f32)], avgdl: f32) -> Vec<List<'_>> {
+    /// The query's distinct terms present in the index with a positive weight, in query order,
+    /// with their postings in the slot `range` (terms with none there left out).
+    fn lists(
+        &self,
+        query_terms: &[(String, f32)],
+        avgdl: f32,
+        range: std::ops::Range<u32>,
+    ) -> Vec<List<'_>> {
         let n = self.rows.len();
         let mut seen = std::collections::HashSet::new();
         let mut lists = Vec::new();
@@ -162,7 +169,12 @@ impl TextIndex {
             // A hair above the exact bound, so rounding can never make it fall short.
             let bound = weight * best * (1.0 + 1e-5);
             let postings = &self.postings[term_id as usize];
-            lists.push(List { postings, weight, bound, order });
+            let from = postings.partition_point(|p| p.0 < range.start);
+            let to = postings.partition_point(|p| p.0 < range.end);
+            if from == to {
+                continue;
+            }
+            lists.push(List { postings: &postings[from..to], weight, bound, order });
         }
         lists
     }
@@ -207,7 +219,7 @@ mod tests {
         let n = index.rows.len();
         let avgdl = index.total_len as f32 / n as f32;
         // Every term in the order scores add up: strongest bound first, then query order.
-        let mut lists = index.lists(query, avgdl);
+        let mut lists = index.lists(query, avgdl, 0..u32::MAX);
         lists.sort_by(|a, b| b.bound.total_cmp(&a.bound).then(a.order.cmp(&b.order)));
         let mut hits: Vec<TextHit> = index
             .rows
@@ -261,6 +273,14 @@ mod tests {
                 index.search_weighted(&query, k, &archived),
                 full_scoring(&index, &query, k, &archived)
             );
+            // Searched in parts and merged: the same answer.
+            for n in [2, 3] {
+                let parts = (0..n).map(|i| index.search_part(&query, k, &archived, (i, n)));
+                prop_assert_eq!(
+                    TextIndex::merge(parts.collect(), k),
+                    full_scoring(&index, &query, k, &archived)
+                );
+            }
         }
     }
 }
