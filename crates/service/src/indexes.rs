@@ -307,7 +307,7 @@ impl Indexes {
             .map(|part| {
                 let map = Arc::clone(&self.namespaces);
                 let (namespace, terms, filter) = (namespace.clone(), terms.clone(), filter.clone());
-                tokio::task::spawn_blocking(move || {
+                off_the_workers(move || {
                     let map = map.read().unwrap_or_else(|p| p.into_inner());
                     let Some(text) = map.get(&namespace).and_then(|e| e.text.as_ref()) else {
                         return Vec::new();
@@ -319,10 +319,7 @@ impl Indexes {
             .collect();
         let mut found = Vec::with_capacity(parts);
         for search in searches {
-            found.push(search.await.unwrap_or_else(|e| {
-                tracing::error!(error = %e, "a keyword search failed");
-                Vec::new()
-            }));
+            found.push(search.await);
         }
         TextIndex::merge(found, k)
     }
@@ -441,8 +438,6 @@ impl NamespaceIndex {
     }
 }
 
-/// Runs a search on tokio's blocking pool. A search that panicked finds nothing (the panic is
-/// logged by tokio); the caller goes on with the other signal.
 /// A namespace with at least this many keyword documents is searched in [`PARALLELISM`] parts
 /// on as many blocking threads at once (`TextIndex::search_part`; the same answer): at 1M
 /// memories a keyword search takes ~10 ms on one thread, while the vector search beside it
@@ -453,11 +448,17 @@ const SPLIT_KEYWORDS_FROM: usize = 100_000;
 static PARALLELISM: std::sync::LazyLock<usize> =
     std::sync::LazyLock::new(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(4)));
 
-async fn off_the_workers<T: Send + 'static>(
+/// Runs a search on tokio's blocking pool, started at once (before the answer is awaited). A
+/// search that panicked finds nothing (the panic is logged by tokio); the caller goes on with
+/// the other signal.
+fn off_the_workers<T: Send + 'static>(
     search: impl FnOnce() -> Vec<T> + Send + 'static,
-) -> Vec<T> {
-    tokio::task::spawn_blocking(search).await.unwrap_or_else(|e| {
-        tracing::error!(error = %e, "an index search failed");
-        Vec::new()
-    })
+) -> impl std::future::Future<Output = Vec<T>> {
+    let started = tokio::task::spawn_blocking(search);
+    async move {
+        started.await.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "an index search failed");
+            Vec::new()
+        })
+    }
 }
