@@ -23,7 +23,9 @@ use std::time::Instant;
 use async_trait::async_trait;
 use rearview_core::{Clock, Embedding, ManualClock, MemoryId, Namespace};
 use rearview_embed::{EmbedError, Embedder, TextKind};
-use rearview_search::{Fusion, KeywordScale, QueryFocus, RankingConfig, Recency, VectorScale};
+use rearview_search::{
+    Fusion, KeywordScale, QueryFocus, RankingConfig, Recency, Succession, VectorScale,
+};
 use rearview_service::{
     KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
 };
@@ -103,7 +105,11 @@ pub const NAMES: [&str; 7] =
 /// - `rrf-decay`: the same with the design's decay;
 /// - custom: a fusion `weighted:V:K:S`, `rrf:K:V:W` or `rel:V:K:raw|minmax[:max|coverS]`, followed by any of
 ///   `+decay` (the design's), `+prior:W:H` (recency prior: weight, half-life in days),
-///   `+focus:T:W:D` (dialogue focus: tail turns, tail weight, keyword decay per turn);
+///   `+focus:T:W:D` (dialogue focus: tail turns, tail weight, keyword decay per turn),
+///   `+succession:S:M` (newer statements first, pairs at cosine ≥ S, nearest by M) or
+///   `+nosuccession`; or
+///   `default` followed by any of these (`default+nosuccession`: the default without the
+///   newer-statements-first stage);
 /// - any of these with `+floor:X` last: the relevance floor X instead of the service's.
 pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
     let base = RankingConfig {
@@ -114,6 +120,7 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
         focus: QueryFocus::OFF,
         vector_candidates: CANDIDATES,
         keyword_candidates: CANDIDATES,
+        succession: None,
     };
     let design_decay = Recency::Decay { per_day: 0.01 };
     if let Some((rest, floor)) = name.rsplit_once("+floor:") {
@@ -151,8 +158,8 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
         other => Some(custom(other, base).ok_or_else(|| {
             EvalError::Input(format!(
                 "unknown configuration {other:?}; allowed: {}, or a custom fusion \
-                 (weighted:V:K:S, rrf:K:V:W, rel:V:K:raw|minmax[:max|coverS]) with any of +decay, \
-                 +prior:W:H, +focus:T:W:D",
+                 (weighted:V:K:S, rrf:K:V:W, rel:V:K:raw|minmax[:max|coverS], or default) with any \
+                 of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +nosuccession",
                 NAMES.join(", ")
             ))
         })?),
@@ -163,7 +170,11 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
 /// A custom configuration: fusion experiments without a rebuild.
 fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
     let mut parts = name.split('+');
-    let mut ranking = RankingConfig { fusion: fusion(parts.next()?)?, ..base };
+    let mut ranking = match parts.next()? {
+        // The service's default with modifiers: `default+nosuccession`.
+        "default" => RankingConfig::default(),
+        first => RankingConfig { fusion: fusion(first)?, ..base },
+    };
     for modifier in parts {
         let mut fields = modifier.split(':');
         let kind = fields.next()?;
@@ -182,6 +193,13 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                     turn_decay: *turn_decay,
                 }
             }
+            ("succession", [min_similarity, nearest_margin]) => {
+                ranking.succession = Some(Succession {
+                    min_similarity: *min_similarity,
+                    nearest_margin: *nearest_margin,
+                })
+            }
+            ("nosuccession", []) => ranking.succession = None,
             _ => return None,
         }
     }

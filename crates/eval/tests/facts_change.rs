@@ -17,14 +17,21 @@
 //!
 //! Keyword-only needs nothing; the model run uses the default embedding model (skipped when it is
 //! not installed, a failure under `REARVIEW_REQUIRE_MODELS=1`). Floors sit a little under the
-//! measured values (in each assertion's message). Measured when they were set:
+//! measured values (in each assertion's message). Measured when they were set, with the default
+//! ranking's newer-statements-first stage (`rearview_search::succession`), which puts a newer
+//! statement right before the older one it updates at recall, nothing superseded:
 //!
 //! | | newer first | ceiling | detected | false | reachable |
 //! |---|---|---|---|---|---|
-//! | multilingual-e5-small, default (no rule) | 0.125 | 0.852 | 0 / 128 | 0 | 126 / 128 |
-//! | multilingual-e5-small, `supersede_by_rule` | 0.742 (en 0.750, zh 0.734) | 0.852 | 105 / 128 | 3 | 126 / 128 |
-//! | keyword-only, default (no rule) | 0.148 | 0.773 | 0 / 128 | 0 | 126 / 128 |
-//! | keyword-only, `supersede_by_rule` | 0.648 (en 0.656, zh 0.641) | 0.773 | 86 / 128 | 4 | 126 / 128 |
+//! | multilingual-e5-small, default (no rule) | 0.812 (en 0.828, zh 0.797) | 0.852 | 0 / 128 | 0 | 126 / 128 |
+//! | multilingual-e5-small, `supersede_by_rule` | 0.758 (en 0.781, zh 0.734) | 0.852 | 105 / 128 | 3 | 126 / 128 |
+//! | keyword-only, default (no rule) | 0.711 (en 0.719, zh 0.703) | 0.781 | 0 / 128 | 0 | 126 / 128 |
+//! | keyword-only, `supersede_by_rule` | 0.664 (en 0.688, zh 0.641) | 0.781 | 86 / 128 | 4 | 126 / 128 |
+//!
+//! Before the stage, ranking alone put the newer statement first in 0.125 (model) and 0.148
+//! (keyword-only) by default; with the rule, 0.742 and 0.648. The rule now does worse than the
+//! default: a superseded older statement leaves recall, so the newer one cannot take its place
+//! and ranks on its own words (the ceiling's 0.852 at best).
 //!
 //! The false supersessions are a few distinct pairs, repeated because the unrelated memories of
 //! every namespace come from one pool. The rule trades recall for precision: its first version
@@ -210,20 +217,19 @@ async fn measure(embedder: Option<Arc<dyn Embedder>>, rule: bool) -> Figures {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn facts_that_change_keyword_only() {
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios. Not
-    // reached, and keyword matching cannot reach it: without the older statements at all the
-    // newer one is first in only 77 % (many share no word with their question).
+    // reached keyword-only: without vectors only a change about a shared subject term is read.
     let f = measure(None, false).await;
     assert_eq!(f.scenarios, 128);
     // By default the rule does not supersede (`LifecycleConfig::supersede_by_rule`): only an
-    // explicit `supersedes` or an LLM does, and ranking alone rarely puts the newer one first.
-    at_least("keyword-only newer first", f.newer_first.0, 0.12); // measured 0.148
-    at_least("keyword-only ceiling", f.ceiling, 0.75); // measured 0.773
+    // explicit `supersedes` or an LLM does; recall puts the newer statement first.
+    at_least("keyword-only newer first", f.newer_first.0, 0.69); // measured 0.711 (en 0.719, zh 0.703)
+    at_least("keyword-only ceiling", f.ceiling, 0.76); // measured 0.781
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     // Two older statements share no word with their question: reachable only by id or listing.
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 
     let f = measure(None, true).await;
-    at_least("keyword-only newer first, rule", f.newer_first.0, 0.63); // measured 0.648 (en 0.656, zh 0.641)
+    at_least("keyword-only newer first, rule", f.newer_first.0, 0.64); // measured 0.664 (en 0.688, zh 0.641)
     at_least("keyword-only detected, rule", f.detected as f64 / 128.0, 0.65); // measured 86 of 128
     assert!(f.false_supersessions <= 6, "measured 4: {f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");
@@ -238,18 +244,20 @@ async fn facts_that_change_with_the_default_model() {
     };
     let model = cached(Some(Arc::new(model))).await;
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios.
-    // With the rule off by default, ranking alone puts it first in 12.5 %; with the rule on
-    // 74 %; with no older statement at all (perfect supersession) 85 %, the rest
-    // losing to unrelated memories the model finds closer to the question.
+    // By default (the rule off, the newer statement placed before the older one at recall)
+    // 81 %; with no older statement at all (perfect supersession) 85 %. What is left: changes
+    // the text rule does not read (`Home for me is Seattle` → `We relocated to Denver…` reads,
+    // a job title replaced by another without a word of change does not), and questions an
+    // unrelated memory answers better in the model's eyes than either statement.
     let f = measure(model.clone(), false).await;
     assert_eq!(f.scenarios, 128);
-    at_least("model newer first", f.newer_first.0, 0.10); // measured 0.125
+    at_least("model newer first", f.newer_first.0, 0.79); // measured 0.812 (en 0.828, zh 0.797)
     at_least("model ceiling", f.ceiling, 0.83); // measured 0.852
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 
     let f = measure(model, true).await;
-    at_least("model newer first, rule", f.newer_first.0, 0.72); // measured 0.742 (en 0.750, zh 0.734)
+    at_least("model newer first, rule", f.newer_first.0, 0.74); // measured 0.758 (en 0.781, zh 0.734)
     at_least("model detected, rule", f.detected as f64 / 128.0, 0.79); // measured 105 of 128
     assert!(f.false_supersessions <= 6, "measured 3: {f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");

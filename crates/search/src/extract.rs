@@ -12,7 +12,9 @@ mod timestamps;
 
 use std::collections::{BTreeSet, HashMap};
 
-pub use facts::{Update, adds_nothing, contradicts, update_evidence};
+use rearview_core::is_han;
+
+pub use facts::{Reading, Update, adds_nothing, contradicts, update_evidence, update_evidence_of};
 pub use small_talk::is_small_talk;
 pub use timestamps::strip_timestamps;
 
@@ -97,6 +99,38 @@ pub fn shared_support(items: &[Vec<String>], groups: &[usize]) -> Vec<f32> {
             shared as f32 / others as f32 / distinct.len() as f32
         })
         .collect()
+}
+
+/// Whether `text` is a statement that a reading of updates may judge: at most two clauses, 25
+/// words and 45 Han characters. A longer memory (a dialogue turn, a story) states many things: one changed fact
+/// in it must not make the rest history, and markers of change in it say little about which.
+pub fn is_statement(text: &str) -> bool {
+    let words = text.split_whitespace().filter(|w| w.chars().any(char::is_alphabetic)).count();
+    let han = text.chars().filter(|&c| is_han(c)).count();
+    // A Latin mark ends a clause only before a space (not inside `a.b@c.io` or `9.5`), and a
+    // period not after a title (`Dr. Nguyen`).
+    let text = text.trim();
+    let mut clauses = 1;
+    for (i, c) in text.char_indices() {
+        let rest = &text[i + c.len_utf8()..];
+        let spaced = rest.starts_with(char::is_whitespace);
+        let ends = match c {
+            '，' | '；' | '。' | '！' | '？' => !rest.is_empty(),
+            ',' | ';' | '!' | '?' => spaced,
+            '.' => spaced && !after_title(&text[..i]),
+            _ => false,
+        };
+        clauses += usize::from(ends);
+    }
+    clauses <= 2 && words <= 25 && han <= 45
+}
+
+/// Whether `before` ends in a title or abbreviation that takes a period (`Dr`, `Mr`, `St`…).
+fn after_title(before: &str) -> bool {
+    const TITLES: &[&str] =
+        &["Dr", "Mr", "Mrs", "Ms", "St", "Jr", "Prof", "vs", "etc", "e.g", "i.e"];
+    let word = before.rsplit(char::is_whitespace).next().unwrap_or_default();
+    TITLES.contains(&word)
 }
 
 /// Jaccard overlap of two term lists, in `[0, 1]`.

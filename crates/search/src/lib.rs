@@ -8,7 +8,8 @@
 //! - [`vector`]: the [`VectorIndex`] trait and [`FlatIndex`], an exact cosine scan;
 //! - [`text`]: [`TextIndex`], in-memory BM25 scored exactly as SQLite FTS5 scores it;
 //! - [`mod@rank`]: hybrid fusion of vector and keyword signals with time decay and access heat,
-//!   each score carrying an [`Explanation`].
+//!   each score carrying an [`Explanation`];
+//! - [`succession`]: newer statements of a fact placed before the older ones they update.
 //!
 //! **Invariant:** nothing here does I/O or reads the clock. The query vector and "now" are inputs,
 //! so the same inputs always give the same ranking.
@@ -17,6 +18,7 @@ pub mod ann;
 pub mod extract;
 pub mod focus;
 pub mod rank;
+pub mod succession;
 pub mod text;
 pub mod tokenize;
 pub mod vector;
@@ -27,6 +29,7 @@ pub use rank::{
     Candidate, Explanation, Floor, Fusion, KeywordScale, RankingConfig, Recency, Scored, TIER_BAND,
     TierOrder, VectorScale, passes_floor, rank,
 };
+pub use succession::{Statement, Succession, newer_first};
 pub use text::{SnapshotError, TextHit, TextIndex};
 pub use tokenize::Tokenizer;
 pub use vector::{FlatIndex, VectorHit, VectorIndex};

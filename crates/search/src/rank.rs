@@ -38,6 +38,7 @@ use rearview_core::{MemoryId, MemoryType, Timestamp};
 use serde::Serialize;
 
 use crate::QueryFocus;
+use crate::succession::Succession;
 
 /// How the relevance signals are combined.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -160,6 +161,9 @@ pub struct RankingConfig {
     pub vector_candidates: usize,
     /// How many keyword matches become candidates.
     pub keyword_candidates: usize,
+    /// Newer statements of a fact before the older ones they update
+    /// ([`newer_first`](crate::succession::newer_first)); `None`: off.
+    pub succession: Option<Succession>,
 }
 
 impl RankingConfig {
@@ -173,6 +177,7 @@ impl RankingConfig {
         focus: QueryFocus::OFF,
         vector_candidates: 20,
         keyword_candidates: 20,
+        succession: None,
     };
 }
 
@@ -186,6 +191,7 @@ impl Default for RankingConfig {
             focus: QueryFocus { min_turns: 3, tail_turns: 1, tail_weight: 0.3, turn_decay: 0.5 },
             vector_candidates: 50,
             keyword_candidates: 50,
+            succession: Some(Succession::DEFAULT),
         }
     }
 }
@@ -257,7 +263,7 @@ pub struct Explanation {
 }
 
 impl Explanation {
-    fn leaf(value: f32, description: impl Into<String>) -> Self {
+    pub(crate) fn leaf(value: f32, description: impl Into<String>) -> Self {
         Self { value, description: description.into(), details: Vec::new() }
     }
 }

@@ -56,6 +56,7 @@ async fn score(haystacks: &[Haystack], tokenizer: Tokenizer) -> (f64, f64, f64) 
         focus: rearview_search::QueryFocus::OFF,
         vector_candidates: 0,
         keyword_candidates: 50,
+        succession: None,
     };
     let (mut recall, mut hit, mut all, mut n) = (0.0, 0.0, 0.0, 0.0);
     for (i, h) in haystacks.iter().enumerate() {

@@ -1,5 +1,6 @@
 //! Recall in named stages: plan → focus and embed the query → candidates → ranking (pure, in
-//! `rearview_search::rank`) → selection (relevance floor, top-k, token budget) → use recording.
+//! `rearview_search::rank`) → newer statements first (pure, `rearview_search::succession`) →
+//! selection (relevance floor, top-k, token budget) → use recording.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -9,7 +10,10 @@ use rearview_core::{
     Embedding, Memory, MemoryFilter, MemoryId, Namespace, Timestamp, truncate_chars,
 };
 use rearview_embed::{Embedder, TextKind};
-use rearview_search::{Candidate, Floor, Focused, RankingConfig, Scored, focus, rank};
+use rearview_search::extract::{is_statement, strip_timestamps};
+use rearview_search::{
+    Candidate, Floor, Focused, RankingConfig, Scored, Statement, focus, newer_first, rank,
+};
 use rearview_store::KeywordHit;
 
 use crate::requests::{Shown, estimate_tokens};
@@ -62,8 +66,10 @@ impl MemoryService {
         let embed = embed_started.elapsed();
         let found = self.candidates(namespace, &plan, &query).await?;
         let ranked = rank(&found.candidates, &plan.ranking, plan.now, request.tier_order);
+        let (ranked, lifted) =
+            self.put_newer_first(namespace, ranked, &found, &query, &plan, request.top_k).await?;
         let floor = self.floor(&request, &query);
-        let (kept, below_floor) = above_floor(ranked, &found.candidates, floor.as_ref());
+        let (kept, below_floor) = above_floor(ranked, &found.candidates, floor.as_ref(), &lifted);
         let (mut hits, over_budget) = select(kept, &found.memories, &request);
         let used: Vec<MemoryId> = hits.iter().map(|h| h.memory.id).collect();
         if request.record_access && !used.is_empty() {
@@ -214,6 +220,57 @@ impl MemoryService {
             "recall candidates"
         );
         Ok(Found { candidates, memories })
+    }
+
+    /// Stage 4b: each newer statement of a fact placed right before the older statement it
+    /// updates, among the `window` memories a recall returns (`rearview_search::succession`),
+    /// and the memories so placed with the older one each took the place of. Pairs are compared
+    /// in the first query space (cosines of the candidates' stored vectors); keyword-only, by
+    /// their texts alone.
+    async fn put_newer_first(
+        &self,
+        namespace: &Namespace,
+        ranked: Vec<Scored>,
+        found: &Found,
+        query: &Query,
+        plan: &Plan,
+        window: usize,
+    ) -> Result<(Vec<Scored>, HashMap<MemoryId, MemoryId>), ServiceError> {
+        let Some(config) = plan.ranking.succession else { return Ok((ranked, HashMap::new())) };
+        let statements: HashMap<MemoryId, Statement<'_>> = found
+            .memories
+            .values()
+            .filter(|m| is_statement(&strip_timestamps(&m.content)))
+            .map(|m| {
+                let statement = Statement {
+                    text: &m.content,
+                    occurred_at: m.occurred_at,
+                    memory_type: m.memory_type,
+                };
+                (m.id, statement)
+            })
+            .collect();
+        if statements.len() < 2 {
+            return Ok((ranked, HashMap::new()));
+        }
+        let mut vectors: HashMap<MemoryId, Vec<f32>> = HashMap::new();
+        if let Some((model, _)) = query.vectors.first() {
+            let ids: Vec<MemoryId> = statements.keys().copied().collect();
+            let stored = self.vectors_of(namespace, model, &ids).await?;
+            vectors.extend(ids.into_iter().zip(stored).filter_map(|(id, v)| Some((id, v?))));
+        }
+        let keyword_only = query.vectors.is_empty();
+        let similarity = |a: MemoryId, b: MemoryId| {
+            if keyword_only {
+                return None;
+            }
+            // A memory without a vector in this space is compared by nothing: never near.
+            match (vectors.get(&a), vectors.get(&b)) {
+                (Some(a), Some(b)) => Some(a.iter().zip(b).map(|(x, y)| x * y).sum()),
+                _ => Some(f32::NEG_INFINITY),
+            }
+        };
+        Ok(newer_first(ranked, &statements, similarity, window, &config))
     }
 
     /// The nearest memories to the query in each of its spaces, deduplicated, in the order found.
@@ -400,18 +457,22 @@ const E5_FLOOR_HAN: f32 = 0.82;
 const E5_FLOOR_OTHER: f32 = 0.78;
 
 /// Stage 5a: drops what scores under the relevance floor; returns the rest (in order) and how
-/// many were dropped.
+/// many were dropped. A newer statement placed before an older one (`lifted`: it, the older
+/// one) passes when the older one does.
 fn above_floor(
     ranked: Vec<Scored>,
     candidates: &[Candidate],
     floor: Option<&Floor>,
+    lifted: &HashMap<MemoryId, MemoryId>,
 ) -> (Vec<Scored>, usize) {
     let Some(floor) = floor else { return (ranked, 0) };
     let by_id: HashMap<MemoryId, &Candidate> = candidates.iter().map(|c| (c.id, c)).collect();
+    let passes =
+        |id: &MemoryId| by_id.get(id).is_some_and(|c| rearview_search::passes_floor(c, floor));
     let before = ranked.len();
     let kept: Vec<Scored> = ranked
         .into_iter()
-        .filter(|s| by_id.get(&s.id).is_some_and(|c| rearview_search::passes_floor(c, floor)))
+        .filter(|s| passes(&s.id) || lifted.get(&s.id).is_some_and(passes))
         .collect();
     let dropped = before - kept.len();
     (kept, dropped)

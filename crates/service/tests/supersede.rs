@@ -368,3 +368,39 @@ async fn detection_stays_within_the_tier_and_the_session_and_can_be_turned_off()
     };
     assert_eq!(h.service.remember(&ns(), explicit).await.unwrap().superseded.len(), 1);
 }
+
+/// Without the rule (the default), nothing is superseded on store, but recall puts a newer
+/// statement right before the older one it updates (`rearview_search::succession`), keeping both.
+#[tokio::test]
+async fn by_default_recall_puts_the_newer_statement_before_the_older_one_and_keeps_both() {
+    for (older, newer, query) in [
+        (
+            "The API server listens on port 8080.",
+            "We switched the API server to port 9090.",
+            "Which port does the API server listen on?",
+        ),
+        ("API 服务监听 8080 端口。", "API 服务的端口改成了 9090。", "API 服务监听哪个端口？"),
+    ] {
+        let h = harness_with(LifecycleConfig::default(), false, KeywordSearch::InMemory).await;
+        tell(&h, "Our sprint length is two weeks.").await;
+        let old = tell(&h, older).await;
+        tell(&h, "The office has a quiet room on the third floor.").await;
+        let new = tell(&h, newer).await;
+        assert!(new.superseded.is_empty(), "the rule is off by default");
+        let asked = RecallRequest { explain: true, ..RecallRequest::new(query) };
+        let hits = h.service.recall(&ns(), asked).await.unwrap().hits;
+        let contents: Vec<&str> = hits.iter().map(|hit| hit.memory.content.as_str()).collect();
+        assert_eq!(contents[..2], [newer, older], "{query:?}");
+        let why = &hits[0].explanation.as_ref().unwrap().description;
+        assert!(why.contains(&old.memory.id.to_string()), "{why}");
+        assert_eq!(hits[0].score, hits[1].score, "it takes the older statement's score");
+
+        // The stage is what does it: without it the older statement matches the question best.
+        let ranking = rearview_search::RankingConfig {
+            succession: None,
+            ..rearview_search::RankingConfig::default()
+        };
+        let plain = RecallRequest { ranking: Some(ranking), ..RecallRequest::new(query) };
+        assert_eq!(recall(&h, plain).await[0], older, "{query:?}");
+    }
+}

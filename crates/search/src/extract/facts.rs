@@ -39,10 +39,7 @@ use crate::tokenize::keyword_of;
 /// `端口 8765`; `用户喜欢深色主题` adds the positive `喜欢` to `用户不喜欢深色主题`; and
 /// `moved from Paris to Berlin` adds the opposite direction to `moved from Berlin to Paris`.
 pub fn adds_nothing(candidate: &str, reference: &str) -> bool {
-    let (candidate, reference) = (Facts::of(candidate), Facts::of(reference));
-    candidate.atoms.is_subset(&reference.atoms)
-        && candidate.poles.is_subset(&reference.poles)
-        && candidate.changes.is_subset(&reference.changes)
+    Facts::of(candidate).adds_nothing_to(&Facts::of(reference))
 }
 
 /// Whether `newer` states a different value for what `older` says (same subject, different fact atoms:
@@ -114,32 +111,64 @@ pub enum Update {
 /// [`Update::None`] (the older text adds nothing to the newer one), and so is `Berlin winters
 /// are long` after `I live in Berlin` (no change stated).
 pub fn update_evidence(older: &str, newer: &str) -> Update {
-    let markers = change_markers(newer);
+    update_evidence_of(&Reading::of(older), &Reading::of(newer))
+}
+
+/// A text read once for [`update_evidence_of`], when one text is compared with many (a recall's
+/// candidates with each other).
+#[derive(Debug)]
+pub struct Reading {
+    facts: Facts,
+    markers: Markers,
+    /// [`subject_terms`].
+    subject: BTreeSet<String>,
+    /// [`han_pairs`].
+    pairs: BTreeSet<String>,
+}
+
+impl Reading {
+    /// Reads `text`.
+    pub fn of(text: &str) -> Self {
+        let facts = Facts::of(text);
+        let subject = subject_terms(text, &facts);
+        Reading { markers: change_markers(text), subject, pairs: han_pairs(text), facts }
+    }
+
+    /// Whether the text states a plan (`I'm going to move`, `打算`): nothing has changed yet, so
+    /// it updates nothing.
+    pub fn is_plan(&self) -> bool {
+        self.markers.planned
+    }
+}
+
+/// [`update_evidence`] of two texts already read.
+pub fn update_evidence_of(older: &Reading, newer: &Reading) -> Update {
+    let markers = &newer.markers;
     if markers.planned {
         // A change that has not happened leaves the older text true for now.
         return Update::None;
     }
-    let (old, new) = (Facts::of(older), Facts::of(newer));
-    let subject = subject_shared(older, newer, &old, &new);
+    let (old, new) = (&older.facts, &newer.facts);
+    let subject = subject_shared(&older.subject, &newer.subject);
     // `new X` marks a new value only where X is what the older text is about (`new phone
     // number` after `My phone number is…`), not a new thing (`a new licence`).
-    let old_markers = change_markers(older);
+    let old_markers = &older.markers;
     let new_of_subject = markers.new_heads.iter().any(|head| {
-        (old.topic.contains(head) || han_pairs(older).contains(head))
+        (old.topic.contains(head) || older.pairs.contains(head))
             && !old_markers.new_heads.contains(head)
     });
     let strong = markers.strong || !new.changes.is_empty();
     let marked = strong || markers.weak || new_of_subject;
     if subject {
-        if old.shares_topic_with(&new)
-            && (old.content_negation_conflict(&new)
-                || old.pole_conflict(&new)
-                || old.change_conflict(&new)
-                || new.change_conflict(&old))
+        if old.shares_topic_with(new)
+            && (old.content_negation_conflict(new)
+                || old.pole_conflict(new)
+                || old.change_conflict(new)
+                || new.change_conflict(old))
         {
             return Update::Contradiction;
         }
-        if old.value_conflict(&new) {
+        if old.value_conflict(new) {
             return if marked { Update::OnTopic } else { Update::Differs };
         }
     }
@@ -150,7 +179,7 @@ pub fn update_evidence(older: &str, newer: &str) -> Update {
     let holds_new_value =
         new.changes.iter().any(|(_, to)| to.iter().all(|y| said.contains(y.as_str())));
     let newly_changed = strong && !old_markers.strong;
-    let restated = adds_nothing(older, newer) && (holds_new_value || !newly_changed);
+    let restated = old.adds_nothing_to(new) && (holds_new_value || !newly_changed);
     match (marked && !restated, subject, strong) {
         (false, _, _) => Update::None,
         (true, true, _) => Update::OnTopic,
@@ -167,9 +196,8 @@ pub fn update_evidence(older: &str, newer: &str) -> Update {
 /// left out: in a conversation every turn names the same people and the same month. One shared
 /// term is not enough in longer texts: `时间` in `A 的时间是周二下午` and `B 的时间是周一上午`
 /// is an attribute, not the thing it belongs to.
-fn subject_shared(older: &str, newer: &str, old: &Facts, new: &Facts) -> bool {
-    let (mine, theirs) = (subject_terms(older, old), subject_terms(newer, new));
-    let shared = mine.intersection(&theirs).count();
+fn subject_shared(mine: &BTreeSet<String>, theirs: &BTreeSet<String>) -> bool {
+    let shared = mine.intersection(theirs).count();
     shared >= 2 || (shared > 0 && shared * 4 >= mine.len().min(theirs.len()))
 }
 
@@ -346,6 +374,13 @@ impl Facts {
     }
 
     /// Every atom's text, whatever its negation.
+    /// [`adds_nothing`]: whether `self` states nothing `reference` lacks.
+    fn adds_nothing_to(&self, reference: &Facts) -> bool {
+        self.atoms.is_subset(&reference.atoms)
+            && self.poles.is_subset(&reference.poles)
+            && self.changes.is_subset(&reference.changes)
+    }
+
     fn said(&self) -> BTreeSet<&str> {
         self.atoms.iter().map(|(atom, _)| atom.as_str()).collect()
     }

@@ -51,7 +51,7 @@
 use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, NewMemory, Timestamp};
 use rearview_llm::Episode;
 use rearview_search::VectorHit;
-use rearview_search::extract::{Update, strip_timestamps, update_evidence};
+use rearview_search::extract::{Update, is_statement, strip_timestamps, update_evidence};
 use rearview_store::{MemoryUpdate, StoredVector};
 
 use super::Superseded;
@@ -444,38 +444,6 @@ impl MemoryService {
                 .collect(),
         })
     }
-}
-
-/// Whether the rule may judge `text`: a statement of at most two clauses, 25 words and 45 Han
-/// characters. A longer memory (a dialogue turn, a story) states many things: one changed fact
-/// in it must not make the rest history, and markers of change in it say little about which.
-fn is_statement(text: &str) -> bool {
-    let words = text.split_whitespace().filter(|w| w.chars().any(char::is_alphabetic)).count();
-    let han = text.chars().filter(|&c| rearview_core::is_han(c)).count();
-    // A Latin mark ends a clause only before a space (not inside `a.b@c.io` or `9.5`), and a
-    // period not after a title (`Dr. Nguyen`).
-    let text = text.trim();
-    let mut clauses = 1;
-    for (i, c) in text.char_indices() {
-        let rest = &text[i + c.len_utf8()..];
-        let spaced = rest.starts_with(char::is_whitespace);
-        let ends = match c {
-            '，' | '；' | '。' | '！' | '？' => !rest.is_empty(),
-            ',' | ';' | '!' | '?' => spaced,
-            '.' => spaced && !after_title(&text[..i]),
-            _ => false,
-        };
-        clauses += usize::from(ends);
-    }
-    clauses <= 2 && words <= 25 && han <= 45
-}
-
-/// Whether `before` ends in a title or abbreviation that takes a period (`Dr`, `Mr`, `St`…).
-fn after_title(before: &str) -> bool {
-    const TITLES: &[&str] =
-        &["Dr", "Mr", "Mrs", "Ms", "St", "Jr", "Prof", "vs", "etc", "e.g", "i.e"];
-    let word = before.rsplit(char::is_whitespace).next().unwrap_or_default();
-    TITLES.contains(&word)
 }
 
 /// Splits what `new` (happening at `occurred`) updates into the older statements it supersedes
