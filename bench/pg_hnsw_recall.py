@@ -2,10 +2,11 @@
 """pgvector HNSW recall@10 against the exact scan, at several hnsw.ef_search values.
 
 Reads the vector file of bench/real_vectors.py (little-endian f32 rows of DIMS; the last QUERIES
-rows are queries), loads the passages into a fresh table of PostgreSQL (pgvector), builds the
-index as rearview builds it (`USING hnsw (… vector_cosine_ops)`, pgvector's defaults m 16,
-ef_construction 64), and for each ef_search asks every query for its 10 nearest, through the
-index and by the exact scan (index scans off), in one statement each. Prints one JSON line.
+rows are queries), loads the passages into a fresh table of PostgreSQL (pgvector), builds an
+HNSW index (`USING hnsw (… vector_cosine_ops)`, with pgvector's defaults m 16, ef_construction
+64, or `--with 'm = 16, ef_construction = 128'` as rearview builds it), and for each ef_search
+asks every query for its 10 nearest, through the index (sequential scans off) and by the exact
+scan (index scans off), in one statement each. Prints one JSON line.
 
     python3 bench/pg_hnsw_recall.py VECTORS.f32 --psql "$REARVIEW_PG_BIN/psql" --url "$URL"
 

@@ -24,14 +24,15 @@
 //! | | newer first | ceiling | detected | false | reachable |
 //! |---|---|---|---|---|---|
 //! | multilingual-e5-small, default (no rule) | 0.812 (en 0.828, zh 0.797) | 0.852 | 0 / 128 | 0 | 126 / 128 |
-//! | multilingual-e5-small, `supersede_by_rule` | 0.758 (en 0.781, zh 0.734) | 0.852 | 105 / 128 | 3 | 126 / 128 |
+//! | multilingual-e5-small, `supersede_by_rule` | 0.836 (en 0.844, zh 0.828) | 0.852 | 105 / 128 | 3 | 126 / 128 |
 //! | keyword-only, default (no rule) | 0.711 (en 0.719, zh 0.703) | 0.781 | 0 / 128 | 0 | 126 / 128 |
-//! | keyword-only, `supersede_by_rule` | 0.664 (en 0.688, zh 0.641) | 0.781 | 86 / 128 | 4 | 126 / 128 |
+//! | keyword-only, `supersede_by_rule` | 0.719 (en 0.734, zh 0.703) | 0.781 | 86 / 128 | 4 | 126 / 128 |
 //!
 //! Before the stage, ranking alone put the newer statement first in 0.125 (model) and 0.148
-//! (keyword-only) by default; with the rule, 0.742 and 0.648. The rule now does worse than the
-//! default: a superseded older statement leaves recall, so the newer one cannot take its place
-//! and ranks on its own words (the ceiling's 0.852 at best).
+//! (keyword-only) by default; with the rule, 0.742 and 0.648, the newer one ranking on its own
+//! words once the older one was history. Now a superseded memory that matches the question is
+//! answered by its current successor (`rearview_search::current_first`), so the rule adds to the
+//! default instead of falling under it.
 //!
 //! The false supersessions are a few distinct pairs, repeated because the unrelated memories of
 //! every namespace come from one pool. The rule trades recall for precision: its first version
@@ -229,7 +230,7 @@ async fn facts_that_change_keyword_only() {
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 
     let f = measure(None, true).await;
-    at_least("keyword-only newer first, rule", f.newer_first.0, 0.64); // measured 0.664 (en 0.688, zh 0.641)
+    at_least("keyword-only newer first, rule", f.newer_first.0, 0.70); // measured 0.719 (en 0.734, zh 0.703)
     at_least("keyword-only detected, rule", f.detected as f64 / 128.0, 0.65); // measured 86 of 128
     assert!(f.false_supersessions <= 6, "measured 4: {f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");
@@ -257,7 +258,7 @@ async fn facts_that_change_with_the_default_model() {
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 
     let f = measure(model, true).await;
-    at_least("model newer first, rule", f.newer_first.0, 0.74); // measured 0.758 (en 0.781, zh 0.734)
+    at_least("model newer first, rule", f.newer_first.0, 0.81); // measured 0.836 (en 0.844, zh 0.828)
     at_least("model detected, rule", f.detected as f64 / 128.0, 0.79); // measured 105 of 128
     assert!(f.false_supersessions <= 6, "measured 3: {f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");

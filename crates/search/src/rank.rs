@@ -161,8 +161,10 @@ pub struct RankingConfig {
     pub vector_candidates: usize,
     /// How many keyword matches become candidates.
     pub keyword_candidates: usize,
-    /// Newer statements of a fact before the older ones they update
-    /// ([`newer_first`](crate::succession::newer_first)); `None`: off.
+    /// Facts that change at recall: a superseded memory answered by its current successor
+    /// ([`current_first`](crate::succession::current_first)) and newer statements of a fact
+    /// before the older ones they update ([`newer_first`](crate::succession::newer_first));
+    /// `None`: both off (history then never takes part in a recall that leaves it out).
     pub succession: Option<Succession>,
 }
 

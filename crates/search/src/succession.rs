@@ -9,8 +9,9 @@
 //! facts-change scenarios. Superseding at write time hides the older memory, which is right
 //! when the reading is right and loses a memory when it is not (the rule, on by choice,
 //! `LifecycleConfig::supersede_by_rule`, hid memories of MADial-Bench's stories that nothing
-//! updates). Reordering loses nothing: both memories stay in the answer, the newer first, so a
-//! wrong reading costs one swap between two similar memories.
+//! updates). Reordering hides nothing: the older memory follows right after the newer one (at
+//! the end of the top k it drops past it, as the k-th memory does whenever a newer statement is
+//! lifted into the answer), so a wrong reading costs a swap between two similar memories.
 //!
 //! A pair counts when:
 //! - both are of one tier, the newer happened later, and both are statements (two clauses, 25
@@ -28,9 +29,11 @@
 //!
 //! Without vectors (keyword-only) only the first case can be read, without the nearness.
 //!
-//! Only the memories that would be returned (the top `window`) are looked at as older
-//! statements; any candidate of the query may be the newer one. Chains keep their order
-//! (Lisbon, then Paris, then Berlin); a memory is placed once.
+//! Only the best `window` candidates (the top k asked for, before the relevance floor and a
+//! token budget cut further) are read as older statements, and each newer statement lifted
+//! among them; any candidate of the query may be the newer one. Chains keep their order
+//! (Lisbon, then Paris, then Berlin), also when only Berlin ranks in the window; a memory is
+//! placed once.
 
 use std::collections::{HashMap, HashSet};
 
@@ -71,18 +74,19 @@ pub struct Statement<'a> {
 }
 
 /// Whether `newer` reads as an update of `older` (see the module docs), each with its text
-/// read; `similarity` is their cosine, `None` without vectors, and `nearest` says whether
-/// `older` is the nearest to `newer` of the older candidates (asked only when that decides).
+/// read; `similarity` gives their cosine (`None` without vectors) and `nearest` says whether
+/// `older` is the nearest to `newer` of the older candidates, each asked only when it decides.
 fn updates(
     (older, old_text): (&Statement<'_>, &Reading),
     (newer, new_text): (&Statement<'_>, &Reading),
-    similarity: Option<f32>,
+    similarity: impl FnOnce() -> Option<f32>,
     nearest: impl FnOnce() -> bool,
     config: &Succession,
 ) -> bool {
     if older.memory_type != newer.memory_type || newer.occurred_at <= older.occurred_at {
         return false;
     }
+    let similarity = similarity();
     if similarity.is_some_and(|s| s < config.min_similarity) {
         return false;
     }
@@ -134,29 +138,38 @@ pub fn newer_first(
     };
     let mut nearest: HashMap<MemoryId, Option<MemoryId>> = HashMap::new();
     let mut newer_of: HashMap<MemoryId, Vec<MemoryId>> = HashMap::new();
-    for older in ranked.iter().take(window).filter(|s| eligible.contains(&s.id)) {
-        let o = &statements[&older.id];
+    // The returned memories are read as older statements, and so is every newer statement
+    // found for one (it is lifted into the answer: its own update must come before it).
+    let mut olders: Vec<MemoryId> =
+        ranked.iter().take(window).map(|s| s.id).filter(|id| eligible.contains(id)).collect();
+    let mut read: HashSet<MemoryId> = olders.iter().copied().collect();
+    while let Some(older) = olders.pop() {
+        let o = (&statements[&older], &readings[&older]);
         let mut found: Vec<MemoryId> = Vec::new();
-        for n in ranked.iter().filter(|n| n.id != older.id && eligible.contains(&n.id)) {
+        for n in ranked.iter().map(|n| n.id).filter(|n| *n != older && eligible.contains(n)) {
             let is_nearest =
-                || *nearest.entry(n.id).or_insert_with(|| nearest_older(n.id)) == Some(older.id);
-            let pair = similarity(older.id, n.id);
-            let newer = (&statements[&n.id], &readings[&n.id]);
-            if updates((o, &readings[&older.id]), newer, pair, is_nearest, config) {
-                found.push(n.id);
+                || *nearest.entry(n).or_insert_with(|| nearest_older(n)) == Some(older);
+            let newer = (&statements[&n], &readings[&n]);
+            if updates(o, newer, || similarity(older, n), is_nearest, config) {
+                found.push(n);
             }
         }
         // Newest first, so a chain reads from the latest statement back.
         found.sort_by_key(|id| std::cmp::Reverse((statements[id].occurred_at, *id)));
+        for n in &found {
+            if read.insert(*n) {
+                olders.push(*n);
+            }
+        }
         if !found.is_empty() {
-            newer_of.insert(older.id, found);
+            newer_of.insert(older, found);
         }
     }
     if newer_of.is_empty() {
         return (ranked, HashMap::new());
     }
-    let mut by_id: HashMap<MemoryId, Scored> = ranked.iter().map(|s| (s.id, s.clone())).collect();
     let order: Vec<MemoryId> = ranked.iter().map(|s| s.id).collect();
+    let mut by_id: HashMap<MemoryId, Scored> = ranked.into_iter().map(|s| (s.id, s)).collect();
     let mut placed: HashSet<MemoryId> = HashSet::new();
     let mut out: Vec<Scored> = Vec::with_capacity(order.len());
     let mut lifted: HashMap<MemoryId, MemoryId> = HashMap::new();
@@ -181,8 +194,9 @@ fn place(
         return;
     }
     let Some(mut scored) = by_id.remove(&id) else { return };
-    if let Some((older, score)) = instead.filter(|(_, score)| *score > scored.score) {
+    if let Some((older, score)) = instead {
         lifted.insert(id, older);
+        let score = score.max(scored.score);
         let own = std::mem::replace(&mut scored.explanation, Explanation::leaf(0.0, ""));
         scored.explanation = Explanation {
             value: score,
@@ -198,6 +212,57 @@ fn place(
         place(*newer, Some((id, scored.score)), newer_of, by_id, placed, out, lifted);
     }
     out.push(scored);
+}
+
+/// `ranked` with each superseded memory (history: a newer one replaced it) answered by the
+/// current memory that replaced it: that one takes the superseded one's place and score (or
+/// keeps its own place if it ranks higher already), and the superseded one is left out.
+/// `current_of` maps every superseded candidate to its current successor, or to `None` when no
+/// visible one exists (then it is only left out). Returns the list and the memories so placed,
+/// each with the superseded one it took the place of. Pure.
+///
+/// The question usually matches the older wording (`Which city does the user live in?` and `I
+/// live in Berlin`): superseding `I live in Berlin` by `I moved to Lisbon` should make the
+/// recall answer with Lisbon, not only stop answering with Berlin.
+pub fn current_first(
+    ranked: Vec<Scored>,
+    current_of: &HashMap<MemoryId, Option<MemoryId>>,
+) -> (Vec<Scored>, HashMap<MemoryId, MemoryId>) {
+    if current_of.is_empty() {
+        return (ranked, HashMap::new());
+    }
+    let mut by_id: HashMap<MemoryId, Scored> = ranked.iter().map(|s| (s.id, s.clone())).collect();
+    let mut placed: HashSet<MemoryId> = HashSet::new();
+    let mut out: Vec<Scored> = Vec::with_capacity(ranked.len());
+    let mut lifted: HashMap<MemoryId, MemoryId> = HashMap::new();
+    for s in ranked {
+        let Some(successor) = current_of.get(&s.id) else {
+            if placed.insert(s.id) {
+                out.extend(by_id.remove(&s.id));
+            }
+            continue;
+        };
+        let Some(current) = successor.filter(|c| !current_of.contains_key(c)) else { continue };
+        if !placed.insert(current) {
+            continue;
+        }
+        let own = by_id.remove(&current);
+        let explanation = Explanation {
+            value: s.score,
+            description: format!(
+                "score of the superseded statement {}, which this current one replaced",
+                s.id
+            ),
+            details: own.as_ref().map_or_else(
+                || vec![s.explanation.clone()],
+                |o| vec![o.explanation.clone(), s.explanation.clone()],
+            ),
+        };
+        let relevance = own.as_ref().map_or(s.relevance, |o| o.relevance.max(s.relevance));
+        lifted.insert(current, s.id);
+        out.push(Scored { id: current, score: s.score, relevance, explanation });
+    }
+    (out, lifted)
 }
 
 #[cfg(test)]
@@ -228,32 +293,54 @@ mod tests {
 
     const NEAR: Option<f32> = Some(0.9);
 
-    #[test]
-    fn a_newer_statement_takes_the_place_of_the_one_it_updates() {
-        let statements = HashMap::from([
-            (id(1), statement("I live in Berlin, in a flat near Tempelhofer Feld.", 1)),
-            (id(2), statement("I have two kids, aged 7 and 10.", 2)),
-            (id(3), statement("I moved to Lisbon last month and I'm renting near Alfama.", 9)),
-        ]);
-        let ranked = vec![scored(1, 0.9), scored(2, 0.5), scored(3, 0.4)];
-        let (out, lifted) = newer_first(ranked, &statements, |_, _| NEAR, 5, &Succession::DEFAULT);
-        assert_eq!(ids(&out), [3, 1, 2]);
-        assert_eq!(lifted, HashMap::from([(id(3), id(1))]));
-        assert_eq!(out[0].score, 0.9, "it takes the older statement's score");
-        assert!(out[0].explanation.description.contains("older statement"));
-        assert_eq!(out[0].explanation.details[0].value, 0.4, "its own score stays explained");
+    /// Cosines: the pairs listed are near (0.9), every other pair far (0.5).
+    fn near_pairs(pairs: &[(u128, u128)]) -> impl Fn(MemoryId, MemoryId) -> Option<f32> + '_ {
+        move |a, b| {
+            let near =
+                pairs.iter().any(|&(x, y)| (a, b) == (id(x), id(y)) || (a, b) == (id(y), id(x)));
+            Some(if near { 0.9 } else { 0.5 })
+        }
     }
 
     #[test]
-    fn chinese_updates_and_chains_read_from_the_latest_back() {
+    fn a_newer_statement_takes_the_place_of_the_one_it_updates() {
+        // A stated change with no subject term in common: read because Berlin is clearly the
+        // nearest older statement to Lisbon.
+        let statements = HashMap::from([
+            (id(1), statement("I live in Berlin, in a flat by Tempelhofer Feld.", 1)),
+            (id(2), statement("I have two kids, aged 7 and 10.", 2)),
+            (id(3), statement("I moved to Lisbon last month and I'm renting in Alfama.", 9)),
+        ]);
+        let ranked = vec![scored(1, 0.9), scored(2, 0.5), scored(3, 0.4)];
+        let near = near_pairs(&[(1, 3)]);
+        let (out, lifted) =
+            newer_first(ranked.clone(), &statements, &near, 5, &Succession::DEFAULT);
+        assert_eq!(ids(&out), [3, 1, 2]);
+        assert_eq!(lifted, HashMap::from([(id(3), id(1))]));
+        assert_eq!(out[0].score, 0.9, "it takes the older statement's score");
+        assert!(out[0].explanation.description.contains(&id(1).to_string()));
+        assert_eq!(out[0].explanation.details[0].value, 0.4, "its own score stays explained");
+        // Not clearly the nearest (the kids are as near): a stated change alone moves nothing.
+        let both = near_pairs(&[(1, 3), (2, 3)]);
+        let (out, lifted) = newer_first(ranked, &statements, &both, 5, &Succession::DEFAULT);
+        assert_eq!((ids(&out), lifted.len()), (vec![1, 2, 3], 0));
+    }
+
+    #[test]
+    fn chains_read_from_the_latest_back_also_past_the_window() {
+        // Each a change of the port of the API service (a subject both name): 2 updates 1, 3
+        // updates 2; only 1 is in the window, and 1 and 3 are far in meaning.
         let statements = HashMap::from([
             (id(1), statement("API 服务监听 8080 端口。", 1)),
             (id(2), statement("API 服务的端口改成了 9090。", 5)),
             (id(3), statement("API 服务的端口又改成了 9443。", 9)),
+            (id(4), statement("每晚两点自动备份数据库。", 3)),
         ]);
-        let ranked = vec![scored(1, 0.8), scored(2, 0.7), scored(3, 0.6)];
-        let (out, _) = newer_first(ranked, &statements, |_, _| NEAR, 5, &Succession::DEFAULT);
-        assert_eq!(ids(&out), [3, 2, 1]);
+        let ranked = vec![scored(1, 0.8), scored(4, 0.7), scored(2, 0.3), scored(3, 0.2)];
+        let near = near_pairs(&[(1, 2), (2, 3)]);
+        let (out, lifted) = newer_first(ranked, &statements, &near, 1, &Succession::DEFAULT);
+        assert_eq!(ids(&out), [3, 2, 1, 4]);
+        assert_eq!(lifted, HashMap::from([(id(2), id(1)), (id(3), id(2))]));
         assert!(out.windows(2).all(|w| w[0].score >= w[1].score), "scores stay sorted");
     }
 
@@ -303,5 +390,30 @@ mod tests {
         assert!(lifted.is_empty());
         let (out, _) = newer_first(ranked, &statements, near, 2, &Succession::DEFAULT);
         assert_eq!(ids(&out), [1, 3, 2]);
+    }
+
+    #[test]
+    fn a_superseded_memory_is_answered_by_its_current_successor() {
+        // 1 (superseded by 3) ranks first; 2 is unrelated; 4 is superseded with no visible
+        // successor; 3 ranks last on its own words.
+        let ranked = vec![scored(1, 0.9), scored(4, 0.7), scored(2, 0.5), scored(3, 0.2)];
+        let current_of = HashMap::from([(id(1), Some(id(3))), (id(4), None)]);
+        let (out, lifted) = current_first(ranked, &current_of);
+        assert_eq!(ids(&out), [3, 2]);
+        assert_eq!(out[0].score, 0.9, "it takes the superseded one's score");
+        assert!(out[0].explanation.description.contains(&id(1).to_string()));
+        assert_eq!(out[0].explanation.details.len(), 2, "its own score stays explained");
+        assert_eq!(lifted, HashMap::from([(id(3), id(1))]));
+
+        // A successor that is not a candidate at all still answers; one that ranks higher
+        // keeps its place, and the superseded memory is only left out.
+        let (out, _) = current_first(vec![scored(1, 0.9), scored(2, 0.5)], &current_of);
+        assert_eq!(ids(&out), [3, 2]);
+        let ranked = vec![scored(3, 0.95), scored(1, 0.9), scored(2, 0.5)];
+        let (out, lifted) = current_first(ranked, &current_of);
+        assert_eq!((ids(&out), out[0].score), (vec![3, 2], 0.95));
+        assert!(lifted.is_empty());
+        let (out, _) = current_first(vec![scored(2, 0.5)], &HashMap::new());
+        assert_eq!(ids(&out), [2]);
     }
 }

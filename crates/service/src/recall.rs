@@ -1,6 +1,7 @@
 //! Recall in named stages: plan → focus and embed the query → candidates → ranking (pure, in
-//! `rearview_search::rank`) → newer statements first (pure, `rearview_search::succession`) →
-//! selection (relevance floor, top-k, token budget) → use recording.
+//! `rearview_search::rank`) → history answered by its successor and newer statements first
+//! (pure, `rearview_search::succession`) → selection (relevance floor, top-k, token budget) → use
+//! recording.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -12,7 +13,8 @@ use rearview_core::{
 use rearview_embed::{Embedder, TextKind};
 use rearview_search::extract::{is_statement, strip_timestamps};
 use rearview_search::{
-    Candidate, Floor, Focused, RankingConfig, Scored, Statement, focus, newer_first, rank,
+    Candidate, Floor, Focused, RankingConfig, Scored, Statement, current_first, focus, newer_first,
+    rank,
 };
 use rearview_store::KeywordHit;
 
@@ -34,7 +36,11 @@ async fn timed<T, E>(
 /// What a recall will do, decided from the request and the configuration before any search.
 struct Plan {
     now: Timestamp,
+    /// What the answer may hold.
     filter: MemoryFilter,
+    /// What the searches look at: the filter, and superseded memories when the request leaves
+    /// them out but the succession stage answers them by their successors.
+    search_filter: MemoryFilter,
     ranking: RankingConfig,
 }
 
@@ -64,10 +70,15 @@ impl MemoryService {
         let embed_started = Instant::now();
         let query = self.embed_focused(&request, &plan).await?;
         let embed = embed_started.elapsed();
-        let found = self.candidates(namespace, &plan, &query).await?;
+        let mut found = self.candidates(namespace, &plan, &query).await?;
         let ranked = rank(&found.candidates, &plan.ranking, plan.now, request.tier_order);
-        let (ranked, lifted) =
+        let (ranked, mut lifted) =
+            self.answer_history(namespace, ranked, &mut found, &plan).await?;
+        let (ranked, newer) =
             self.put_newer_first(namespace, ranked, &found, &query, &plan, request.top_k).await?;
+        for (newer, older) in newer {
+            lifted.entry(newer).or_insert(older);
+        }
         let floor = self.floor(&request, &query);
         let (kept, below_floor) = above_floor(ranked, &found.candidates, floor.as_ref(), &lifted);
         let (mut hits, over_budget) = select(kept, &found.memories, &request);
@@ -128,7 +139,10 @@ impl MemoryService {
                 *side = (*side).max(request.top_k);
             }
         }
-        Plan { now, filter, ranking }
+        let answers_history = ranking.succession.is_some() && !filter.include_superseded;
+        let search_filter = MemoryFilter { include_superseded: true, ..filter.clone() };
+        let search_filter = if answers_history { search_filter } else { filter.clone() };
+        Plan { now, filter, search_filter, ranking }
     }
 
     /// Stage 2: the query focused on its latest turns (a dialogue) and its vector in each space
@@ -222,6 +236,66 @@ impl MemoryService {
         Ok(Found { candidates, memories })
     }
 
+    /// Stage 4a: each superseded candidate (history, searched only to be answered this way)
+    /// replaced by the current memory that superseded it, followed along the chain
+    /// (`rearview_search::current_first`); a successor that is no candidate is read from the
+    /// store into `found`, and one the request's filter does not select answers nothing.
+    async fn answer_history(
+        &self,
+        namespace: &Namespace,
+        ranked: Vec<Scored>,
+        found: &mut Found,
+        plan: &Plan,
+    ) -> Result<(Vec<Scored>, HashMap<MemoryId, MemoryId>), ServiceError> {
+        let now = plan.now;
+        let superseded: Vec<MemoryId> = found
+            .memories
+            .values()
+            .filter(|m| m.is_superseded_at(now) && !plan.filter.include_superseded)
+            .map(|m| m.id)
+            .collect();
+        if superseded.is_empty() {
+            return Ok((ranked, HashMap::new()));
+        }
+        let mut current_of: HashMap<MemoryId, Option<MemoryId>> = HashMap::new();
+        // Where each superseded candidate's chain has got to.
+        let mut at: Vec<(MemoryId, MemoryId)> = superseded
+            .iter()
+            .filter_map(|id| Some((*id, found.memories[id].superseded_by?)))
+            .collect();
+        for id in &superseded {
+            current_of.insert(*id, None);
+        }
+        for _ in 0..MAX_CHAIN {
+            let missing: Vec<MemoryId> = at
+                .iter()
+                .map(|(_, next)| *next)
+                .filter(|next| !found.memories.contains_key(next))
+                .collect();
+            if !missing.is_empty() {
+                for m in self.store.get_many(namespace, &missing, now).await? {
+                    found.memories.insert(m.id, m);
+                }
+            }
+            let mut further = Vec::new();
+            for (from, next) in at {
+                let Some(m) = found.memories.get(&next) else { continue };
+                if !m.is_superseded_at(now) {
+                    if plan.filter.matches(&m.facets(), now) {
+                        current_of.insert(from, Some(next));
+                    }
+                } else if let Some(after) = m.superseded_by {
+                    further.push((from, after));
+                }
+            }
+            if further.is_empty() {
+                break;
+            }
+            at = further;
+        }
+        Ok(current_first(ranked, &current_of))
+    }
+
     /// Stage 4b: each newer statement of a fact placed right before the older statement it
     /// updates, among the `window` memories a recall returns (`rearview_search::succession`),
     /// and the memories so placed with the older one each took the place of. Pairs are compared
@@ -284,7 +358,8 @@ impl MemoryService {
         let mut seen: HashSet<MemoryId> = HashSet::new();
         for (model, vector) in &query.vectors {
             let k = plan.ranking.vector_candidates;
-            let hits = self.nearest(namespace, model, vector, k, &plan.filter, plan.now).await?;
+            let filter = &plan.search_filter;
+            let hits = self.nearest(namespace, model, vector, k, filter, plan.now).await?;
             ids.extend(hits.into_iter().map(|hit| hit.id).filter(|id| seen.insert(*id)));
         }
         Ok(ids)
@@ -304,20 +379,22 @@ impl MemoryService {
             return Ok((Vec::new(), None));
         }
         if self.searches_in_store() {
-            return self.store_keywords(namespace, &focused.terms, &plan.filter, plan.now, k).await;
+            let filter = &plan.search_filter;
+            return self.store_keywords(namespace, &focused.terms, filter, plan.now, k).await;
         }
         Ok((
             match self.config.keyword_search {
                 KeywordSearch::InMemory => self
                     .indexes
-                    .search_text(namespace, &focused.terms, k, &plan.filter, plan.now)
+                    .search_text(namespace, &focused.terms, k, &plan.search_filter, plan.now)
                     .await
                     .into_iter()
                     .map(|h| KeywordHit { id: h.id, bm25: h.bm25 })
                     .collect(),
                 KeywordSearch::Store => {
                     let terms: Vec<String> = focused.terms.iter().map(|(t, _)| t.clone()).collect();
-                    self.store.keyword_search(namespace, &terms, &plan.filter, plan.now, k).await?
+                    let filter = &plan.search_filter;
+                    self.store.keyword_search(namespace, &terms, filter, plan.now, k).await?
                 }
             },
             None,
@@ -435,6 +512,10 @@ fn blend(vectors: &[Embedding], tail_weight: Option<f32>) -> Option<Embedding> {
     }
 }
 
+/// How far [`MemoryService::answer_history`] follows a chain of supersessions (Berlin → Paris →
+/// Lisbon → …) to the current memory.
+const MAX_CHAIN: usize = 8;
+
 /// A memory holding this share of a full keyword match of the query passes the floor whatever
 /// its cosine.
 const KEYWORD_COVERAGE_FLOOR: f32 = 0.5;
@@ -457,8 +538,9 @@ const E5_FLOOR_HAN: f32 = 0.82;
 const E5_FLOOR_OTHER: f32 = 0.78;
 
 /// Stage 5a: drops what scores under the relevance floor; returns the rest (in order) and how
-/// many were dropped. A newer statement placed before an older one (`lifted`: it, the older
-/// one) passes when the older one does.
+/// many were dropped. A memory placed instead of another (`lifted`: it, the other one: a newer
+/// statement before an older one, a current memory instead of what it superseded) passes when
+/// that one does.
 fn above_floor(
     ranked: Vec<Scored>,
     candidates: &[Candidate],
@@ -470,10 +552,21 @@ fn above_floor(
     let passes =
         |id: &MemoryId| by_id.get(id).is_some_and(|c| rearview_search::passes_floor(c, floor));
     let before = ranked.len();
-    let kept: Vec<Scored> = ranked
-        .into_iter()
-        .filter(|s| passes(&s.id) || lifted.get(&s.id).is_some_and(passes))
-        .collect();
+    // A memory placed instead of another passes as that one does, along the chain.
+    let passes_via = |id: &MemoryId| {
+        let mut at = *id;
+        for _ in 0..=MAX_CHAIN {
+            if passes(&at) {
+                return true;
+            }
+            match lifted.get(&at) {
+                Some(older) => at = *older,
+                None => return false,
+            }
+        }
+        false
+    };
+    let kept: Vec<Scored> = ranked.into_iter().filter(|s| passes_via(&s.id)).collect();
     let dropped = before - kept.len();
     (kept, dropped)
 }

@@ -653,7 +653,20 @@ async fn update_corrects_a_wrong_fact_everywhere() {
     assert_eq!(updated.expires_at, before.expires_at, "no ttl given: the old expiry stays");
     assert_eq!((updated.id, updated.timestamp), (before.id, before.timestamp));
 
-    assert!(keyword_only_ids(&h, "a", "8080").await.is_empty(), "old keywords are gone");
+    // The old text lives on only as history: a search for it is answered by the corrected
+    // memory, which no longer holds the old keywords itself.
+    assert_eq!(keyword_only_ids(&h, "a", "8080").await, vec![id]);
+    let history_off = RankingConfig {
+        vector_candidates: 0,
+        fusion: Fusion::Weighted { vector: 0.0, keyword: 1.0, bm25_saturation: 10.0 },
+        succession: None,
+        ..Default::default()
+    };
+    let plain = RecallRequest { ranking: Some(history_off), ..RecallRequest::new("8080") };
+    assert!(
+        h.service.recall(&ns("a"), plain).await.unwrap().hits.is_empty(),
+        "old keywords are gone"
+    );
     assert_eq!(keyword_only_ids(&h, "a", "9090").await, vec![id]);
     let ops = MemoryFilter {
         tags: vec!["ops".into()],

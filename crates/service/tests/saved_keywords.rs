@@ -47,8 +47,16 @@ async fn store(service: &MemoryService, i: usize) -> MemoryId {
 }
 
 /// The memory recall ranks first for `i`'s own token, if any.
+/// The memory the keyword index finds for note `i`'s token. History is not answered by its
+/// successor here (`succession: None`): the index itself is what is checked.
 async fn found(service: &MemoryService, i: usize) -> Option<MemoryId> {
-    let r = service.recall(&ns(), RecallRequest::new(format!("parcel{i}x"))).await.unwrap();
+    let ranking = rearview_search::RankingConfig {
+        succession: None,
+        ..rearview_search::RankingConfig::default()
+    };
+    let request =
+        RecallRequest { ranking: Some(ranking), ..RecallRequest::new(format!("parcel{i}x")) };
+    let r = service.recall(&ns(), request).await.unwrap();
     r.hits.first().map(|h| h.memory.id)
 }
 

@@ -404,3 +404,50 @@ async fn by_default_recall_puts_the_newer_statement_before_the_older_one_and_kee
         assert_eq!(recall(&h, plain).await[0], older, "{query:?}");
     }
 }
+
+/// A superseded memory that matches the question best is answered by what superseded it, along
+/// the chain, even when the current memory shares no word with the question; history itself
+/// stays out unless asked for, and `as_of` before the change still sees it.
+#[tokio::test]
+async fn a_question_matching_superseded_wording_is_answered_by_the_current_memory() {
+    let h = harness_with(LifecycleConfig::default(), false, KeywordSearch::InMemory).await;
+    tell(&h, "Our sprint length is two weeks.").await;
+    let berlin = tell(&h, "I live in Berlin.").await.memory;
+    let replace = |old: MemoryId, text: &str| RememberRequest {
+        supersedes: vec![old],
+        ..RememberRequest::new(text)
+    };
+    h.clock.advance(TimeDelta::days(1));
+    let paris = h.service.remember(&ns(), replace(berlin.id, "Then Paris.")).await.unwrap();
+    h.clock.advance(TimeDelta::days(1));
+    let lisbon = replace(paris.memory.id, "Now it is Lisbon, near Alfama.");
+    let lisbon = h.service.remember(&ns(), lisbon).await.unwrap().memory;
+    let query = "Where do I live?";
+
+    let asked = RecallRequest { explain: true, ..RecallRequest::new(query) };
+    let hits = h.service.recall(&ns(), asked).await.unwrap().hits;
+    let contents: Vec<&str> = hits.iter().map(|hit| hit.memory.content.as_str()).collect();
+    assert_eq!(contents, ["Now it is Lisbon, near Alfama."], "only the current memory answers");
+    let why = &hits[0].explanation.as_ref().unwrap().description;
+    assert!(why.contains(&berlin.id.to_string()), "{why}");
+
+    // Without the stage the current memory, sharing no word with the question, is not found.
+    let ranking = rearview_search::RankingConfig {
+        succession: None,
+        ..rearview_search::RankingConfig::default()
+    };
+    let plain = RecallRequest { ranking: Some(ranking), ..RecallRequest::new(query) };
+    assert!(recall(&h, plain).await.is_empty());
+    // History asked for is shown as it is; before the changes, Berlin was current.
+    let with_history = RecallRequest { filter: history(), ..RecallRequest::new(query) };
+    assert_eq!(recall(&h, with_history).await, ["I live in Berlin."]);
+    let before = RecallRequest {
+        as_of: Some(paris.memory.occurred_at - TimeDelta::seconds(1)),
+        ..RecallRequest::new(query)
+    };
+    assert_eq!(recall(&h, before).await, ["I live in Berlin."]);
+    // A current memory the request's filter leaves out answers nothing.
+    let archived = h.service.archive(&ns(), &[lisbon.id]).await;
+    assert!(archived.is_ok(), "{archived:?}");
+    assert!(recall(&h, RecallRequest::new(query)).await.is_empty());
+}

@@ -23,9 +23,9 @@ pub const HNSW_FROM: i64 = 2_000;
 
 /// `hnsw.ef_search` for searches through the index (pgvector's default is 40). Measured on
 /// 14,220 real multilingual-e5 vectors of the shared benchmarks with 300 real query vectors
-/// (`bench/pg_hnsw_recall.py`, BENCHMARKS.md): recall@10 against the exact scan 0.970 at 200,
-/// 0.989–0.990 at 400 (1.1 ms a query), 1.0 at 800, with the index built at
-/// [`EF_CONSTRUCTION`]; 0.947–0.956 at 200 with pgvector's default build (64).
+/// (`bench/pg_hnsw_recall.py`, BENCHMARKS.md): recall@10 against the exact scan 0.970–0.971 at
+/// 200, 0.989–0.996 at 400 (1.1–1.2 ms a query), 1.0 at 800, with the index built at
+/// [`EF_CONSTRUCTION`]; 0.947–0.956 at 200 with pgvector's default build (64), three runs each.
 pub const EF_SEARCH: i32 = 400;
 
 /// `ef_construction` of the index (pgvector's default is 64; the in-memory graph's is 128): at

@@ -1,5 +1,7 @@
 //! [`MemoryStore`] for [`PgStore`](crate::PgStore): each method is one statement or one transaction.
 
+use std::collections::HashMap;
+
 use async_trait::async_trait;
 use rearview_core::{Embedding, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
 use rearview_store::{
@@ -755,12 +757,33 @@ impl MemoryStore for PgStore {
             .await
             .map_err(backend("reading records"))?;
         let terms_at = MEMORY_COLUMNS.split(',').count();
+        // Every record's vectors in one round trip, not one per record.
+        let found: Vec<MemoryId> = rows
+            .iter()
+            .map(|r| r.try_get::<_, uuid::Uuid>(0).map(MemoryId))
+            .collect::<Result<_, _>>()
+            .map_err(backend("reading a record"))?;
+        let vector_rows = client
+            .query(
+                "SELECT memory_id, model_id, embedding FROM vectors WHERE memory_id = ANY($1) \
+                 ORDER BY memory_id, model_id",
+                &[&ids(&found)],
+            )
+            .await
+            .map_err(backend("loading memory vectors"))?;
+        let mut vectors: HashMap<MemoryId, Vec<StoredVector>> = HashMap::new();
+        for r in &vector_rows {
+            let id = MemoryId(r.try_get(0).map_err(backend("reading vector row"))?);
+            let model_id: String = r.try_get(1).map_err(backend("reading vector row"))?;
+            let embedding = decode_vector(r, 2)?;
+            vectors.entry(id).or_default().push(StoredVector { model_id, embedding });
+        }
         let mut out = Vec::with_capacity(rows.len());
         for row in &rows {
             let memory = decode_memory(row, namespace)?;
             let terms: Option<Vec<String>> =
                 row.try_get(terms_at).map_err(backend("reading a record"))?;
-            let vectors = memory_vectors(&client, memory.id).await?;
+            let vectors = vectors.remove(&memory.id).unwrap_or_default();
             out.push(MemoryRecord { memory, terms: terms.unwrap_or_default(), vectors });
         }
         Ok(out)
