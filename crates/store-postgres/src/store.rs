@@ -101,23 +101,26 @@ async fn write_vector(
     Ok(())
 }
 
-async fn memory_vectors(
+/// The stored vectors of each of `wanted`, by model id, in one round trip.
+async fn vectors_by_memory(
     client: &tokio_postgres::Client,
-    id: MemoryId,
-) -> Result<Vec<StoredVector>, StoreError> {
+    wanted: &[MemoryId],
+) -> Result<HashMap<MemoryId, Vec<StoredVector>>, StoreError> {
     let rows = client
         .query(
-            "SELECT model_id, embedding FROM vectors WHERE memory_id = $1 ORDER BY model_id",
-            &[&id.0],
+            "SELECT memory_id, model_id, embedding FROM vectors WHERE memory_id = ANY($1) \
+             ORDER BY memory_id, model_id",
+            &[&ids(wanted)],
         )
         .await
         .map_err(backend("loading memory vectors"))?;
-    rows.iter()
-        .map(|r| {
-            let model_id: String = r.try_get(0).map_err(backend("reading vector row"))?;
-            Ok(StoredVector { model_id, embedding: decode_vector(r, 1)? })
-        })
-        .collect()
+    let mut out: HashMap<MemoryId, Vec<StoredVector>> = HashMap::new();
+    for r in &rows {
+        let id = MemoryId(r.try_get(0).map_err(backend("reading vector row"))?);
+        let model_id: String = r.try_get(1).map_err(backend("reading vector row"))?;
+        out.entry(id).or_default().push(StoredVector { model_id, embedding: decode_vector(r, 2)? });
+    }
+    Ok(out)
 }
 
 /// Applies `u` to memory `id` (which exists) inside `tx`.
@@ -539,13 +542,20 @@ impl MemoryStore for PgStore {
             .query(&sql, &[&ns_id, &after.map(uuid), &limit(page_size)])
             .await
             .map_err(backend("exporting memories"))?;
-        let mut out = Vec::with_capacity(rows.len());
-        for memory in memories(&rows, namespace)? {
-            let vectors =
-                if with_vectors { memory_vectors(&client, memory.id).await? } else { Vec::new() };
-            out.push((memory, vectors));
-        }
-        Ok(out)
+        let page = memories(&rows, namespace)?;
+        let mut vectors = if with_vectors {
+            let wanted: Vec<MemoryId> = page.iter().map(|m| m.id).collect();
+            vectors_by_memory(&client, &wanted).await?
+        } else {
+            HashMap::new()
+        };
+        Ok(page
+            .into_iter()
+            .map(|m| {
+                let v = vectors.remove(&m.id).unwrap_or_default();
+                (m, v)
+            })
+            .collect())
     }
 
     async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError> {
@@ -763,21 +773,7 @@ impl MemoryStore for PgStore {
             .map(|r| r.try_get::<_, uuid::Uuid>(0).map(MemoryId))
             .collect::<Result<_, _>>()
             .map_err(backend("reading a record"))?;
-        let vector_rows = client
-            .query(
-                "SELECT memory_id, model_id, embedding FROM vectors WHERE memory_id = ANY($1) \
-                 ORDER BY memory_id, model_id",
-                &[&ids(&found)],
-            )
-            .await
-            .map_err(backend("loading memory vectors"))?;
-        let mut vectors: HashMap<MemoryId, Vec<StoredVector>> = HashMap::new();
-        for r in &vector_rows {
-            let id = MemoryId(r.try_get(0).map_err(backend("reading vector row"))?);
-            let model_id: String = r.try_get(1).map_err(backend("reading vector row"))?;
-            let embedding = decode_vector(r, 2)?;
-            vectors.entry(id).or_default().push(StoredVector { model_id, embedding });
-        }
+        let mut vectors = vectors_by_memory(&client, &found).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in &rows {
             let memory = decode_memory(row, namespace)?;
