@@ -29,7 +29,7 @@ pub use rank::{
     Candidate, Explanation, Floor, Fusion, KeywordScale, RankingConfig, Recency, Scored, TIER_BAND,
     TierOrder, VectorScale, passes_floor, rank,
 };
-pub use succession::{Statement, Succession, current_first, newer_first};
+pub use succession::{Statement, Statements, Succession, current_first, newer_first};
 pub use text::{SnapshotError, TextHit, TextIndex};
 pub use tokenize::Tokenizer;
 pub use vector::{FlatIndex, VectorHit, VectorIndex};

@@ -97,34 +97,89 @@ fn updates(
     }
 }
 
+/// The candidates that are statements (see [`is_statement`]), each with its text read once:
+/// what [`newer_first`] compares. Read before the stage so that the caller fetches vectors for
+/// these alone.
+#[derive(Debug, Default)]
+pub struct Statements<'a> {
+    read: HashMap<MemoryId, (Statement<'a>, Reading)>,
+}
+
+impl<'a> Statements<'a> {
+    /// Keeps the statements among `candidates` (their texts read without session stamps).
+    pub fn read(candidates: impl IntoIterator<Item = (MemoryId, Statement<'a>)>) -> Self {
+        let read = candidates
+            .into_iter()
+            .filter_map(|(id, statement)| {
+                let text = strip_timestamps(statement.text);
+                is_statement(&text).then(|| (id, (statement, Reading::of(&text))))
+            })
+            .collect();
+        Statements { read }
+    }
+
+    /// Their ids, in no particular order.
+    pub fn ids(&self) -> impl Iterator<Item = MemoryId> + '_ {
+        self.read.keys().copied()
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.read.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.read.is_empty()
+    }
+}
+
 /// `ranked` with each newer statement of a fact placed right before the older statement it
 /// updates (see the module docs), and the memories so placed, each with the older one it took
 /// the place of. `similarity(a, b)` is the cosine of two candidates, `None` when either has no
-/// vector; a candidate missing from `statements` is never moved and moves nothing.
+/// vector; a candidate that is none of `statements` is never moved and moves nothing.
 pub fn newer_first(
     ranked: Vec<Scored>,
-    statements: &HashMap<MemoryId, Statement<'_>>,
+    statements: &Statements<'_>,
     similarity: impl Fn(MemoryId, MemoryId) -> Option<f32>,
     window: usize,
     config: &Succession,
 ) -> (Vec<Scored>, HashMap<MemoryId, MemoryId>) {
-    // Only statements can take part, each read once.
-    let readings: HashMap<MemoryId, Reading> = ranked
-        .iter()
-        .filter_map(|s| {
-            let text = strip_timestamps(statements.get(&s.id)?.text);
-            is_statement(&text).then(|| (s.id, Reading::of(&text)))
-        })
-        .collect();
-    let eligible: HashSet<MemoryId> = readings.keys().copied().collect();
+    let newer_of = updates_found(&ranked, statements, similarity, window, config);
+    if newer_of.is_empty() {
+        return (ranked, HashMap::new());
+    }
+    let order: Vec<MemoryId> = ranked.iter().map(|s| s.id).collect();
+    let mut by_id: HashMap<MemoryId, Scored> = ranked.into_iter().map(|s| (s.id, s)).collect();
+    let mut placed: HashSet<MemoryId> = HashSet::new();
+    let mut out: Vec<Scored> = Vec::with_capacity(order.len());
+    let mut lifted: HashMap<MemoryId, MemoryId> = HashMap::new();
+    for id in order {
+        place(id, None, &newer_of, &mut by_id, &mut placed, &mut out, &mut lifted);
+    }
+    (out, lifted)
+}
+
+/// For each older statement among the best `window` of `ranked` (and each newer statement found
+/// for one), the candidates that read as its updates, newest first.
+fn updates_found(
+    ranked: &[Scored],
+    statements: &Statements<'_>,
+    similarity: impl Fn(MemoryId, MemoryId) -> Option<f32>,
+    window: usize,
+    config: &Succession,
+) -> HashMap<MemoryId, Vec<MemoryId>> {
+    let read = &statements.read;
+    let candidates: Vec<MemoryId> =
+        ranked.iter().map(|s| s.id).filter(|id| read.contains_key(id)).collect();
     // Each statement's nearest older statement of its tier among the candidates, by meaning,
     // if it is nearer than the next one by the margin.
     let nearest_older = |newer: MemoryId| -> Option<MemoryId> {
-        let n = &statements[&newer];
-        let mut near: Vec<(MemoryId, f32)> = eligible
+        let n = &read[&newer].0;
+        let mut near: Vec<(MemoryId, f32)> = candidates
             .iter()
             .filter(|o| {
-                let o = &statements[*o];
+                let o = &read[*o].0;
                 o.memory_type == n.memory_type && o.occurred_at < n.occurred_at
             })
             .filter_map(|o| Some((*o, similarity(newer, *o)?)))
@@ -141,42 +196,27 @@ pub fn newer_first(
     // The returned memories are read as older statements, and so is every newer statement
     // found for one (it is lifted into the answer: its own update must come before it).
     let mut olders: Vec<MemoryId> =
-        ranked.iter().take(window).map(|s| s.id).filter(|id| eligible.contains(id)).collect();
-    let mut read: HashSet<MemoryId> = olders.iter().copied().collect();
+        ranked.iter().take(window).map(|s| s.id).filter(|id| read.contains_key(id)).collect();
+    let mut seen: HashSet<MemoryId> = olders.iter().copied().collect();
     while let Some(older) = olders.pop() {
-        let o = (&statements[&older], &readings[&older]);
+        let (o, o_text) = &read[&older];
         let mut found: Vec<MemoryId> = Vec::new();
-        for n in ranked.iter().map(|n| n.id).filter(|n| *n != older && eligible.contains(n)) {
+        for &n in candidates.iter().filter(|n| **n != older) {
             let is_nearest =
                 || *nearest.entry(n).or_insert_with(|| nearest_older(n)) == Some(older);
-            let newer = (&statements[&n], &readings[&n]);
-            if updates(o, newer, || similarity(older, n), is_nearest, config) {
+            let (newer, n_text) = &read[&n];
+            if updates((o, o_text), (newer, n_text), || similarity(older, n), is_nearest, config) {
                 found.push(n);
             }
         }
         // Newest first, so a chain reads from the latest statement back.
-        found.sort_by_key(|id| std::cmp::Reverse((statements[id].occurred_at, *id)));
-        for n in &found {
-            if read.insert(*n) {
-                olders.push(*n);
-            }
-        }
+        found.sort_by_key(|id| std::cmp::Reverse((read[id].0.occurred_at, *id)));
+        olders.extend(found.iter().copied().filter(|n| seen.insert(*n)));
         if !found.is_empty() {
             newer_of.insert(older, found);
         }
     }
-    if newer_of.is_empty() {
-        return (ranked, HashMap::new());
-    }
-    let order: Vec<MemoryId> = ranked.iter().map(|s| s.id).collect();
-    let mut by_id: HashMap<MemoryId, Scored> = ranked.into_iter().map(|s| (s.id, s)).collect();
-    let mut placed: HashSet<MemoryId> = HashSet::new();
-    let mut out: Vec<Scored> = Vec::with_capacity(order.len());
-    let mut lifted: HashMap<MemoryId, MemoryId> = HashMap::new();
-    for id in order {
-        place(id, None, &newer_of, &mut by_id, &mut placed, &mut out, &mut lifted);
-    }
-    (out, lifted)
+    newer_of
 }
 
 /// Places `id` after the newer statements of it not yet placed (each before its own newer
@@ -306,7 +346,7 @@ mod tests {
     fn a_newer_statement_takes_the_place_of_the_one_it_updates() {
         // A stated change with no subject term in common: read because Berlin is clearly the
         // nearest older statement to Lisbon.
-        let statements = HashMap::from([
+        let statements = Statements::read([
             (id(1), statement("I live in Berlin, in a flat by Tempelhofer Feld.", 1)),
             (id(2), statement("I have two kids, aged 7 and 10.", 2)),
             (id(3), statement("I moved to Lisbon last month and I'm renting in Alfama.", 9)),
@@ -330,7 +370,7 @@ mod tests {
     fn chains_read_from_the_latest_back_also_past_the_window() {
         // Each a change of the port of the API service (a subject both name): 2 updates 1, 3
         // updates 2; only 1 is in the window, and 1 and 3 are far in meaning.
-        let statements = HashMap::from([
+        let statements = Statements::read([
             (id(1), statement("API 服务监听 8080 端口。", 1)),
             (id(2), statement("API 服务的端口改成了 9090。", 5)),
             (id(3), statement("API 服务的端口又改成了 9443。", 9)),
@@ -349,7 +389,7 @@ mod tests {
         let berlin = "I live in Berlin.";
         let lisbon = "I moved to Lisbon last month.";
         let case = |older: Statement<'static>, newer: Statement<'static>, near: Option<f32>| {
-            let statements = HashMap::from([(id(1), older), (id(2), newer)]);
+            let statements = Statements::read([(id(1), older), (id(2), newer)]);
             let ranked = vec![scored(1, 0.9), scored(2, 0.4)];
             ids(&newer_first(ranked, &statements, |_, _| near, 5, &Succession::DEFAULT).0)
         };
@@ -375,7 +415,7 @@ mod tests {
 
     #[test]
     fn only_the_returned_window_is_read_as_older_statements() {
-        let statements = HashMap::from([
+        let statements = Statements::read([
             (id(1), statement("The office has a quiet room on the third floor.", 1)),
             (id(2), statement("I live in Berlin.", 2)),
             (id(3), statement("I moved to Lisbon last month.", 9)),

@@ -11,10 +11,9 @@ use rearview_core::{
     Embedding, Memory, MemoryFilter, MemoryId, Namespace, Timestamp, truncate_chars,
 };
 use rearview_embed::{Embedder, TextKind};
-use rearview_search::extract::{is_statement, strip_timestamps};
 use rearview_search::{
-    Candidate, Floor, Focused, RankingConfig, Scored, Statement, current_first, focus, newer_first,
-    rank,
+    Candidate, Floor, Focused, RankingConfig, Scored, Statement, Statements, current_first, focus,
+    newer_first, rank,
 };
 use rearview_store::KeywordHit;
 
@@ -139,9 +138,9 @@ impl MemoryService {
                 *side = (*side).max(request.top_k);
             }
         }
-        let answers_history = ranking.succession.is_some() && !filter.include_superseded;
-        let search_filter = MemoryFilter { include_superseded: true, ..filter.clone() };
-        let search_filter = if answers_history { search_filter } else { filter.clone() };
+        // History takes part in the searches when the succession stage answers it.
+        let mut search_filter = filter.clone();
+        search_filter.include_superseded |= ranking.succession.is_some();
         Plan { now, filter, search_filter, ranking }
     }
 
@@ -247,25 +246,24 @@ impl MemoryService {
         found: &mut Found,
         plan: &Plan,
     ) -> Result<(Vec<Scored>, HashMap<MemoryId, MemoryId>), ServiceError> {
+        if plan.filter.include_superseded {
+            // History asked for is shown as it is.
+            return Ok((ranked, HashMap::new()));
+        }
         let now = plan.now;
-        let superseded: Vec<MemoryId> = found
-            .memories
-            .values()
-            .filter(|m| m.is_superseded_at(now) && !plan.filter.include_superseded)
-            .map(|m| m.id)
-            .collect();
+        let superseded: Vec<MemoryId> =
+            found.memories.values().filter(|m| m.is_superseded_at(now)).map(|m| m.id).collect();
         if superseded.is_empty() {
             return Ok((ranked, HashMap::new()));
         }
-        let mut current_of: HashMap<MemoryId, Option<MemoryId>> = HashMap::new();
+        // Every superseded candidate answers nothing unless its chain ends at a visible memory.
+        let mut current_of: HashMap<MemoryId, Option<MemoryId>> =
+            superseded.iter().map(|id| (*id, None)).collect();
         // Where each superseded candidate's chain has got to.
         let mut at: Vec<(MemoryId, MemoryId)> = superseded
             .iter()
             .filter_map(|id| Some((*id, found.memories[id].superseded_by?)))
             .collect();
-        for id in &superseded {
-            current_of.insert(*id, None);
-        }
         for _ in 0..MAX_CHAIN {
             let missing: Vec<MemoryId> = at
                 .iter()
@@ -311,25 +309,20 @@ impl MemoryService {
         window: usize,
     ) -> Result<(Vec<Scored>, HashMap<MemoryId, MemoryId>), ServiceError> {
         let Some(config) = plan.ranking.succession else { return Ok((ranked, HashMap::new())) };
-        let statements: HashMap<MemoryId, Statement<'_>> = found
-            .memories
-            .values()
-            .filter(|m| is_statement(&strip_timestamps(&m.content)))
-            .map(|m| {
-                let statement = Statement {
-                    text: &m.content,
-                    occurred_at: m.occurred_at,
-                    memory_type: m.memory_type,
-                };
-                (m.id, statement)
-            })
-            .collect();
+        let statements = Statements::read(found.memories.values().map(|m| {
+            let statement = Statement {
+                text: &m.content,
+                occurred_at: m.occurred_at,
+                memory_type: m.memory_type,
+            };
+            (m.id, statement)
+        }));
         if statements.len() < 2 {
             return Ok((ranked, HashMap::new()));
         }
         let mut vectors: HashMap<MemoryId, Vec<f32>> = HashMap::new();
         if let Some((model, _)) = query.vectors.first() {
-            let ids: Vec<MemoryId> = statements.keys().copied().collect();
+            let ids: Vec<MemoryId> = statements.ids().collect();
             let stored = self.vectors_of(namespace, model, &ids).await?;
             vectors.extend(ids.into_iter().zip(stored).filter_map(|(id, v)| Some((id, v?))));
         }

@@ -133,12 +133,6 @@ impl Reading {
         let subject = subject_terms(text, &facts);
         Reading { markers: change_markers(text), subject, pairs: han_pairs(text), facts }
     }
-
-    /// Whether the text states a plan (`I'm going to move`, `打算`): nothing has changed yet, so
-    /// it updates nothing.
-    pub fn is_plan(&self) -> bool {
-        self.markers.planned
-    }
 }
 
 /// [`update_evidence`] of two texts already read.
