@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Context;
 use rearview_api::{EXPORT_VERSION, ExportHeader, ExportedMemory};
 use rearview_core::Namespace;
-use rearview_service::{Imported, MemoryService};
+use rearview_service::{ImportItem, Imported, MemoryService};
 
 /// Memories read from the store per page.
 const PAGE: usize = 500;
@@ -93,22 +93,73 @@ pub async fn import(
             header.rearview_export
         );
     }
+    // Memories are written in batches of one namespace: one transaction (and one embedding
+    // batch) per BATCH lines rather than per line.
+    let mut batch: Vec<ImportItem> = Vec::with_capacity(BATCH);
+    let mut first_line = 0;
     for (index, line) in lines {
         let line_no = index + 1;
-        let line = line.with_context(|| format!("reading line {line_no}"))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let exported: ExportedMemory = serde_json::from_str(&line)
-            .with_context(|| format!("line {line_no} is not a memory of an export"))?;
-        let (memory, vectors) =
-            exported.into_memory().with_context(|| format!("line {line_no}"))?;
-        let target = if keep_namespace { memory.namespace.clone() } else { namespace.clone() };
-        match service
-            .import(&target, memory, vectors)
-            .await
-            .with_context(|| format!("line {line_no}"))?
+        let item = match line {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => read_item(service, &line, line_no, namespace, keep_namespace),
+            Err(e) => Err(anyhow::Error::new(e).context(format!("reading line {line_no}"))),
+        };
+        let item = match item {
+            Ok(item) => item,
+            Err(e) => {
+                // What came before the bad line is written, as a line-by-line import would.
+                write_batch(service, &mut batch, first_line, &mut report).await?;
+                return Err(e);
+            }
+        };
+        if batch.len() == BATCH || batch.first().is_some_and(|b| b.namespace() != item.namespace())
         {
+            write_batch(service, &mut batch, first_line, &mut report).await?;
+        }
+        if batch.is_empty() {
+            first_line = line_no;
+        }
+        batch.push(item);
+    }
+    write_batch(service, &mut batch, first_line, &mut report).await?;
+    Ok(report)
+}
+
+/// Memories per import batch (one store transaction).
+const BATCH: usize = 500;
+
+/// Line `line_no` of an export, checked for import.
+fn read_item(
+    service: &MemoryService,
+    line: &str,
+    line_no: usize,
+    namespace: &Namespace,
+    keep_namespace: bool,
+) -> anyhow::Result<ImportItem> {
+    let exported: ExportedMemory = serde_json::from_str(line)
+        .with_context(|| format!("line {line_no} is not a memory of an export"))?;
+    let (memory, vectors) = exported.into_memory().with_context(|| format!("line {line_no}"))?;
+    let target = if keep_namespace { memory.namespace.clone() } else { namespace.clone() };
+    service.check_import(&target, memory, vectors).with_context(|| format!("line {line_no}"))
+}
+
+/// Writes and empties `batch` (read from line `first_line` on), counting into `report`.
+async fn write_batch(
+    service: &MemoryService,
+    batch: &mut Vec<ImportItem>,
+    first_line: usize,
+    report: &mut ImportReport,
+) -> anyhow::Result<()> {
+    if batch.is_empty() {
+        return Ok(());
+    }
+    let count = batch.len();
+    let done = service
+        .import_many(std::mem::take(batch))
+        .await
+        .with_context(|| format!("writing the {count} memories read from line {first_line} on"))?;
+    for imported in done {
+        match imported {
             Imported::Inserted { embedded } => {
                 report.inserted += 1;
                 report.embedded += embedded as u64;
@@ -116,7 +167,7 @@ pub async fn import(
             Imported::Skipped => report.skipped += 1,
         }
     }
-    Ok(report)
+    Ok(())
 }
 
 /// `rearview migrate --from --to`: copies everything with a progress line per namespace on

@@ -285,15 +285,23 @@ fn export_then_import_preserves_every_field_and_vector() {
     let report = json(out, "import");
     assert_eq!(report["inserted"], 0, "ids are global: the same memories are not copied twice");
 
-    // A damaged line is refused with its line number, and nothing after it is written.
+    // A damaged line is refused with its line number; the lines before it are written (in one
+    // batch with it), nothing after it.
     let text = std::fs::read_to_string(&bare).unwrap().replace("8765", "9999");
+    let bad_line = text.lines().position(|l| l.contains("9999")).unwrap() + 1;
+    assert!(bad_line > 2, "the damaged memory has others before it");
     let damaged = home.path().join("damaged.jsonl");
     std::fs::write(&damaged, text).unwrap();
     let c = home.path().join("c.db");
     let out = run(&c, &["import", damaged.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("line ") && err.contains("content_hash"), "{err}");
+    assert!(err.contains(&format!("line {bad_line}")) && err.contains("content_hash"), "{err}");
+    let dump3 = home.path().join("3.jsonl");
+    ok(run(&c, &["export", "-o", dump3.to_str().unwrap()]), "export");
+    let written = body(&dump3);
+    assert_eq!(written.len(), bad_line - 2, "every memory above the damaged line");
+    assert_eq!(written, body(&bare)[..bad_line - 2]);
 }
 
 /// Starts `rearview serve` on a free port; returns the child and its address.

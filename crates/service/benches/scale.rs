@@ -181,11 +181,21 @@ async fn measure(size: usize) -> Value {
         .await
         .unwrap();
         let started = Instant::now();
-        for i in 0..size {
-            if deferred {
-                service.import(&ns, imported(&ns, corpus.memory(i)), Vec::new()).await.unwrap();
-                continue;
+        if deferred {
+            // As `rearview import` writes: batches of 500, one transaction each.
+            for first in (0..size).step_by(500) {
+                let batch = (first..size.min(first + 500))
+                    .map(|i| service.check_import(&ns, imported(&ns, corpus.memory(i)), Vec::new()))
+                    .collect::<Result<Vec<_>, _>>()
+                    .unwrap();
+                service.import_many(batch).await.unwrap();
+                if first > 0 && first % 100_000 == 0 {
+                    let rate = first as f64 / started.elapsed().as_secs_f64();
+                    eprintln!("  imported {first} ({rate:.0}/s)");
+                }
             }
+        }
+        for i in (0..size).filter(|_| !deferred) {
             let request =
                 RememberRequest { dedup: Some(false), ..RememberRequest::new(corpus.memory(i)) };
             service.remember(&ns, request).await.unwrap();

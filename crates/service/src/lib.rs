@@ -81,7 +81,7 @@ pub use requests::{
 pub use saved::SavedIndexes;
 pub use tenancy::{Caller, Grant};
 pub use timeline::MAX_TIMELINE_DAYS;
-pub use transfer::Imported;
+pub use transfer::{ImportItem, Imported};
 
 /// Settings of the service. Defaults follow the design.
 #[derive(Debug, Clone)]
@@ -702,13 +702,25 @@ impl MemoryService {
     /// The passage vectors of `content`, one per working model, at the half precision stores
     /// keep (a failing model is logged and skipped: backfill adds its vector later).
     async fn embed_passage(&self, content: &str) -> Vec<StoredVector> {
-        let mut vectors = Vec::new();
+        self.embed_passages(&[content.to_owned()]).await.pop().unwrap_or_default()
+    }
+
+    /// [`MemoryService::embed_passage`] of each of `contents`, one batch per model.
+    pub(crate) async fn embed_passages(&self, contents: &[String]) -> Vec<Vec<StoredVector>> {
+        let mut vectors = vec![Vec::new(); contents.len()];
+        if contents.is_empty() {
+            return vectors;
+        }
         for embedder in self.embedders() {
-            match embedder.embed(&[content.to_owned()], TextKind::Passage).await {
-                Ok(v) if v.len() == 1 => vectors.push(StoredVector {
-                    model_id: embedder.model_id().to_owned(),
-                    embedding: v[0].to_half_precision(),
-                }),
+            match embedder.embed(contents, TextKind::Passage).await {
+                Ok(v) if v.len() == contents.len() => {
+                    for (out, e) in vectors.iter_mut().zip(v) {
+                        out.push(StoredVector {
+                            model_id: embedder.model_id().to_owned(),
+                            embedding: e.to_half_precision(),
+                        });
+                    }
+                }
                 Ok(_) => {}
                 Err(e) => {
                     tracing::warn!(model = embedder.model_id(), error = %e, "storing memory without this model's vector; it will be backfilled");

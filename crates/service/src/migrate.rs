@@ -2,8 +2,9 @@
 //! and back, or between two databases of one backend.
 //!
 //! The copy is exact: each memory with its keyword terms and every vector, ids, timestamps and
-//! access counts unchanged (`MemoryStore::records` read, `insert` written), plus the settings
-//! that describe how the data was built (the tokenizer) and the API keys. It is resumable: a
+//! access counts unchanged (`MemoryStore::records` read, `insert_many` written, one transaction
+//! per page), plus the settings that describe how the data was built (the tokenizer) and the
+//! API keys. It is resumable: a
 //! memory already in the target (same id) is skipped, so an interrupted run is simply run again.
 //! At the end both stores are walked in id order and compared namespace by namespace: counts,
 //! and a SHA-256 over every memory's id, content hash, timestamps, access count and vectors.
@@ -11,7 +12,7 @@
 use std::sync::Arc;
 
 use rearview_core::{InputError, Memory, MemoryId, Namespace, Timestamp};
-use rearview_store::{MemoryStore, StoreError, StoredVector};
+use rearview_store::{MemoryStore, StoredVector};
 use sha2::{Digest, Sha256};
 
 use crate::ServiceError;
@@ -129,15 +130,13 @@ async fn copy_namespace(
         let page = from.export_page(namespace, after, PAGE, false).await?;
         let Some(last) = page.last().map(|(m, _)| m.id) else { return Ok(()) };
         let ids: Vec<MemoryId> = page.iter().map(|(m, _)| m.id).collect();
-        for record in from.records(namespace, &ids).await? {
-            match to.insert(&record).await {
-                Ok(()) => copied.inserted += 1,
-                Err(StoreError::Conflict { .. }) => {
-                    // Written by an earlier run, or a different memory under the same id; the
-                    // verification at the end tells them apart.
-                    copied.skipped += 1;
-                }
-                Err(e) => return Err(e.into()),
+        // A record skipped was written by an earlier run, or is a different memory under the
+        // same id; the verification at the end tells them apart.
+        for written in to.insert_many(&from.records(namespace, &ids).await?).await? {
+            if written {
+                copied.inserted += 1;
+            } else {
+                copied.skipped += 1;
             }
         }
         progress(namespace, *copied);

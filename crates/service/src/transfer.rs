@@ -6,7 +6,7 @@
 //! another without any memory changing.
 
 use rearview_core::{InputError, Memory, MemoryId, Namespace, content_hash};
-use rearview_store::{MemoryRecord, StoreError, StoredVector};
+use rearview_store::{MemoryRecord, StoredVector};
 
 use crate::{MemoryService, ServiceError};
 
@@ -20,6 +20,20 @@ pub enum Imported {
     },
     /// A memory with this id already exists in the store; nothing was written.
     Skipped,
+}
+
+/// A memory checked for import ([`MemoryService::check_import`]), ready to be written.
+#[derive(Debug, Clone)]
+pub struct ImportItem {
+    memory: Memory,
+    vectors: Vec<StoredVector>,
+}
+
+impl ImportItem {
+    /// The namespace it goes into.
+    pub fn namespace(&self) -> &Namespace {
+        &self.memory.namespace
+    }
 }
 
 impl MemoryService {
@@ -39,15 +53,28 @@ impl MemoryService {
     /// archive flag and provenance kept. Vectors given for a model are stored at the half
     /// precision every stored vector has (`Embedding::to_half_precision`; a no-op for vectors
     /// this version exported); models in use with no vector given are embedded from the
-    /// memory's recall text. A memory
-    /// whose id exists is skipped. The content must match its `content_hash`, so a damaged or
-    /// hand-edited line is refused rather than stored under a wrong hash.
+    /// memory's recall text. A memory whose id exists is skipped. The content must match its
+    /// `content_hash`, so a damaged or hand-edited line is refused rather than stored under a
+    /// wrong hash. For many memories, [`MemoryService::import_many`] writes them in batches.
     pub async fn import(
+        &self,
+        namespace: &Namespace,
+        memory: Memory,
+        vectors: Vec<StoredVector>,
+    ) -> Result<Imported, ServiceError> {
+        let item = self.check_import(namespace, memory, vectors)?;
+        let mut done = self.import_many(vec![item]).await?;
+        Ok(done.pop().unwrap_or(Imported::Skipped))
+    }
+
+    /// Checks one memory for [`MemoryService::import_many`] (the checks of
+    /// [`MemoryService::import`]), moving it into `namespace`.
+    pub fn check_import(
         &self,
         namespace: &Namespace,
         mut memory: Memory,
         mut vectors: Vec<StoredVector>,
-    ) -> Result<Imported, ServiceError> {
+    ) -> Result<ImportItem, ServiceError> {
         if memory.content.trim().is_empty() {
             return Err(InputError::new("content", "must not be empty or only whitespace").into());
         }
@@ -61,9 +88,8 @@ impl MemoryService {
             )
             .into());
         }
-        let models = self.embedders();
         for v in &vectors {
-            if let Some(e) = models.iter().find(|e| e.model_id() == v.model_id)
+            if let Some(e) = self.embedders().iter().find(|e| e.model_id() == v.model_id)
                 && e.dimensions() != 0
                 && e.dimensions() != v.embedding.dimensions()
             {
@@ -84,26 +110,52 @@ impl MemoryService {
         for v in &mut vectors {
             v.embedding = v.embedding.to_half_precision();
         }
-        let missing = models.iter().any(|e| vectors.iter().all(|v| v.model_id != e.model_id()));
-        let mut embedded = 0;
-        if missing {
-            for v in self.embed_passage(memory.recall_text()).await {
-                if vectors.iter().all(|have| have.model_id != v.model_id) {
-                    vectors.push(v);
-                    embedded += 1;
+        Ok(ImportItem { memory, vectors })
+    }
+
+    /// [`MemoryService::import`] of many checked memories: missing vectors embedded in one batch
+    /// per model, then each run of one namespace written in one store transaction. What became
+    /// of each, in order.
+    pub async fn import_many(&self, items: Vec<ImportItem>) -> Result<Vec<Imported>, ServiceError> {
+        let models = self.embedders();
+        let lacking: Vec<usize> = (0..items.len())
+            .filter(|&i| {
+                models.iter().any(|e| items[i].vectors.iter().all(|v| v.model_id != e.model_id()))
+            })
+            .collect();
+        let texts: Vec<String> =
+            lacking.iter().map(|&i| items[i].memory.recall_text().to_owned()).collect();
+        let mut embedded = vec![0; items.len()];
+        let mut records: Vec<MemoryRecord> = items
+            .into_iter()
+            .map(|ImportItem { memory, vectors }| {
+                let terms = self.terms_of(&memory.content, memory.summary.as_deref());
+                MemoryRecord { memory, terms, vectors }
+            })
+            .collect();
+        for (&i, computed) in lacking.iter().zip(self.embed_passages(&texts).await) {
+            for v in computed {
+                if records[i].vectors.iter().all(|have| have.model_id != v.model_id) {
+                    records[i].vectors.push(v);
+                    embedded[i] += 1;
                 }
             }
         }
-        let terms = self.terms_of(&memory.content, memory.summary.as_deref());
-        let record = MemoryRecord { memory, terms, vectors };
-        // Insert and index as one step, so a concurrent delete cannot leave an index entry behind.
-        let _guard = self.writes.write(namespace).await;
-        match self.store.insert(&record).await {
-            Ok(()) => {}
-            Err(StoreError::Conflict { .. }) => return Ok(Imported::Skipped),
-            Err(e) => return Err(e.into()),
+        let mut outcome = Vec::with_capacity(records.len());
+        for run in records.chunk_by(|a, b| a.memory.namespace == b.memory.namespace) {
+            // Insert and index as one step, so a concurrent delete cannot leave an index entry
+            // behind.
+            let _guard = self.writes.write(&run[0].memory.namespace).await;
+            let written = self.store.insert_many(run).await?;
+            for (record, &was_written) in run.iter().zip(&written) {
+                outcome.push(if was_written {
+                    self.index_inserted(record);
+                    Imported::Inserted { embedded: embedded[outcome.len()] }
+                } else {
+                    Imported::Skipped
+                });
+            }
         }
-        self.index_inserted(&record);
-        Ok(Imported::Inserted { embedded })
+        Ok(outcome)
     }
 }

@@ -519,6 +519,10 @@ impl MemoryStore for GatedStore {
         self.inner.insert(record).await
     }
 
+    async fn insert_many(&self, records: &[MemoryRecord]) -> Result<Vec<bool>, StoreError> {
+        self.inner.insert_many(records).await
+    }
+
     async fn get(
         &self,
         namespace: &Namespace,

@@ -145,8 +145,3 @@ pub(crate) fn backend(
         }
     }
 }
-
-/// Whether `e` is a unique-key violation.
-pub(crate) fn is_unique_violation(e: &tokio_postgres::Error) -> bool {
-    e.code() == Some(&SqlState::UNIQUE_VIOLATION)
-}

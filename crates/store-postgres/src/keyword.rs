@@ -27,32 +27,57 @@ pub(crate) fn normalized(terms: &[String]) -> Vec<String> {
     terms.iter().filter_map(|t| normalize_term(t)).collect()
 }
 
-/// Writes one memory's keyword entry and postings.
+/// Memory-term entries per multi-row `INSERT` (4 parameters each).
+const ENTRIES_PER_STATEMENT: usize = 1000;
+
+/// Writes the keyword entry and postings of each `(memory, namespace id, terms)`.
 pub(crate) async fn write_terms(
     tx: &Transaction<'_>,
-    id: MemoryId,
-    ns_id: i64,
-    terms: &[String],
+    entries: &[(MemoryId, i64, &[String])],
 ) -> Result<(), StoreError> {
-    let terms = normalized(terms);
-    let mut tf: BTreeMap<&str, i32> = BTreeMap::new();
-    for t in &terms {
-        *tf.entry(t.as_str()).or_default() += 1;
+    // Postings as parallel arrays for one `unnest`: (ns, term, memory, tf, length).
+    let (mut p_ns, mut p_term, mut p_id, mut p_tf, mut p_len) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for chunk in entries.chunks(ENTRIES_PER_STATEMENT) {
+        let mut params = Params::default();
+        let mut values = Vec::with_capacity(chunk.len());
+        for (id, ns_id, terms) in chunk {
+            let terms = normalized(terms);
+            let length = terms.len() as i32;
+            let mut tf: BTreeMap<&str, i32> = BTreeMap::new();
+            for t in &terms {
+                *tf.entry(t.as_str()).or_default() += 1;
+            }
+            for (term, count) in tf {
+                p_ns.push(*ns_id);
+                p_term.push(term.to_owned());
+                p_id.push(id.0);
+                p_tf.push(count);
+                p_len.push(length);
+            }
+            values.push(format!(
+                "({}, {}, {}, {})",
+                params.push(id.0),
+                params.push(*ns_id),
+                params.push(terms),
+                params.push(length)
+            ));
+        }
+        let sql = format!(
+            "INSERT INTO memory_terms (memory_id, ns, terms, length) VALUES {}",
+            values.join(", ")
+        );
+        tx.execute(&sql, &params.refs()).await.map_err(backend("writing keyword entries"))?;
     }
-    tx.execute(
-        "INSERT INTO memory_terms (memory_id, ns, terms, length) VALUES ($1, $2, $3, $4)",
-        &[&id.0, &ns_id, &terms, &(terms.len() as i32)],
-    )
-    .await
-    .map_err(backend("writing keyword entry"))?;
-    let (names, counts): (Vec<&str>, Vec<i32>) = tf.into_iter().unzip();
-    tx.execute(
-        "INSERT INTO term_postings (ns, term, memory_id, tf, length) \
-         SELECT $1, t.term, $2, t.tf, $5 FROM unnest($3::text[], $4::int[]) AS t(term, tf)",
-        &[&ns_id, &id.0, &names, &counts, &(terms.len() as i32)],
-    )
-    .await
-    .map_err(backend("writing keyword postings"))?;
+    if !p_id.is_empty() {
+        tx.execute(
+            "INSERT INTO term_postings (ns, term, memory_id, tf, length) \
+             SELECT * FROM unnest($1::bigint[], $2::text[], $3::uuid[], $4::int[], $5::int[])",
+            &[&p_ns, &p_term, &p_id, &p_tf, &p_len],
+        )
+        .await
+        .map_err(backend("writing keyword postings"))?;
+    }
     Ok(())
 }
 

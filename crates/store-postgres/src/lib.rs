@@ -12,6 +12,7 @@
 mod codec;
 mod filter;
 pub mod hnsw;
+mod insert;
 mod keyword;
 mod search;
 mod store;

@@ -13,9 +13,9 @@ use tokio_postgres::Row;
 
 use crate::codec::{
     AFTER_FACETS, FACET_COLUMNS, MEMORY_COLUMNS, backend, corrupt, decode_facets, decode_memory,
-    decode_vector, encode_vector, is_unique_violation, micros, optional_time, parse_namespace,
-    parse_tier, timestamp, uuid,
+    decode_vector, micros, optional_time, parse_namespace, parse_tier, timestamp, uuid,
 };
+use crate::insert::{latest_per_model, write_vectors};
 use crate::{Params, PgStore, filter, keyword, search};
 
 const LOCK_WRITES: &str = "SELECT pg_advisory_xact_lock(hashtext(current_schema()))";
@@ -39,66 +39,6 @@ macro_rules! write_tx {
         tx.execute(LOCK_WRITES, &[]).await.map_err(backend("taking the write lock"))?;
         tx
     }};
-}
-
-async fn insert_row(
-    tx: &tokio_postgres::Transaction<'_>,
-    ns_id: i64,
-    m: &Memory,
-) -> Result<(), StoreError> {
-    let metadata = serde_json::Value::Object(m.metadata.clone());
-    let sources = ids(&m.source_ids);
-    let result = tx
-        .execute(
-            "INSERT INTO memories (id, ns, memory_type, content, metadata, session_id, ttl_secs, \
-               created_at, occurred_at, updated_at, last_accessed_at, expires_at, access_count, \
-               archived, source_ids, content_hash, summary, superseded_by, invalid_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-               $18, $19)",
-            &[
-                &m.id.0,
-                &ns_id,
-                &m.memory_type.as_str(),
-                &m.content,
-                &metadata,
-                &m.session_id,
-                &i64::try_from(m.ttl_secs).unwrap_or(i64::MAX),
-                &micros(m.timestamp),
-                &micros(m.occurred_at),
-                &micros(m.updated_at),
-                &m.last_accessed_at.map(micros),
-                &m.expires_at.map(micros),
-                &i64::try_from(m.access_count).unwrap_or(i64::MAX),
-                &m.archived,
-                &sources,
-                &m.content_hash,
-                &m.summary,
-                &m.superseded_by.map(uuid),
-                &m.invalid_at.map(micros),
-            ],
-        )
-        .await;
-    match result {
-        Ok(_) => Ok(()),
-        Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict { id: m.id.to_string() }),
-        Err(e) => Err(backend("inserting memory")(e)),
-    }
-}
-
-async fn write_vector(
-    tx: &tokio_postgres::Transaction<'_>,
-    id: MemoryId,
-    v: &StoredVector,
-) -> Result<(), StoreError> {
-    tx.execute(
-        "INSERT INTO vectors (memory_id, model_id, dims, embedding) VALUES ($1, $2, $3, $4) \
-         ON CONFLICT (memory_id, model_id) DO UPDATE \
-           SET dims = excluded.dims, embedding = excluded.embedding",
-        &[&id.0, &v.model_id, &(v.embedding.dimensions() as i32), &encode_vector(v)],
-    )
-    .await
-    .map_err(backend("writing vector"))?;
-    Ok(())
 }
 
 /// The stored vectors of each of `wanted`, by model id, in one round trip.
@@ -179,15 +119,14 @@ async fn apply_update(
     }
     if let Some((_, terms, _)) = &u.content {
         keyword::delete_terms(tx, id).await?;
-        keyword::write_terms(tx, id, ns_id, terms).await?;
+        keyword::write_terms(tx, &[(id, ns_id, terms.as_slice())]).await?;
     }
     if let Some(vectors) = &u.vectors {
         tx.execute("DELETE FROM vectors WHERE memory_id = $1", &[&id.0])
             .await
             .map_err(backend("replacing vectors"))?;
-        for v in vectors {
-            write_vector(tx, id, v).await?;
-        }
+        let latest: Vec<(MemoryId, &StoredVector)> = latest_per_model(id, vectors).collect();
+        write_vectors(tx, &latest).await?;
     }
     Ok(())
 }
@@ -215,17 +154,28 @@ fn vector_entries(rows: &[Row]) -> Result<Vec<VectorEntry>, StoreError> {
 #[async_trait]
 impl MemoryStore for PgStore {
     async fn insert(&self, record: &MemoryRecord) -> Result<(), StoreError> {
+        match self.insert_many(std::slice::from_ref(record)).await?.as_slice() {
+            [true] => Ok(()),
+            _ => Err(StoreError::Conflict { id: record.memory.id.to_string() }),
+        }
+    }
+
+    async fn insert_many(&self, records: &[MemoryRecord]) -> Result<Vec<bool>, StoreError> {
+        if records.is_empty() {
+            return Ok(Vec::new());
+        }
         let mut client = self.client().await?;
         let tx = write_tx!(client);
-        let ns_id = self.ensure_namespace(&tx, &record.memory.namespace).await?;
-        insert_row(&tx, ns_id, &record.memory).await?;
-        keyword::write_terms(&tx, record.memory.id, ns_id, &record.terms).await?;
-        for v in &record.vectors {
-            write_vector(&tx, record.memory.id, v).await?;
+        let (written, namespaces) = self.insert_records(&tx, records).await?;
+        if !written.contains(&true) {
+            // Nothing new: leave no namespace row behind.
+            return Ok(written);
         }
         tx.commit().await.map_err(backend("committing"))?;
-        self.cache_id(&record.memory.namespace, ns_id);
-        Ok(())
+        for (namespace, id) in namespaces {
+            self.cache_id(&namespace, id);
+        }
+        Ok(written)
     }
 
     async fn get(
@@ -419,7 +369,7 @@ impl MemoryStore for PgStore {
         if exists.is_none() {
             return Ok(false);
         }
-        write_vector(&tx, id, vector).await?;
+        write_vectors(&tx, &[(id, vector)]).await?;
         tx.commit().await.map_err(backend("committing"))?;
         Ok(true)
     }

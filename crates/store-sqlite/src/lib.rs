@@ -323,16 +323,21 @@ impl Inner {
 impl MemoryStore for SqliteStore {
     async fn insert(&self, record: &MemoryRecord) -> Result<(), StoreError> {
         let record = record.clone();
+        self.write(move |inner, tx| insert_record(inner, tx, &record)).await
+    }
+
+    async fn insert_many(&self, records: &[MemoryRecord]) -> Result<Vec<bool>, StoreError> {
+        let records = records.to_vec();
         self.write(move |inner, tx| {
-            let ns_id = inner.ensure_namespace(tx, &record.memory.namespace)?;
-            let rowid = insert_row(tx, ns_id, &record.memory)?;
-            keyword::write_terms(tx, rowid, ns_id, &record.terms)?;
-            tx.execute("UPDATE namespaces SET doc_count = doc_count + 1 WHERE id = ?1", [ns_id])
-                .map_err(backend("counting the memory"))?;
-            for v in &record.vectors {
-                write_vector(tx, rowid, v)?;
-            }
-            Ok(())
+            // A unique violation aborts its statement only, so the transaction goes on.
+            records
+                .iter()
+                .map(|record| match insert_record(inner, tx, record) {
+                    Ok(()) => Ok(true),
+                    Err(StoreError::Conflict { .. }) => Ok(false),
+                    Err(e) => Err(e),
+                })
+                .collect()
         })
         .await
     }
@@ -1010,6 +1015,24 @@ fn tune_cache(conn: &Connection) -> Result<(), StoreError> {
     // start-up (vector load) about a third slower.
     conn.pragma_update(None, "mmap_size", 0_i64).map_err(backend("disabling mmap"))?;
     conn.pragma_update(None, "cache_size", -32_768).map_err(backend("sizing the page cache"))?;
+    Ok(())
+}
+
+/// Writes `record`'s row, keyword entry and vectors inside `tx`; [`StoreError::Conflict`] (with
+/// nothing written) when its id is stored.
+fn insert_record(
+    inner: &Inner,
+    tx: &Transaction<'_>,
+    record: &MemoryRecord,
+) -> Result<(), StoreError> {
+    let ns_id = inner.ensure_namespace(tx, &record.memory.namespace)?;
+    let rowid = insert_row(tx, ns_id, &record.memory)?;
+    keyword::write_terms(tx, rowid, ns_id, &record.terms)?;
+    tx.execute("UPDATE namespaces SET doc_count = doc_count + 1 WHERE id = ?1", [ns_id])
+        .map_err(backend("counting the memory"))?;
+    for v in &record.vectors {
+        write_vector(tx, rowid, v)?;
+    }
     Ok(())
 }
 

@@ -303,6 +303,13 @@ pub trait MemoryStore: Send + Sync + 'static {
     /// Fails with [`StoreError::Conflict`] if the id exists.
     async fn insert(&self, record: &MemoryRecord) -> Result<(), StoreError>;
 
+    /// Writes many new memories (of any namespaces) in one transaction, for bulk loads
+    /// (`rearview import`, `rearview migrate`): what [`MemoryStore::insert`] does for each, with
+    /// one commit instead of one per memory. A record whose id is already stored (or appears
+    /// earlier in `records`) is skipped rather than failing the batch: the answer says, per
+    /// record in order, whether it was written. Any other failure writes nothing.
+    async fn insert_many(&self, records: &[MemoryRecord]) -> Result<Vec<bool>, StoreError>;
+
     /// The memory with this id, if it exists in `namespace` and has not expired at `now`
     /// (superseded and archived memories included).
     async fn get(

@@ -47,6 +47,7 @@ macro_rules! store_contract_tests {
         $crate::store_contract_tests!(@each $make,
             insert_then_get_round_trips_every_field,
             duplicate_id_is_a_conflict,
+            insert_many_writes_the_new_and_skips_stored_ids,
             namespaces_are_isolated,
             expired_memories_are_invisible_from_the_boundary_on,
             list_filters_agree_with_memory_filter,
@@ -185,6 +186,51 @@ pub async fn duplicate_id_is_a_conflict(store: Arc<dyn MemoryStore>) {
     let any = MemoryFilter::default();
     let hits = store.keyword_search(&ns("a"), &terms("coffee"), &any, t0(), 10).await.unwrap();
     assert!(hits.is_empty(), "the failed write left no keyword entry");
+}
+
+/// A batch writes each new record as `insert` would, skips ids already stored or repeated in
+/// the batch (the first one wins), and spans namespaces and statement-sized chunks.
+pub async fn insert_many_writes_the_new_and_skips_stored_ids(store: Arc<dyn MemoryStore>) {
+    assert!(store.insert_many(&[]).await.unwrap().is_empty());
+    let stored = memory("a", "likes tea", t0());
+    store.insert(&record(stored.clone())).await.unwrap();
+    let mut clash = stored.clone();
+    clash.content = "likes coffee".into();
+    let fresh = memory("a", "moved to Porto", t0());
+    let mut elsewhere = record(memory("b", "moved to Porto as well", t0()));
+    elsewhere.vectors.push(vector("model-a", vec![0.0, 2.0, 0.0]));
+    let mut repeated = record(fresh.clone());
+    repeated.memory.content = "moved to Faro".into();
+    let batch = [record(clash), record(fresh.clone()), elsewhere.clone(), repeated];
+    assert_eq!(store.insert_many(&batch).await.unwrap(), [false, true, true, false]);
+
+    assert_eq!(store.get(&ns("a"), stored.id, t0()).await.unwrap().unwrap().content, "likes tea");
+    assert_eq!(store.get(&ns("a"), fresh.id, t0()).await.unwrap().unwrap(), fresh);
+    let any = MemoryFilter::default();
+    let search = |namespace: &'static str, q: &'static str| {
+        let store = Arc::clone(&store);
+        let any = any.clone();
+        async move {
+            let hits = store.keyword_search(&ns(namespace), &terms(q), &any, t0(), 10).await;
+            hits.unwrap().into_iter().map(|h| h.id).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(search("a", "porto").await, [fresh.id]);
+    assert!(search("a", "coffee").await.is_empty(), "a skipped record leaves no keyword entry");
+    assert!(search("a", "faro").await.is_empty(), "the repeated id kept the first record");
+    assert_eq!(search("b", "porto").await, [elsewhere.memory.id]);
+    let in_b = store.namespace_vectors("model-a", &ns("b")).await.unwrap();
+    assert_eq!(in_b.iter().map(|e| e.id).collect::<Vec<_>>(), [elsewhere.memory.id]);
+    assert_eq!(in_b[0].embedding.as_slice(), &[0.0, 1.0, 0.0]);
+
+    // Past one statement's worth of rows, and all skipped the second time.
+    let bulk: Vec<MemoryRecord> = (0..1203)
+        .map(|i| record(memory("bulk", &format!("entry{i} of the bulk load"), t0())))
+        .collect();
+    assert!(store.insert_many(&bulk).await.unwrap().iter().all(|&w| w));
+    assert!(store.insert_many(&bulk).await.unwrap().iter().all(|&w| !w));
+    assert_eq!(store.count(&ns("bulk"), &any, t0()).await.unwrap(), 1203);
+    assert_eq!(search("bulk", "entry1202").await, [bulk[1202].memory.id]);
 }
 
 /// No read, write or search crosses a namespace.
