@@ -194,6 +194,7 @@ async fn measure(size: usize) -> Value {
                     eprintln!("  imported {first} ({rate:.0}/s)");
                 }
             }
+            service.finish_import().await.unwrap();
         }
         for i in (0..size).filter(|_| !deferred) {
             let request =

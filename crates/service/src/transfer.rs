@@ -113,6 +113,12 @@ impl MemoryService {
         Ok(ImportItem { memory, vectors })
     }
 
+    /// Call once a bulk load ([`MemoryService::import_many`] batches) is done: brings the
+    /// store's planner statistics up to date (`MemoryStore::refresh_statistics`).
+    pub async fn finish_import(&self) -> Result<(), ServiceError> {
+        Ok(self.store.refresh_statistics().await?)
+    }
+
     /// [`MemoryService::import`] of many checked memories: missing vectors embedded in one batch
     /// per model, then each run of one namespace written in one store transaction. What became
     /// of each, in order.

@@ -135,7 +135,16 @@ impl Indexes {
                 "building the HNSW vector index (searches scan exactly meanwhile)"
             );
             let built = match pool.get().await {
-                Ok(client) => client.batch_execute(&sql).await.map_err(|e| e.to_string()),
+                Ok(client) => {
+                    let built = client.batch_execute(&sql).await.map_err(|e| e.to_string());
+                    // The index serves only searches planned with the namespace's real size.
+                    if built.is_ok()
+                        && let Err(e) = client.batch_execute(crate::store::ANALYZE).await
+                    {
+                        tracing::warn!(error = %e, "refreshing the planner statistics failed");
+                    }
+                    built
+                }
                 Err(e) => Err(e.to_string()),
             };
             let state = match built {

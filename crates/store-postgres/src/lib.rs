@@ -29,11 +29,12 @@ use tokio_postgres::types::ToSql;
 use crate::codec::{backend, with_causes};
 
 /// The newest schema version this binary knows.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../migrations/0001_init.sql")),
     (2, include_str!("../migrations/0002_covering_postings.sql")),
+    (3, include_str!("../migrations/0003_statement_counts.sql")),
 ];
 
 /// How to reach the database.

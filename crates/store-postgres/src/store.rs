@@ -1038,7 +1038,19 @@ impl MemoryStore for PgStore {
             .map_err(backend("counting api keys"))?;
         Ok(n.max(0) as u64)
     }
+
+    async fn refresh_statistics(&self) -> Result<(), StoreError> {
+        // Autovacuum would get there within a minute or so; until it does, a namespace filled
+        // by the load is planned as the empty one it was (at 10,000 memories: an exact scan of
+        // 24 ms instead of 3 ms through the HNSW index, measured).
+        let client = self.client().await?;
+        client.batch_execute(ANALYZE).await.map_err(backend("refreshing the planner statistics"))
+    }
 }
+
+/// The tables whose statistics searches are planned by.
+pub(crate) const ANALYZE: &str =
+    "ANALYZE memories, memory_terms, term_postings, term_df, vectors, namespaces";
 
 const KEY_COLUMNS: &str =
     "id, digest, label, namespaces, admin, created_at, expires_at, revoked_at";

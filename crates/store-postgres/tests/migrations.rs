@@ -1,6 +1,7 @@
 //! A database written by an earlier schema version is migrated on connect and keeps its data:
 //! here a version-1 keyword index (postings keyed without tf and length) becomes version 2's
-//! covering one, and the memories stored before are found by keywords after. Needs
+//! covering one, version 3's statement-level statistics triggers replace the row-level ones,
+//! and the memories stored before are found by keywords after. Needs
 //! `REARVIEW_TEST_PG_URL` (required in CI).
 
 use rearview_core::MemoryFilter;
@@ -53,6 +54,20 @@ async fn a_version_1_schema_is_migrated_and_keeps_its_keyword_index() {
         .unwrap()
         .get(0);
     assert!(index.ends_with("(ns, term, memory_id) INCLUDE (tf, length)"), "{index}");
+    let triggers: Vec<String> = client
+        .query(
+            "SELECT t.tgname::text FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid \
+             JOIN pg_namespace s ON s.oid = c.relnamespace \
+             WHERE s.nspname = $1 AND c.relname = 'term_postings' AND NOT t.tgisinternal \
+             ORDER BY 1",
+            &[&schema],
+        )
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(triggers, ["term_postings_added", "term_postings_removed"]);
     let found = store
         .keyword_search(&ns("n"), &["backup".to_owned()], &MemoryFilter::default(), t0(), 5)
         .await

@@ -604,4 +604,12 @@ pub trait MemoryStore: Send + Sync + 'static {
 
     /// How many keys are active at `now` (servers on loopback enforce keys once one exists).
     async fn count_active_keys(&self, now: Timestamp) -> Result<u64, StoreError>;
+
+    /// Brings the query planner's statistics up to date after a bulk load (`rearview import`,
+    /// `rearview migrate`), so the next searches are planned for the data as it now is rather
+    /// than as it was (an empty table's statistics make a large namespace look tiny). A no-op
+    /// where plans do not depend on gathered statistics.
+    async fn refresh_statistics(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
 }

@@ -1139,4 +1139,25 @@ pub async fn in_store_search_scores_as_the_in_memory_indexes_do(store: Arc<dyn M
     }
     let full = 1.5 * idf(6.0, 2.0) + idf(6.0, 0.0);
     assert!((f64::from(got.full_match) - full).abs() < 1e-4, "{} against {full}", got.full_match);
+
+    // The statistics follow deletes and edits: "port 8080 port" deleted and "redis cache" now
+    // "redis port" leave N = 5, df(port) = 2 and 8 terms in all.
+    assert!(store.delete(&ns("k"), keyword_ids[2]).await.unwrap());
+    let text = "redis port";
+    let edit = MemoryUpdate {
+        content: Some((text.into(), self::terms(text), content_hash(text))),
+        at: t0(),
+        ..MemoryUpdate::default()
+    };
+    store.update(&ns("k"), keyword_ids[1], &edit).await.unwrap().expect("edited");
+    let port = vec![("port".to_owned(), 1.0)];
+    let got = store.weighted_keyword_search(&ns("k"), &port, &any, t0(), 10).await.unwrap();
+    let got = got.expect("searches in store");
+    let bm25 = |tf: f64, len: f64| tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len / (8.0 / 5.0)));
+    let want = [(keyword_ids[1], bm25(1.0, 2.0)), (keyword_ids[0], bm25(1.0, 3.0))];
+    assert_eq!(got.hits.iter().map(|h| h.id).collect::<Vec<_>>(), want.map(|w| w.0));
+    for (hit, (_, score)) in got.hits.iter().zip(want) {
+        let score = idf(5.0, 2.0) * score;
+        assert!((f64::from(hit.bm25) - score).abs() < 1e-4, "{hit:?} against {score}");
+    }
 }
