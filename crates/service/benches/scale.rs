@@ -34,7 +34,8 @@
 //!
 //! `REARVIEW_SCALE_PG=postgres://…` measures the PostgreSQL backend instead (a fresh schema on
 //! that server per size; no saved graphs, as PostgreSQL servers keep none; disk is the schema's
-//! tables and indexes; peak RSS is this process's only, not the server's).
+//! tables and indexes; peak RSS is this process's only, not the server's). Schemas are kept;
+//! `REARVIEW_SCALE_REUSE=scale_1000000_…` measures one of them again without filling it.
 //!
 //! Text is real chat (MemDaily zh + LoCoMo en, see `corpus.rs`), repeated with a counter suffix
 //! past its end, so BM25 sees real term statistics. Vectors are the deterministic 384-dimensional
@@ -153,7 +154,11 @@ async fn measure(size: usize) -> Value {
     };
     let reuse = std::env::var_os("REARVIEW_SCALE_REUSE").map(PathBuf::from);
     let path = reuse.clone().unwrap_or_else(|| root.join("scale.db"));
-    let schema = format!("scale_{size}_{}", uuid::Uuid::now_v7().simple());
+    // On PostgreSQL `REARVIEW_SCALE_REUSE` names the schema of a kept run.
+    let schema = match (&reuse, postgres()) {
+        (Some(kept), Some(_)) => kept.to_string_lossy().into_owned(),
+        _ => format!("scale_{size}_{}", uuid::Uuid::now_v7().simple()),
+    };
     let ns: Namespace = "bench".parse().unwrap();
     let embedder: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(384));
 

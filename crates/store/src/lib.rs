@@ -284,8 +284,8 @@ impl ApiKeyRecord {
 
 /// Durable home of memories, their keyword index, their vectors and their access statistics.
 ///
-/// Implementations: `SqliteStore` (crate `rearview-store-sqlite`), the zero-config default; a
-/// PostgreSQL backend is planned against the same trait. Every implementation must pass
+/// Implementations: `SqliteStore` (crate `rearview-store-sqlite`), the zero-config default, and
+/// `PgStore` (crate `rearview-store-postgres`), PostgreSQL + pgvector. Every implementation must pass
 /// [`store_contract_tests!`] (feature `testing`).
 ///
 /// Invariants callers may rely on:
