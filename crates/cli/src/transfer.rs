@@ -122,7 +122,7 @@ pub async fn import(
         batch.push(item);
     }
     write_batch(service, &mut batch, first_line, &mut report).await?;
-    service.finish_import().await.context("refreshing the database's statistics")?;
+    service.finish_import().await;
     Ok(report)
 }
 

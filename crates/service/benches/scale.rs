@@ -199,7 +199,7 @@ async fn measure(size: usize) -> Value {
                     eprintln!("  imported {first} ({rate:.0}/s)");
                 }
             }
-            service.finish_import().await.unwrap();
+            service.finish_import().await;
         }
         for i in (0..size).filter(|_| !deferred) {
             let request =

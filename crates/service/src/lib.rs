@@ -712,18 +712,36 @@ impl MemoryService {
             return vectors;
         }
         for embedder in self.embedders() {
-            match embedder.embed(contents, TextKind::Passage).await {
-                Ok(v) if v.len() == contents.len() => {
-                    for (out, e) in vectors.iter_mut().zip(v) {
-                        out.push(StoredVector {
-                            model_id: embedder.model_id().to_owned(),
-                            embedding: e.to_half_precision(),
+            let batch = match embedder.embed(contents, TextKind::Passage).await {
+                Ok(v) if v.len() == contents.len() => v.into_iter().map(Some).collect(),
+                // One bad text must not cost the others their vectors: one at a time.
+                Ok(_) | Err(_) if contents.len() > 1 => {
+                    let mut one_by_one = Vec::with_capacity(contents.len());
+                    for text in contents {
+                        let got = embedder.embed(std::slice::from_ref(text), TextKind::Passage);
+                        one_by_one.push(match got.await {
+                            Ok(mut v) if v.len() == 1 => v.pop(),
+                            Ok(_) => None,
+                            Err(e) => {
+                                tracing::warn!(model = embedder.model_id(), error = %e, "storing memory without this model's vector; it will be backfilled");
+                                None
+                            }
                         });
                     }
+                    one_by_one
                 }
-                Ok(_) => {}
+                Ok(_) => vec![None],
                 Err(e) => {
                     tracing::warn!(model = embedder.model_id(), error = %e, "storing memory without this model's vector; it will be backfilled");
+                    vec![None]
+                }
+            };
+            for (out, e) in vectors.iter_mut().zip(batch) {
+                if let Some(e) = e {
+                    out.push(StoredVector {
+                        model_id: embedder.model_id().to_owned(),
+                        embedding: e.to_half_precision(),
+                    });
                 }
             }
         }

@@ -114,14 +114,18 @@ impl MemoryService {
     }
 
     /// Call once a bulk load ([`MemoryService::import_many`] batches) is done: brings the
-    /// store's planner statistics up to date (`MemoryStore::refresh_statistics`).
-    pub async fn finish_import(&self) -> Result<(), ServiceError> {
-        Ok(self.store.refresh_statistics().await?)
+    /// store's planner statistics up to date (`MemoryStore::refresh_statistics`). Advisory: a
+    /// failure is logged, and the database's own maintenance gets there later.
+    pub async fn finish_import(&self) {
+        if let Err(e) = self.store.refresh_statistics().await {
+            tracing::warn!(error = %e, "refreshing the database's statistics after the import failed; autovacuum will");
+        }
     }
 
     /// [`MemoryService::import`] of many checked memories: missing vectors embedded in one batch
     /// per model, then each run of one namespace written in one store transaction. What became
-    /// of each, in order.
+    /// of each, in order. Runs are committed one after another: on an error the runs before it
+    /// are written (a re-run skips them); pass one namespace per call for all or nothing.
     pub async fn import_many(&self, items: Vec<ImportItem>) -> Result<Vec<Imported>, ServiceError> {
         let models = self.embedders();
         let lacking: Vec<usize> = (0..items.len())

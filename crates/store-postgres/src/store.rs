@@ -1048,9 +1048,11 @@ impl MemoryStore for PgStore {
     }
 }
 
-/// The tables whose statistics searches are planned by.
+/// The tables whose statistics searches are planned by. `SKIP_LOCKED`: a table another session
+/// holds (an index being built concurrently holds `vectors` for minutes at 1M) is left to
+/// autovacuum rather than waited for.
 pub(crate) const ANALYZE: &str =
-    "ANALYZE memories, memory_terms, term_postings, term_df, vectors, namespaces";
+    "ANALYZE (SKIP_LOCKED) memories, memory_terms, term_postings, term_df, vectors, namespaces";
 
 const KEY_COLUMNS: &str =
     "id, digest, label, namespaces, admin, created_at, expires_at, revoked_at";

@@ -37,4 +37,5 @@ async fn a_bulk_load_leaves_statistics_of_its_size() {
     let after = estimate().await;
     assert!(before < 1.0, "an unanalysed table to begin with: {before}");
     assert_eq!(after, 2500.0, "the planner's row estimate after the load");
+    client.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.unwrap();
 }

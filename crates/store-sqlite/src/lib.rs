@@ -323,21 +323,38 @@ impl Inner {
 impl MemoryStore for SqliteStore {
     async fn insert(&self, record: &MemoryRecord) -> Result<(), StoreError> {
         let record = record.clone();
-        self.write(move |inner, tx| insert_record(inner, tx, &record)).await
+        self.write(move |inner, tx| {
+            let ns_id = inner.ensure_namespace(tx, &record.memory.namespace)?;
+            insert_record(tx, ns_id, &record)
+        })
+        .await
     }
 
     async fn insert_many(&self, records: &[MemoryRecord]) -> Result<Vec<bool>, StoreError> {
         let records = records.to_vec();
         self.write(move |inner, tx| {
-            // A unique violation aborts its statement only, so the transaction goes on.
-            records
-                .iter()
-                .map(|record| match insert_record(inner, tx, record) {
-                    Ok(()) => Ok(true),
-                    Err(StoreError::Conflict { .. }) => Ok(false),
-                    Err(e) => Err(e),
-                })
-                .collect()
+            // Each namespace looked up (or created) once: a second lookup of one created in
+            // this transaction would read, and cache, a row that a rollback takes away.
+            let mut ns_ids: HashMap<&Namespace, i64> = HashMap::new();
+            let mut written = Vec::with_capacity(records.len());
+            for record in &records {
+                let namespace = &record.memory.namespace;
+                let ns_id = match ns_ids.get(namespace) {
+                    Some(id) => *id,
+                    None => {
+                        let id = inner.ensure_namespace(tx, namespace)?;
+                        ns_ids.insert(namespace, id);
+                        id
+                    }
+                };
+                // A unique violation aborts its statement only, so the transaction goes on.
+                written.push(match insert_record(tx, ns_id, record) {
+                    Ok(()) => true,
+                    Err(StoreError::Conflict { .. }) => false,
+                    Err(e) => return Err(e),
+                });
+            }
+            Ok(written)
         })
         .await
     }
@@ -1018,14 +1035,13 @@ fn tune_cache(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Writes `record`'s row, keyword entry and vectors inside `tx`; [`StoreError::Conflict`] (with
-/// nothing written) when its id is stored.
+/// Writes `record`'s row, keyword entry and vectors into namespace `ns_id` inside `tx`;
+/// [`StoreError::Conflict`] (with nothing written) when its id is stored.
 fn insert_record(
-    inner: &Inner,
     tx: &Transaction<'_>,
+    ns_id: i64,
     record: &MemoryRecord,
 ) -> Result<(), StoreError> {
-    let ns_id = inner.ensure_namespace(tx, &record.memory.namespace)?;
     let rowid = insert_row(tx, ns_id, &record.memory)?;
     keyword::write_terms(tx, rowid, ns_id, &record.terms)?;
     tx.execute("UPDATE namespaces SET doc_count = doc_count + 1 WHERE id = ?1", [ns_id])
