@@ -200,13 +200,17 @@ async fn measure(size: usize) -> Value {
                 }
             }
             service.finish_import().await;
-        }
-        for i in (0..size).filter(|_| !deferred) {
-            let request =
-                RememberRequest { dedup: Some(false), ..RememberRequest::new(corpus.memory(i)) };
-            service.remember(&ns, request).await.unwrap();
-            if i > 0 && i % 100_000 == 0 {
-                eprintln!("  filled {i} ({:.0}/s)", i as f64 / started.elapsed().as_secs_f64());
+        } else {
+            for i in 0..size {
+                let request = RememberRequest {
+                    dedup: Some(false),
+                    ..RememberRequest::new(corpus.memory(i))
+                };
+                service.remember(&ns, request).await.unwrap();
+                if i > 0 && i % 100_000 == 0 {
+                    let rate = i as f64 / started.elapsed().as_secs_f64();
+                    eprintln!("  filled {i} ({rate:.0}/s)");
+                }
             }
         }
         let fill_secs = started.elapsed().as_secs_f64();

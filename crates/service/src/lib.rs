@@ -705,36 +705,24 @@ impl MemoryService {
         self.embed_passages(&[content.to_owned()]).await.pop().unwrap_or_default()
     }
 
-    /// [`MemoryService::embed_passage`] of each of `contents`, one batch per model.
+    /// [`MemoryService::embed_passage`] of each of `contents`, one batch per model. A batch the
+    /// model refuses is embedded one text at a time, so one bad text costs only its own vector.
     pub(crate) async fn embed_passages(&self, contents: &[String]) -> Vec<Vec<StoredVector>> {
         let mut vectors = vec![Vec::new(); contents.len()];
-        if contents.is_empty() {
-            return vectors;
-        }
         for embedder in self.embedders() {
-            let batch = match embedder.embed(contents, TextKind::Passage).await {
-                Ok(v) if v.len() == contents.len() => v.into_iter().map(Some).collect(),
-                // One bad text must not cost the others their vectors: one at a time.
-                Ok(_) | Err(_) if contents.len() > 1 => {
-                    let mut one_by_one = Vec::with_capacity(contents.len());
-                    for text in contents {
-                        let got = embedder.embed(std::slice::from_ref(text), TextKind::Passage);
-                        one_by_one.push(match got.await {
-                            Ok(mut v) if v.len() == 1 => v.pop(),
-                            Ok(_) => None,
-                            Err(e) => {
-                                tracing::warn!(model = embedder.model_id(), error = %e, "storing memory without this model's vector; it will be backfilled");
-                                None
-                            }
-                        });
+            let batch = match contents {
+                [] => Vec::new(),
+                [one] => vec![embed_one(embedder.as_ref(), one).await],
+                many => match embedder.embed(many, TextKind::Passage).await {
+                    Ok(v) if v.len() == many.len() => v.into_iter().map(Some).collect(),
+                    _ => {
+                        let mut one_by_one = Vec::with_capacity(many.len());
+                        for text in many {
+                            one_by_one.push(embed_one(embedder.as_ref(), text).await);
+                        }
+                        one_by_one
                     }
-                    one_by_one
-                }
-                Ok(_) => vec![None],
-                Err(e) => {
-                    tracing::warn!(model = embedder.model_id(), error = %e, "storing memory without this model's vector; it will be backfilled");
-                    vec![None]
-                }
+                },
             };
             for (out, e) in vectors.iter_mut().zip(batch) {
                 if let Some(e) = e {
@@ -807,4 +795,16 @@ fn by_namespace(
 
 fn not_found(namespace: &Namespace, id: MemoryId) -> ServiceError {
     ServiceError::NotFound { id: id.to_string(), namespace: namespace.to_string() }
+}
+
+/// `text`'s passage vector from `embedder`, or `None` (logged: backfill adds it later).
+async fn embed_one(embedder: &dyn Embedder, text: &str) -> Option<Embedding> {
+    match embedder.embed(&[text.to_owned()], TextKind::Passage).await {
+        Ok(mut v) if v.len() == 1 => v.pop(),
+        Ok(_) => None,
+        Err(e) => {
+            tracing::warn!(model = embedder.model_id(), error = %e, "storing memory without this model's vector; it will be backfilled");
+            None
+        }
+    }
 }

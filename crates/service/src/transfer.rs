@@ -88,8 +88,9 @@ impl MemoryService {
             )
             .into());
         }
+        let models = self.embedders();
         for v in &vectors {
-            if let Some(e) = self.embedders().iter().find(|e| e.model_id() == v.model_id)
+            if let Some(e) = models.iter().find(|e| e.model_id() == v.model_id)
                 && e.dimensions() != 0
                 && e.dimensions() != v.embedding.dimensions()
             {
