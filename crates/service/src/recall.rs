@@ -69,12 +69,25 @@ impl MemoryService {
         let embed_started = Instant::now();
         let query = self.embed_focused(&request, &plan).await?;
         let embed = embed_started.elapsed();
+        let candidates_started = Instant::now();
         let mut found = self.candidates(namespace, &plan, &query).await?;
+        let ranking_started = Instant::now();
         let ranked = rank(&found.candidates, &plan.ranking, plan.now, request.tier_order);
+        let history_started = Instant::now();
         let (ranked, mut lifted) =
             self.answer_history(namespace, ranked, &mut found, &plan).await?;
+        let newer_started = Instant::now();
         let (ranked, newer) =
             self.put_newer_first(namespace, ranked, &found, &query, &plan, request.top_k).await?;
+        let newer_took = newer_started.elapsed();
+        tracing::debug!(
+            embed_ms = ms(embed),
+            candidates_ms = ms(ranking_started - candidates_started),
+            rank_ms = ms(history_started - ranking_started),
+            history_ms = ms(newer_started - history_started),
+            newer_first_ms = ms(newer_took),
+            "recall stages"
+        );
         for (newer, older) in newer {
             lifted.entry(newer).or_insert(older);
         }
@@ -224,11 +237,11 @@ impl MemoryService {
             })
             .collect();
         tracing::debug!(
-            vectors_ms = vectors_took.as_secs_f64() * 1e3,
-            keywords_ms = keywords_took.as_secs_f64() * 1e3,
-            searches_ms = searched.as_secs_f64() * 1e3,
-            rows_ms = (loaded - searched).as_secs_f64() * 1e3,
-            rest_ms = (started.elapsed() - loaded).as_secs_f64() * 1e3,
+            vectors_ms = ms(vectors_took),
+            keywords_ms = ms(keywords_took),
+            searches_ms = ms(searched),
+            rows_ms = ms(loaded - searched),
+            rest_ms = ms(started.elapsed() - loaded),
             candidates = candidates.len(),
             "recall candidates"
         );
@@ -605,4 +618,9 @@ fn select(
         });
     }
     (hits, over_budget)
+}
+
+/// A duration in milliseconds, for the debug events.
+fn ms(took: std::time::Duration) -> f64 {
+    took.as_secs_f64() * 1e3
 }

@@ -15,7 +15,7 @@
 
 use rearview_core::Facets;
 
-use super::{B, DEAD, K1, SCORES, TextHit, TextIndex};
+use super::{B, DEAD, K1, SCRATCH, Scratch, TextHit, TextIndex};
 
 /// One query term's postings while searching.
 struct List<'a> {
@@ -52,8 +52,11 @@ impl TextIndex {
             return Vec::new();
         }
         lists.sort_by(|a, b| b.bound.total_cmp(&a.bound).then(a.order.cmp(&b.order)));
-        SCORES.with_borrow_mut(|scores| {
+        let norms = Norms::new(avgdl);
+        SCRATCH.with_borrow_mut(|Scratch { scores, touched }| {
             scores.resize(self.slots.len(), 0.0);
+            // One place per slot and one to spare: `walk` writes before it knows a slot is new.
+            touched.resize(self.slots.len() + 1, 0);
             // `rests[i]`: the most lists i.. can add together.
             let mut rests: Vec<f32> = lists
                 .iter()
@@ -64,38 +67,46 @@ impl TextIndex {
                 })
                 .collect();
             rests.reverse();
-            let mut touched: Vec<u32> = Vec::new();
+            let mut n_touched = 0;
             let mut walked = 0;
             let mut threshold = None;
+            // The threshold last found, and what the lists walked could add by then.
+            let mut last: Option<(f32, f32)> = None;
             while walked < lists.len() {
                 let rest = rests[walked];
+                // The most the k-th best can be now: no more than the lists walked can add, and
+                // no more than the last threshold plus what the lists walked since can add.
+                // While the lists left can add as much, no threshold stops the walk.
+                let walked_bound = rests[0] - rest;
+                let ceiling = last.map_or(walked_bound, |(t, then)| t + (walked_bound - then));
                 // Worth a look only before a list longer than what a threshold costs to find.
-                if lists[walked].postings.len() > touched.len().max(CHECK_FROM) {
-                    threshold = self.kth_accepted(&touched, scores, k, accept);
+                if lists[walked].postings.len() > n_touched.max(CHECK_FROM) && rest < ceiling {
+                    threshold = self.kth_accepted(&touched[..n_touched], scores, k, accept);
+                    last = threshold.map(|t| (t, walked_bound));
                     if threshold.is_some_and(|t| rest < t * (1.0 - SLACK)) {
                         break;
                     }
                 }
-                self.walk(&lists[walked], avgdl, scores, &mut touched);
+                n_touched = self.walk(&lists[walked], &norms, scores, touched, n_touched);
                 walked += 1;
             }
+            let touched = &touched[..n_touched];
             let contenders = match threshold.filter(|_| walked < lists.len()) {
-                None => std::mem::take(&mut touched),
+                None => touched.to_vec(),
                 Some(t) => {
                     let reach = t * (1.0 - SLACK) - rests[walked];
-                    let (contenders, others): (Vec<u32>, Vec<u32>) =
-                        touched.iter().partition(|&&slot| scores[slot as usize] >= reach);
-                    for &slot in &others {
-                        scores[slot as usize] = 0.0;
-                    }
-                    for &slot in &contenders {
-                        for list in &lists[walked..] {
-                            if let Ok(at) = list.postings.binary_search_by_key(&slot, |p| p.0) {
-                                let tf = list.postings[at].1;
-                                scores[slot as usize] +=
-                                    self.contribution(list.weight, tf, slot, avgdl);
-                            }
+                    // The others are out: their accumulators back to zero at once.
+                    let mut contenders = Vec::new();
+                    for &slot in touched {
+                        let score = &mut scores[slot as usize];
+                        if *score >= reach {
+                            contenders.push(slot);
+                        } else {
+                            *score = 0.0;
                         }
+                    }
+                    for list in &lists[walked..] {
+                        self.complete(list, &norms, scores, &contenders);
                     }
                     contenders
                 }
@@ -108,18 +119,52 @@ impl TextIndex {
         })
     }
 
-    /// Adds every live posting of `list` into `scores`, noting the slots it touches first.
-    fn walk(&self, list: &List<'_>, avgdl: f32, scores: &mut [f32], touched: &mut Vec<u32>) {
+    /// Adds what `list` gives each of the `contenders` (the only slots of `scores` not zero)
+    /// into `scores`: by a binary search per contender, or where that would cost more than
+    /// reading the whole list, by reading it. Either way each contender gains the same sum.
+    fn complete(&self, list: &List<'_>, norms: &Norms, scores: &mut [f32], contenders: &[u32]) {
+        let searches = contenders.len() * (list.postings.len().max(2).ilog2() as usize);
+        if searches < list.postings.len() {
+            for &slot in contenders {
+                if let Ok(at) = list.postings.binary_search_by_key(&slot, |p| p.0) {
+                    let impact = norms.impact(list.postings[at].1, self.lens[slot as usize]);
+                    scores[slot as usize] += list.weight * impact;
+                }
+            }
+        } else {
+            for &(slot, tf) in list.postings {
+                let acc = &mut scores[slot as usize];
+                if *acc != 0.0 {
+                    *acc += list.weight * norms.impact(tf, self.lens[slot as usize]);
+                }
+            }
+        }
+    }
+
+    /// Adds every live posting of `list` into `scores`, noting in `touched[n_touched..]` the
+    /// slots it touches first; returns how many `touched` now holds. Without a branch on
+    /// whether a slot is new (which half the postings of a common term are, unpredictably):
+    /// every slot is written at the end and only a new one moves the end on.
+    fn walk(
+        &self,
+        list: &List<'_>,
+        norms: &Norms,
+        scores: &mut [f32],
+        touched: &mut [u32],
+        n_touched: usize,
+    ) -> usize {
+        let mut end = n_touched;
         for &(slot, tf) in list.postings {
-            if self.lens[slot as usize] == DEAD {
+            let len = self.lens[slot as usize];
+            if len == DEAD {
                 continue;
             }
             let acc = &mut scores[slot as usize];
-            if *acc == 0.0 {
-                touched.push(slot);
-            }
-            *acc += self.contribution(list.weight, tf, slot, avgdl);
+            touched[end] = slot;
+            end += usize::from(*acc == 0.0);
+            *acc += list.weight * norms.impact(tf, len);
         }
+        end
     }
 
     /// The score of the k-th best document so far whose facets `accept`, looking at the best
@@ -164,8 +209,7 @@ impl TextIndex {
                 continue;
             }
             let (max_tf, min_len) = self.bounds[term_id as usize];
-            let norm = K1 * (1.0 - B + B * min_len as f32 / avgdl);
-            let best = max_tf as f32 * (K1 + 1.0) / (max_tf as f32 + norm);
+            let best = impact(max_tf, norm(min_len, avgdl));
             // A hair above the exact bound, so rounding can never make it fall short.
             let bound = weight * best * (1.0 + 1e-5);
             let postings = &self.postings[term_id as usize];
@@ -178,14 +222,50 @@ impl TextIndex {
         }
         lists
     }
+}
 
-    /// What a term of `weight` occurring `tf` times adds to the score of the document at `slot`.
-    fn contribution(&self, weight: f32, tf: u32, slot: u32, avgdl: f32) -> f32 {
-        let len = self.lens[slot as usize];
-        let tf = tf as f32;
-        let norm = K1 * (1.0 - B + B * len as f32 / avgdl);
-        weight * tf * (K1 + 1.0) / (tf + norm)
+/// The length normalisations `k1 · (1 − b + b · |D| / avgdl)` of one search, and what one
+/// occurrence of a term adds per unit of weight, looked up for the common lengths (computed once
+/// per search, not once per posting) and computed for the rest.
+struct Norms {
+    avgdl: f32,
+    /// Per length: the normalisation, and [`impact`] of one occurrence.
+    table: Vec<(f32, f32)>,
+}
+
+/// Document lengths below this have their normalisation in [`Norms`]' table.
+const NORM_TABLE: u32 = 512;
+
+impl Norms {
+    fn new(avgdl: f32) -> Self {
+        let table = (0..NORM_TABLE)
+            .map(|len| {
+                let norm = norm(len, avgdl);
+                (norm, impact(1, norm))
+            })
+            .collect();
+        Norms { avgdl, table }
     }
+
+    /// [`impact`] of `tf` occurrences in a document of `len` terms: the same `f32` either way.
+    fn impact(&self, tf: u32, len: u32) -> f32 {
+        match self.table.get(len as usize) {
+            Some(&(_, one)) if tf == 1 => one,
+            Some(&(norm, _)) => impact(tf, norm),
+            None => impact(tf, norm(len, self.avgdl)),
+        }
+    }
+}
+
+fn norm(len: u32, avgdl: f32) -> f32 {
+    K1 * (1.0 - B + B * len as f32 / avgdl)
+}
+
+/// What `tf` occurrences of a term add to the score of a document whose length normalisation
+/// is `norm`, per unit of the term's weight; a term of weight `w` adds `w` times this.
+fn impact(tf: u32, norm: f32) -> f32 {
+    let tf = tf as f32;
+    tf * (K1 + 1.0) / (tf + norm)
 }
 
 #[cfg(test)]
@@ -229,7 +309,8 @@ mod tests {
                 let mut score = 0.0f32;
                 for list in &lists {
                     if let Ok(at) = list.postings.binary_search_by_key(&slot, |p| p.0) {
-                        score += index.contribution(list.weight, list.postings[at].1, slot, avgdl);
+                        let norm = super::norm(index.lens[slot as usize], avgdl);
+                        score += list.weight * super::impact(list.postings[at].1, norm);
                     }
                 }
                 (score > 0.0).then_some(TextHit { id, bm25: score })
