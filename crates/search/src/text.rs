@@ -87,7 +87,8 @@ thread_local! {
     };
 }
 
-/// A search's working arrays, one place per slot.
+/// A search's working arrays, one place per slot (and one to spare in `touched`): 8 bytes a
+/// slot of the largest index the thread has searched, kept for its next search.
 struct Scratch {
     /// Score accumulators, all zero between searches.
     scores: Vec<f32>,

@@ -4,10 +4,12 @@
 //! large share of a big namespace and whose IDF is tiny; summing every one of their postings was
 //! most of a keyword search at 1M memories. Here the terms are summed strongest first (by the
 //! most each can add to a score) into dense accumulators. Before a long list is summed, the k-th
-//! best accepted score so far is taken as a threshold: once the terms left could not together
-//! lift any document to it, they are not walked. Only the documents already within reach of the
-//! threshold (partial score plus what the terms left could add) are completed, each by a binary
-//! search per remaining term. Everything else provably scores below the k-th best.
+//! best accepted score so far is taken as a threshold, where one could stop the walk (the k-th
+//! best can be no more than the last threshold plus what the lists walked since can add): once
+//! the terms left could not together lift any document to it, they are not walked. Only the
+//! documents already within reach of the threshold (partial score plus what the terms left could
+//! add) are completed, by a binary search per document in each remaining list, or by reading the
+//! list where that costs less. Everything else provably scores below the k-th best.
 //!
 //! The answer is the one full scoring gives: scores add in the same order for every document
 //! (strongest term first, then query order), whether a term was walked or looked up, and ties
@@ -31,6 +33,10 @@ struct List<'a> {
 /// Lists at least this long (and longer than the documents touched so far) are worth finding
 /// a threshold before; small in tests, so the pruning runs on their small indexes.
 const CHECK_FROM: usize = if cfg!(test) { 4 } else { 1024 };
+
+/// The least weight a term must have to count: what it adds to any document (at least
+/// `weight · 2.2 / (1 + 0.9 · N)`) stays far above zero in `f32` for any namespace size.
+const MIN_WEIGHT: f32 = 1e-20;
 
 /// Relative slack on every comparison with the threshold, far above f32 rounding of sums of a
 /// few dozen terms.
@@ -90,29 +96,20 @@ impl TextIndex {
                 n_touched = self.walk(&lists[walked], &norms, scores, touched, n_touched);
                 walked += 1;
             }
-            let touched = &touched[..n_touched];
+            let touched = &mut touched[..n_touched];
             let contenders = match threshold.filter(|_| walked < lists.len()) {
-                None => touched.to_vec(),
+                None => touched,
                 Some(t) => {
                     let reach = t * (1.0 - SLACK) - rests[walked];
-                    // The others are out: their accumulators back to zero at once.
-                    let mut contenders = Vec::new();
-                    for &slot in touched {
-                        let score = &mut scores[slot as usize];
-                        if *score >= reach {
-                            contenders.push(slot);
-                        } else {
-                            *score = 0.0;
-                        }
-                    }
+                    let contenders = within_reach(touched, scores, reach);
                     for list in &lists[walked..] {
-                        self.complete(list, &norms, scores, &contenders);
+                        self.complete(list, &norms, scores, contenders);
                     }
                     contenders
                 }
             };
-            let hits = self.best_accepted(&contenders, scores, k, accept);
-            for &slot in &contenders {
+            let hits = self.best_accepted(contenders, scores, k, accept);
+            for &slot in contenders.iter() {
                 scores[slot as usize] = 0.0;
             }
             hits
@@ -204,8 +201,9 @@ impl TextIndex {
                 continue;
             }
             let weight = super::idf(n, df) * weight;
-            if weight <= 0.0 {
-                // Adds nothing, and a zero score must keep meaning "no match".
+            if weight.is_nan() || weight < MIN_WEIGHT {
+                // Adds nothing, and a zero score must keep meaning "no match" (`walk` counts a
+                // document as new while its score is zero, so every term must add to it).
                 continue;
             }
             let (max_tf, min_len) = self.bounds[term_id as usize];
@@ -224,6 +222,23 @@ impl TextIndex {
     }
 }
 
+/// The slots of `touched` whose score reaches `reach`, moved to its front (in their order), the
+/// others' accumulators set back to zero: no copy of a list that may hold most of the index.
+fn within_reach<'t>(touched: &'t mut [u32], scores: &mut [f32], reach: f32) -> &'t [u32] {
+    let mut kept = 0;
+    for i in 0..touched.len() {
+        let slot = touched[i];
+        let score = &mut scores[slot as usize];
+        if *score >= reach {
+            touched[kept] = slot;
+            kept += 1;
+        } else {
+            *score = 0.0;
+        }
+    }
+    &touched[..kept]
+}
+
 /// The length normalisations `k1 · (1 − b + b · |D| / avgdl)` of one search, and what one
 /// occurrence of a term adds per unit of weight, looked up for the common lengths (computed once
 /// per search, not once per posting) and computed for the rest.
@@ -233,8 +248,9 @@ struct Norms {
     table: Vec<(f32, f32)>,
 }
 
-/// Document lengths below this have their normalisation in [`Norms`]' table.
-const NORM_TABLE: u32 = 512;
+/// Document lengths below this have their normalisation in [`Norms`]' table; small in tests,
+/// so their short documents take both paths.
+const NORM_TABLE: u32 = if cfg!(test) { 4 } else { 512 };
 
 impl Norms {
     fn new(avgdl: f32) -> Self {
@@ -257,6 +273,7 @@ impl Norms {
     }
 }
 
+/// BM25's length normalisation of a document of `len` terms: `k1 · (1 − b + b · len / avgdl)`.
 fn norm(len: u32, avgdl: f32) -> f32 {
     K1 * (1.0 - B + B * len as f32 / avgdl)
 }
