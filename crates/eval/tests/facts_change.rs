@@ -23,10 +23,15 @@
 //!
 //! | | newer first | ceiling | detected | false | reachable |
 //! |---|---|---|---|---|---|
-//! | multilingual-e5-small, default (no rule) | 0.812 (en 0.828, zh 0.797) | 0.852 | 0 / 128 | 0 | 126 / 128 |
-//! | multilingual-e5-small, `supersede_by_rule` | 0.836 (en 0.844, zh 0.828) | 0.852 | 105 / 128 | 3 | 126 / 128 |
-//! | keyword-only, default (no rule) | 0.711 (en 0.719, zh 0.703) | 0.781 | 0 / 128 | 0 | 126 / 128 |
-//! | keyword-only, `supersede_by_rule` | 0.719 (en 0.734, zh 0.703) | 0.781 | 86 / 128 | 4 | 126 / 128 |
+//! | multilingual-e5-small, default (no rule) | 0.852 (en 0.875, zh 0.828) | 0.852 | 0 / 128 | 0 | 126 / 128 |
+//! | multilingual-e5-small, `supersede_by_rule` | 0.875 (en 0.891, zh 0.859) | 0.852 | 110 / 128 | 3 | 126 / 128 |
+//! | keyword-only, default (no rule) | 0.742 (en 0.750, zh 0.734) | 0.781 | 0 / 128 | 0 | 126 / 128 |
+//! | keyword-only, `supersede_by_rule` | 0.758 (en 0.781, zh 0.734) | 0.781 | 91 / 128 | 5 | 126 / 128 |
+//!
+//! (Before the change words added after a7daec8 (`started`, `wait until`, `instead of` what the
+//! older text names, `关闭`, `等到`): 0.812, 0.836, 0.711 and 0.719.)
+//! `REARVIEW_FACTS_MISSES=1` prints each question whose newer statement is not first, with both
+//! statements and the top 3.
 //!
 //! Before the stage, ranking alone put the newer statement first in 0.125 (model) and 0.148
 //! (keyword-only) by default; with the rule, 0.742 and 0.648, the newer one ranking on its own
@@ -153,6 +158,25 @@ async fn measure(embedder: Option<Arc<dyn Embedder>>, rule: bool) -> Figures {
         let hits = service.recall(&ns, asked).await.unwrap().hits;
         if hits.first().is_some_and(|h| h.memory.id == new) {
             first[usize::from(q.category == "zh")] += 1;
+        } else if std::env::var_os("REARVIEW_FACTS_MISSES").is_some() {
+            // What ranks above the newer statement, to read the misses.
+            let asked = RecallRequest {
+                top_k: 3,
+                as_of: Some(q.as_of),
+                record_access: false,
+                ..RecallRequest::new(q.text.clone())
+            };
+            let top: Vec<String> = (service.recall(&ns, asked).await.unwrap().hits)
+                .into_iter()
+                .map(|h| h.memory.content)
+                .collect();
+            let (old, new) = (service.get(&ns, old).await.unwrap(), service.get(&ns, new).await);
+            eprintln!(
+                "miss in {ns} (rule {rule}): {:?}\n  older {:?}\n  newer {:?}\n  top {top:?}",
+                q.text,
+                old.content,
+                new.unwrap().content
+            );
         }
         let page = Page { offset: 0, limit: 100 };
         for m in service.list(&ns, &everything, page).await.unwrap() {
@@ -223,16 +247,16 @@ async fn facts_that_change_keyword_only() {
     assert_eq!(f.scenarios, 128);
     // By default the rule does not supersede (`LifecycleConfig::supersede_by_rule`): only an
     // explicit `supersedes` or an LLM does; recall puts the newer statement first.
-    at_least("keyword-only newer first", f.newer_first.0, 0.69); // measured 0.711 (en 0.719, zh 0.703)
+    at_least("keyword-only newer first", f.newer_first.0, 0.72); // measured 0.742 (en 0.750, zh 0.734)
     at_least("keyword-only ceiling", f.ceiling, 0.76); // measured 0.781
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     // Two older statements share no word with their question: reachable only by id or listing.
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 
     let f = measure(None, true).await;
-    at_least("keyword-only newer first, rule", f.newer_first.0, 0.70); // measured 0.719 (en 0.734, zh 0.703)
-    at_least("keyword-only detected, rule", f.detected as f64 / 128.0, 0.65); // measured 86 of 128
-    assert!(f.false_supersessions <= 6, "measured 4: {f:?}");
+    at_least("keyword-only newer first, rule", f.newer_first.0, 0.73); // measured 0.758 (en 0.781, zh 0.734)
+    at_least("keyword-only detected, rule", f.detected as f64 / 128.0, 0.67); // measured 91 of 128
+    assert!(f.false_supersessions <= 6, "measured 5: {f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 }
 
@@ -252,14 +276,14 @@ async fn facts_that_change_with_the_default_model() {
     // statement is not clearly the nearest, 5 questions where unrelated memories outrank both.
     let f = measure(model.clone(), false).await;
     assert_eq!(f.scenarios, 128);
-    at_least("model newer first", f.newer_first.0, 0.79); // measured 0.812 (en 0.828, zh 0.797)
+    at_least("model newer first", f.newer_first.0, 0.83); // measured 0.852 (en 0.875, zh 0.828)
     at_least("model ceiling", f.ceiling, 0.83); // measured 0.852
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 
     let f = measure(model, true).await;
-    at_least("model newer first, rule", f.newer_first.0, 0.81); // measured 0.836 (en 0.844, zh 0.828)
-    at_least("model detected, rule", f.detected as f64 / 128.0, 0.79); // measured 105 of 128
+    at_least("model newer first, rule", f.newer_first.0, 0.85); // measured 0.875 (en 0.891, zh 0.859)
+    at_least("model detected, rule", f.detected as f64 / 128.0, 0.83); // measured 110 of 128
     assert!(f.false_supersessions <= 6, "measured 3: {f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 }

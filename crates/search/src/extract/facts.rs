@@ -151,7 +151,8 @@ pub fn update_evidence_of(older: &Reading, newer: &Reading) -> Update {
         (old.topic.contains(head) || older.pairs.contains(head))
             && !old_markers.new_heads.contains(head)
     });
-    let strong = markers.strong || !new.changes.is_empty();
+    let replaces_said = markers.replaced.iter().any(|y| old.said().contains(y.as_str()));
+    let strong = markers.strong || !new.changes.is_empty() || replaces_said;
     let marked = strong || markers.weak || new_of_subject;
     if subject {
         if old.shares_topic_with(new)
@@ -703,6 +704,7 @@ const EN_CHANGE_PHRASES: &[&[&str]] = &[
     &["starting", "today"],
     &["starting", "tomorrow"],
     &["from", "next"],
+    &["wait", "until"],
     &["from", "tomorrow"],
     &["from", "monday"],
     &["from", "tuesday"],
@@ -712,7 +714,8 @@ const EN_CHANGE_PHRASES: &[&[&str]] = &[
 ];
 /// Weaker English markers: common in changes, rare in other talk. (`now`, `since`, `just`,
 /// `again` are everywhere in a conversation and mark nothing.)
-const EN_CHANGE_WEAK: &str = "nowadays move moving switching migrating changing change migration";
+const EN_CHANGE_WEAK: &str =
+    "nowadays move moving switching migrating changing change migration started";
 /// English weak phrases.
 const EN_WEAK_PHRASES: &[&[&str]] = &[&["these", "days"]];
 /// Words after `left` that make it a side, not a departure (`left-handed`).
@@ -721,12 +724,12 @@ const EN_LEFT_SIDES: &str = "handed hand side wing turn";
 const ZH_CHANGE_STRONG: &str = "搬 迁 换 改 挪 调整 调到 调成 调为 转到 转为 转学 转岗 变成 变为 \
     变更 更新 升级 降级 重装 重写 重命名 跳槽 辞去 辞职 离职 升职 降职 推迟 延期 延后 \
     推后 提前到 涨到 涨了 降到 砍到 提高到 增加到 减少到 扩到 缩减 戒掉 戒了 戒烟 戒酒 放弃 不再 \
-    停用 取消 卖掉 不用了";
+    停用 取消 卖掉 不用了 关闭 关掉 关停";
 /// Words that contain `换` without a change of value (rotation, exchange).
 const ZH_NOT_CHANGE: &str = "轮换 交换 兑换";
 /// Weaker Chinese markers. (`现在`, `已经`, `又`, a sentence-final `了` are everywhere in a
 /// story and mark nothing.)
-const ZH_CHANGE_WEAK: &str = "如今 入职";
+const ZH_CHANGE_WEAK: &str = "如今 入职 等到";
 /// Plans and intentions: a change that has not happened yet (`今年要去换驾照`, "going to renew
 /// the licence this year") supersedes nothing.
 const ZH_INTENTION: &str = "要去 将要 打算 计划 准备 想要 想去 需要";
@@ -756,6 +759,9 @@ struct Markers {
     weak: bool,
     /// What follows each `new`/`新`: the next word's stem, or the next two Han characters.
     new_heads: Vec<String>,
+    /// What each `instead of` names (`Fly.io instead of Heroku`): a change of an older text
+    /// that says it.
+    replaced: Vec<String>,
     /// The text states a plan or an intention (`going to`, `打算`): nothing has changed yet.
     planned: bool,
 }
@@ -779,6 +785,11 @@ fn change_markers(text: &str) -> Markers {
             && !(w == "left" && next.is_some_and(|n| listed(EN_LEFT_SIDES, n))))
             || (w == "instead" && next != Some("of"))
     });
+    let replaced: Vec<String> = words
+        .windows(3)
+        .filter(|w| w[0] == "instead" && w[1] == "of")
+        .map(|w| w[2].clone())
+        .collect();
     let mut new_heads: Vec<String> =
         words.windows(2).filter(|w| w[0] == "new").filter_map(|w| keyword_of(&w[1])).collect();
     for (i, _) in text.match_indices('新') {
@@ -793,7 +804,7 @@ fn change_markers(text: &str) -> Markers {
     let planned =
         has_phrase(EN_INTENTION) || ZH_INTENTION.split_whitespace().any(|m| text.contains(m));
     if planned {
-        return Markers { new_heads, planned, ..Markers::default() };
+        return Markers { new_heads, planned, replaced, ..Markers::default() };
     }
     Markers {
         strong: strong_word
@@ -804,6 +815,7 @@ fn change_markers(text: &str) -> Markers {
             || ZH_CHANGE_WEAK.split_whitespace().any(|m| text.contains(m)),
         new_heads,
         planned,
+        replaced,
     }
 }
 
@@ -1206,6 +1218,24 @@ mod tests {
             Update::Contradiction,
         ),
         ("我喜欢看恐怖片。", "最近我特别讨厌恐怖片。", Update::Contradiction),
+        // `instead of Y` where the older text says Y; `started`, `wait until`, `关闭`, `等到`.
+        (
+            "We host the website on Netlify.",
+            "The website is served from Vercel instead of Netlify.",
+            Update::OnTopic,
+        ),
+        (
+            "I teach maths at Lincoln High.",
+            "Started teaching maths at Roosevelt High this month.",
+            Update::OnTopic,
+        ),
+        (
+            "The budget review is due by Friday.",
+            "The budget review can wait until next Tuesday.",
+            Update::OnTopic,
+        ),
+        ("防火墙对外开放 22 端口。", "防火墙的 22 端口已关闭。", Update::OnTopic),
+        ("项目评审要在周三前完成。", "项目评审可以等到下周五再做。", Update::OnTopic),
         (
             "The user wants build e-mails.",
             "The user does not want build e-mails.",
@@ -1223,6 +1253,7 @@ mod tests {
         ("SDK 遵循语义化版本。", "引入新的开源协议需要法务审批。"),
         ("每晚两点自动备份数据库。", "数据看板每小时刷新一次。"),
         ("I have two kids, aged 7 and 10.", "I buy oat milk instead of cow's milk."),
+        ("We deploy with Heroku.", "I drink tea instead of coffee."),
         ("每周五下午做设计评审。", "运营周报每周一上午发出。"),
         ("Our flat is on the fourth floor without an elevator.", "I rent a flat in Brooklyn."),
         ("I write with a fountain pen.", "I'm left-handed."),
