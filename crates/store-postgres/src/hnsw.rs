@@ -44,9 +44,34 @@ pub(crate) enum State {
     Failed,
 }
 
-/// The index states of this process, by index name.
-#[derive(Debug, Default)]
-pub(crate) struct Indexes(std::sync::Mutex<HashMap<String, State>>);
+/// The most memory a build's graph may take by default (`PgConfig::index_build_memory`).
+pub const BUILD_MEMORY: u64 = 1 << 30;
+
+/// What pgvector's graph holds per vector while building, beyond the vector itself: measured
+/// with 384 dimensions, PostgreSQL's default 64 MB held 28,361 vectors (2,366 bytes each, 1,536
+/// of them the vector); rounded up.
+const GRAPH_BYTES_PER_VECTOR: u64 = 1024;
+
+/// The index states of this process, by index name, and how much memory a build may take.
+#[derive(Debug)]
+pub(crate) struct Indexes {
+    states: std::sync::Mutex<HashMap<String, State>>,
+    build_memory: u64,
+}
+
+/// The `maintenance_work_mem` (in kB) a build of `rows` vectors of `dims` dimensions wants, at
+/// most `cap` bytes, or `None` when the session's `current` (kB) is already as large.
+///
+/// pgvector builds much faster while the whole graph fits in `maintenance_work_mem` (it says
+/// "hnsw graph no longer fits into maintenance_work_mem after N tuples" otherwise): measured on
+/// 100,000 random 384-d vectors, 139–181 s at PostgreSQL's default 64 MB against 48–53 s at 1 GB.
+/// The setting is raised for the build's own session only, and only as far as its graph needs.
+pub(crate) fn build_memory_kb(rows: u64, dims: usize, current_kb: u64, cap: u64) -> Option<u64> {
+    let graph = rows.saturating_mul(dims as u64 * 4 + GRAPH_BYTES_PER_VECTOR);
+    // A tenth more for what the estimate misses; at least PostgreSQL's floor of 1 MB.
+    let wanted_kb = (graph.saturating_add(graph / 10).min(cap) / 1024).max(1024);
+    (wanted_kb > current_kb).then_some(wanted_kb)
+}
 
 /// The index name for `model` at `dims` dimensions: a stable FNV-1a digest, as identifiers are
 /// short and model ids hold any character.
@@ -69,6 +94,11 @@ pub(crate) fn literal(model: &str) -> Result<String, StoreError> {
 }
 
 impl Indexes {
+    /// No index known yet; builds take at most `build_memory` bytes for their graph.
+    pub(crate) fn new(build_memory: u64) -> Self {
+        Self { states: std::sync::Mutex::default(), build_memory }
+    }
+
     /// Whether searches of `model` at `dims` may use its index now; starts its build when it
     /// is missing (on a connection of its own, in the background).
     pub(crate) async fn ready(
@@ -78,7 +108,7 @@ impl Indexes {
         dims: usize,
     ) -> Result<bool, StoreError> {
         let name = name(model, dims);
-        let known = self.0.lock().unwrap_or_else(|p| p.into_inner()).get(&name).copied();
+        let known = self.states.lock().unwrap_or_else(|p| p.into_inner()).get(&name).copied();
         match known {
             Some(State::Ready) => return Ok(true),
             Some(State::Failed) => return Ok(false),
@@ -108,7 +138,7 @@ impl Indexes {
             }
             Err(e) => return Err(backend("reading a vector index")(e)),
         };
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).insert(name, state);
+        self.states.lock().unwrap_or_else(|p| p.into_inner()).insert(name, state);
         Ok(state == State::Ready)
     }
 
@@ -127,6 +157,7 @@ impl Indexes {
         );
         let indexes = Arc::clone(self);
         let model = model.to_owned();
+        let cap = self.build_memory;
         tokio::spawn(async move {
             let started = std::time::Instant::now();
             tracing::info!(
@@ -136,7 +167,14 @@ impl Indexes {
             );
             let built = match pool.get().await {
                 Ok(client) => {
+                    let raised = raise_build_memory(&client, &model, dims, cap).await;
                     let built = client.batch_execute(&sql).await.map_err(|e| e.to_string());
+                    if raised {
+                        // The connection goes back to the pool: its other users get the default.
+                        if let Err(e) = client.batch_execute("RESET maintenance_work_mem").await {
+                            tracing::warn!(error = %e, "resetting maintenance_work_mem failed");
+                        }
+                    }
                     // The index serves only searches planned with the namespace's real size.
                     if built.is_ok()
                         && let Err(e) = client.batch_execute(crate::store::ANALYZE).await
@@ -162,9 +200,51 @@ impl Indexes {
                     State::Failed
                 }
             };
-            indexes.0.lock().unwrap_or_else(|p| p.into_inner()).insert(name, state);
+            indexes.states.lock().unwrap_or_else(|p| p.into_inner()).insert(name, state);
         });
         Ok(())
+    }
+}
+
+/// Raises `maintenance_work_mem` for this session to what building `model`'s graph wants
+/// ([`build_memory_kb`]); returns whether it did. A failure only costs speed: logged.
+async fn raise_build_memory(
+    client: &tokio_postgres::Client,
+    model: &str,
+    dims: usize,
+    cap: u64,
+) -> bool {
+    let sizes = client
+        .query_one(
+            "SELECT (SELECT count(*) FROM vectors WHERE model_id = $1), \
+             (SELECT setting::bigint FROM pg_settings WHERE name = 'maintenance_work_mem')",
+            &[&model],
+        )
+        .await
+        .and_then(|row| Ok((row.try_get::<_, i64>(0)?, row.try_get::<_, i64>(1)?)));
+    let (rows, current_kb) = match sizes {
+        Ok(sizes) => sizes,
+        Err(e) => {
+            tracing::warn!(error = %e, "sizing the HNSW build's memory failed; building with the server's setting");
+            return false;
+        }
+    };
+    let Some(kb) = build_memory_kb(rows.max(0) as u64, dims, current_kb.max(0) as u64, cap) else {
+        return false;
+    };
+    match client.batch_execute(&format!("SET maintenance_work_mem = '{kb}kB'")).await {
+        Ok(()) => {
+            tracing::info!(
+                rows,
+                maintenance_work_mem_kb = kb,
+                "HNSW build memory raised for its session"
+            );
+            true
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "raising maintenance_work_mem failed; building with the server's setting");
+            false
+        }
     }
 }
 
@@ -178,5 +258,20 @@ mod tests {
         assert_ne!(name("m", 384), name("m", 768));
         assert!(name("intfloat/multilingual-e5-small", 384).starts_with("vectors_hnsw_"));
         assert_eq!(literal("it's").unwrap(), "'it''s'");
+    }
+
+    #[test]
+    fn a_build_asks_for_its_graph_and_no_more_than_the_cap() {
+        let default_kb = 64 * 1024;
+        // 100,000 vectors of 384 dimensions: ~280 MB, over the default 64 MB.
+        let kb = build_memory_kb(100_000, 384, default_kb, BUILD_MEMORY).unwrap();
+        assert_eq!(kb, 100_000 * (384 * 4 + 1024) * 11 / 10 / 1024);
+        // A million: the cap.
+        assert_eq!(build_memory_kb(1_000_000, 384, default_kb, BUILD_MEMORY), Some(1 << 20));
+        // Small builds, or a server already set higher: left alone.
+        assert_eq!(build_memory_kb(2_000, 384, default_kb, BUILD_MEMORY), None);
+        assert_eq!(build_memory_kb(100_000, 384, 4 << 20, BUILD_MEMORY), None);
+        // Never under PostgreSQL's floor of 1 MB.
+        assert_eq!(build_memory_kb(10, 384, 0, BUILD_MEMORY), Some(1024));
     }
 }

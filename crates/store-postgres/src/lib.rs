@@ -52,6 +52,10 @@ pub struct PgConfig {
     /// Namespaces with at least this many memories are searched through an HNSW index
     /// ([`hnsw::HNSW_FROM`] by default).
     pub hnsw_from: i64,
+    /// The most memory (bytes) a build of an HNSW index may take for its graph: its session's
+    /// `maintenance_work_mem` is raised to what the graph needs, up to this, when the server's
+    /// setting is lower ([`hnsw::BUILD_MEMORY`], 1 GiB, by default).
+    pub index_build_memory: u64,
 }
 
 impl PgConfig {
@@ -63,6 +67,7 @@ impl PgConfig {
             schema: None,
             pool_size: 16,
             hnsw_from: hnsw::HNSW_FROM,
+            index_build_memory: hnsw::BUILD_MEMORY,
         }
     }
 }
@@ -165,7 +170,7 @@ impl PgStore {
             pool,
             namespace_ids: Mutex::new(HashMap::new()),
             location: format!("postgres {}", redact_url(&config.url)),
-            hnsw: std::sync::Arc::default(),
+            hnsw: std::sync::Arc::new(hnsw::Indexes::new(config.index_build_memory)),
             hnsw_from: config.hnsw_from,
         };
         store.migrate(config.schema.as_deref()).await?;
