@@ -168,11 +168,23 @@ impl Indexes {
             let built = match pool.get().await {
                 Ok(client) => {
                     let raised = raise_build_memory(&client, &model, dims, cap).await;
-                    let built = client.batch_execute(&sql).await.map_err(|e| e.to_string());
+                    let mut built = client.batch_execute(&sql).await.map_err(|e| e.to_string());
+                    let mut reset_failed = false;
                     if raised {
                         // The connection goes back to the pool: its other users get the default.
-                        if let Err(e) = client.batch_execute("RESET maintenance_work_mem").await {
-                            tracing::warn!(error = %e, "resetting maintenance_work_mem failed");
+                        match client.batch_execute("RESET maintenance_work_mem").await {
+                            // A parallel build with more memory can fail where the server's
+                            // setting would not (a container's small `/dev/shm`): build again.
+                            Ok(()) => {
+                                if let Err(e) = &built {
+                                    tracing::warn!(error = %e, "the HNSW build with more memory failed; building again with the server's setting");
+                                    built = rebuild(&client, &name, &sql).await;
+                                }
+                            }
+                            Err(e) => {
+                                tracing::warn!(error = %e, "resetting maintenance_work_mem failed; closing that connection");
+                                reset_failed = true;
+                            }
                         }
                     }
                     // The index serves only searches planned with the namespace's real size.
@@ -180,6 +192,10 @@ impl Indexes {
                         && let Err(e) = client.batch_execute(crate::store::ANALYZE).await
                     {
                         tracing::warn!(error = %e, "refreshing the planner statistics failed");
+                    }
+                    if reset_failed {
+                        // Out of the pool, so no later user inherits the raised setting.
+                        drop(deadpool_postgres::Object::take(client));
                     }
                     built
                 }
@@ -204,6 +220,13 @@ impl Indexes {
         });
         Ok(())
     }
+}
+
+/// Drops what a failed concurrent build of `name` left (an invalid index) and runs `sql` again.
+async fn rebuild(client: &tokio_postgres::Client, name: &str, sql: &str) -> Result<(), String> {
+    let drop = format!("DROP INDEX CONCURRENTLY IF EXISTS {name}");
+    client.batch_execute(&drop).await.map_err(|e| e.to_string())?;
+    client.batch_execute(sql).await.map_err(|e| e.to_string())
 }
 
 /// Raises `maintenance_work_mem` for this session to what building `model`'s graph wants

@@ -725,8 +725,9 @@ const ZH_CHANGE_STRONG: &str = "搬 迁 换 改 挪 调整 调到 调成 调为 
     变更 更新 升级 降级 重装 重写 重命名 跳槽 辞去 辞职 离职 升职 降职 推迟 延期 延后 \
     推后 提前到 涨到 涨了 降到 砍到 提高到 增加到 减少到 扩到 缩减 戒掉 戒了 戒烟 戒酒 放弃 不再 \
     停用 取消 卖掉 不用了 关闭 关掉 关停";
-/// Words that contain `换` without a change of value (rotation, exchange).
-const ZH_NOT_CHANGE: &str = "轮换 交换 兑换";
+/// Words that contain a marker without a change of value: `换` in rotation and exchange, `关闭`
+/// negated (not closed).
+const ZH_NOT_CHANGE: &str = "轮换 交换 兑换 未关闭 不关闭 没关闭 没有关闭";
 /// Weaker Chinese markers. (`现在`, `已经`, `又`, a sentence-final `了` are everywhere in a
 /// story and mark nothing.)
 const ZH_CHANGE_WEAK: &str = "如今 入职 等到";
@@ -778,17 +779,20 @@ fn change_markers(text: &str) -> Markers {
             .any(|p| words.windows(p.len()).any(|w| w.iter().zip(p.iter()).all(|(a, b)| a == b)))
     };
     // `left-handed` is a side; `instead of Y` names what it replaces, so it is a change of the
-    // older text only if that shares Y (a subject term), and a bare `instead` is one.
+    // older text only if that says Y (`replaced`, below), and a bare `instead` is one.
     let strong_word = words.iter().enumerate().any(|(i, w)| {
         let next = words.get(i + 1).map(String::as_str);
         (listed(EN_CHANGE_STRONG, w)
             && !(w == "left" && next.is_some_and(|n| listed(EN_LEFT_SIDES, n))))
             || (w == "instead" && next != Some("of"))
     });
+    // What `instead of` names: its first word that carries content (`the bus` names `bus`; a
+    // bare `the`, which every older text says, would name nothing).
     let replaced: Vec<String> = words
-        .windows(3)
-        .filter(|w| w[0] == "instead" && w[1] == "of")
-        .map(|w| w[2].clone())
+        .windows(2)
+        .enumerate()
+        .filter(|(_, w)| w[0] == "instead" && w[1] == "of")
+        .filter_map(|(i, _)| words[i + 2..].iter().find(|w| keyword_of(w).is_some()).cloned())
         .collect();
     let mut new_heads: Vec<String> =
         words.windows(2).filter(|w| w[0] == "new").filter_map(|w| keyword_of(&w[1])).collect();
@@ -1254,6 +1258,7 @@ mod tests {
         ("每晚两点自动备份数据库。", "数据看板每小时刷新一次。"),
         ("I have two kids, aged 7 and 10.", "I buy oat milk instead of cow's milk."),
         ("We deploy with Heroku.", "I drink tea instead of coffee."),
+        ("The bus to the office takes an hour.", "I take the train instead of the car."),
         ("每周五下午做设计评审。", "运营周报每周一上午发出。"),
         ("Our flat is on the fourth floor without an elevator.", "I rent a flat in Brooklyn."),
         ("I write with a fountain pen.", "I'm left-handed."),
@@ -1297,6 +1302,8 @@ mod tests {
         assert!(!change_markers("今年要去换驾照。").strong, "a plan is not a change yet");
         assert!(!change_markers("I'm going to move to Paris.").strong);
         assert!(!change_markers("值班每周一轮换。").strong, "轮换 is rotation");
+        assert!(change_markers("80 端口已关闭").strong);
+        assert!(!change_markers("80 端口没有关闭").strong, "not closed is no change");
         assert!(change_markers("Standup is at 9:45 starting this week.").strong);
         assert!(change_markers("以后请发到我的新邮箱").new_heads.contains(&"邮箱".to_owned()));
         assert!(change_markers("数据看板每小时刷新一次").new_heads.is_empty(), "刷新 is refresh");
