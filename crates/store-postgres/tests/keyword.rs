@@ -6,16 +6,14 @@
 use rearview_core::MemoryFilter;
 use rearview_store::MemoryStore;
 use rearview_store::testing::{memory, ns, t0};
-use rearview_store_postgres::{PgConfig, PgStore};
+
+mod common;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_selective_filter_still_gets_the_best_matches_that_pass_it() {
-    let Some(url) = rearview_store::testing::pg_test_url() else {
+    let Some((store, schema, url)) = common::fresh_store("kw").await else {
         return;
     };
-    let schema = format!("kw_{}", uuid::Uuid::now_v7().simple());
-    let config = PgConfig { schema: Some(schema.clone()), pool_size: 2, ..PgConfig::new(&url) };
-    let store = PgStore::connect(&config).await.unwrap();
     let mut live = Vec::new();
     for i in 0..40 {
         let archived = i >= 5;
@@ -45,9 +43,7 @@ async fn a_selective_filter_still_gets_the_best_matches_that_pass_it() {
     let found = store.keyword_search(&ns("n"), &["alpha".to_owned()], &any, t0(), 3).await.unwrap();
     assert!(found.iter().all(|h| !live.contains(&h.id)), "{found:?}");
 
-    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(connection);
-    client.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.unwrap();
+    common::drop_schema(&url, &schema).await;
 }
 
 /// In a namespace of 1,000+ memories (where the search drops terms found in more than half of
@@ -56,12 +52,9 @@ async fn a_selective_filter_still_gets_the_best_matches_that_pass_it() {
 /// of the best.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn keyword_search_gives_the_exact_bm25_top_k_of_a_large_namespace() {
-    let Some(url) = rearview_store::testing::pg_test_url() else {
+    let Some((store, schema, url)) = common::fresh_store("kw").await else {
         return;
     };
-    let schema = format!("kw_{}", uuid::Uuid::now_v7().simple());
-    let config = PgConfig { schema: Some(schema.clone()), pool_size: 2, ..PgConfig::new(&url) };
-    let store = PgStore::connect(&config).await.unwrap();
     // 3,000 memories: "rare" in 1 %, "mid" in 8 %, "wide" in 30 %, "common" in 40 %, "often"
     // in 45 % (none above half, which the search would drop), 2–7 filler terms each.
     let mut seed: u64 = 42;
@@ -159,7 +152,5 @@ async fn keyword_search_gives_the_exact_bm25_top_k_of_a_large_namespace() {
             }
         }
     }
-    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(connection);
-    client.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.unwrap();
+    common::drop_schema(&url, &schema).await;
 }

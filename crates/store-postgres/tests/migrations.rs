@@ -9,14 +9,13 @@ use rearview_store::MemoryStore;
 use rearview_store::testing::{memory, ns, t0};
 use rearview_store_postgres::{PgConfig, PgStore, SCHEMA_VERSION};
 
+mod common;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_version_1_schema_is_migrated_and_keeps_its_keyword_index() {
-    let Some(url) = rearview_store::testing::pg_test_url() else {
+    let Some((store, schema, url)) = common::fresh_store("mig").await else {
         return;
     };
-    let schema = format!("mig_{}", uuid::Uuid::now_v7().simple());
-    let config = PgConfig { schema: Some(schema.clone()), pool_size: 2, ..PgConfig::new(&url) };
-    let store = PgStore::connect(&config).await.unwrap();
     let stored = memory("n", "the backup runs at 03:00", t0());
     let terms = ["backup", "runs", "03", "00"].map(String::from).to_vec();
     store
@@ -26,8 +25,7 @@ async fn a_version_1_schema_is_migrated_and_keeps_its_keyword_index() {
     drop(store);
 
     // Put the schema back the way version 1 left it.
-    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(connection);
+    let client = common::plain_client(&url).await;
     client
         .batch_execute(&format!(
             "SET search_path = {schema}; \
@@ -38,6 +36,7 @@ async fn a_version_1_schema_is_migrated_and_keeps_its_keyword_index() {
         .await
         .unwrap();
 
+    let config = PgConfig { schema: Some(schema.clone()), pool_size: 2, ..PgConfig::new(&url) };
     let store = PgStore::connect(&config).await.unwrap();
     let version: i64 = client
         .query_one(&format!("SELECT max(version) FROM {schema}.rearview_schema"), &[])

@@ -5,18 +5,15 @@
 
 use rearview_store::testing::{memory, record, t0};
 use rearview_store::{MemoryRecord, MemoryStore};
-use rearview_store_postgres::{PgConfig, PgStore};
+
+mod common;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bulk_load_leaves_statistics_of_its_size() {
-    let Some(url) = rearview_store::testing::pg_test_url() else {
+    let Some((store, schema, url)) = common::fresh_store("stats").await else {
         return;
     };
-    let schema = format!("stats_{}", uuid::Uuid::now_v7().simple());
-    let config = PgConfig { schema: Some(schema.clone()), pool_size: 2, ..PgConfig::new(&url) };
-    let store = PgStore::connect(&config).await.unwrap();
-    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(connection);
+    let client = common::plain_client(&url).await;
     let estimate = || async {
         let row = client
             .query_one(

@@ -151,7 +151,8 @@ pub fn update_evidence_of(older: &Reading, newer: &Reading) -> Update {
         (old.topic.contains(head) || older.pairs.contains(head))
             && !old_markers.new_heads.contains(head)
     });
-    let replaces_said = markers.replaced.iter().any(|y| old.said().contains(y.as_str()));
+    let said = old.said();
+    let replaces_said = markers.replaced.iter().any(|y| said.contains(y.as_str()));
     let strong = markers.strong || !new.changes.is_empty() || replaces_said;
     let marked = strong || markers.weak || new_of_subject;
     if subject {
@@ -170,7 +171,6 @@ pub fn update_evidence_of(older: &Reading, newer: &Reading) -> Update {
     // A newer text that repeats everything the older one says adds a detail, unless it states a
     // change the older one does not (`I gave up on Spanish…` after `I'm learning Spanish`) away
     // from what the older one says (`端口从 8765 改成 8766` after `端口 8766` is a detail).
-    let said = old.said();
     let holds_new_value =
         new.changes.iter().any(|(_, to)| to.iter().all(|y| said.contains(y.as_str())));
     let newly_changed = strong && !old_markers.strong;
