@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 
 use rearview_core::{Memory, MemoryId, Namespace};
-use rearview_store::{MemoryRecord, StoreError, StoredVector};
+use rearview_store::{MemoryRecord, MemoryUpdate, StoreError, StoredVector};
 use tokio_postgres::Transaction;
 
 use crate::codec::{backend, encode_vector, micros, uuid};
@@ -146,6 +146,74 @@ pub(crate) async fn write_vectors(
             values.join(", ")
         );
         tx.execute(&sql, &params.refs()).await.map_err(backend("writing vectors"))?;
+    }
+    Ok(())
+}
+
+/// Applies `u` to memory `id` (which exists) inside `tx`.
+pub(crate) async fn apply_update(
+    tx: &tokio_postgres::Transaction<'_>,
+    id: MemoryId,
+    ns_id: i64,
+    u: &MemoryUpdate,
+) -> Result<(), StoreError> {
+    let mut params = Params::default();
+    let mut sets: Vec<String> = Vec::new();
+    let mut edited = false;
+    if let Some((content, _, hash)) = &u.content {
+        sets.push(format!("content = {}", params.push(content.clone())));
+        sets.push(format!("content_hash = {}", params.push(hash.clone())));
+        edited = true;
+    }
+    if let Some(summary) = &u.summary {
+        sets.push(format!("summary = {}", params.push(summary.clone())));
+        edited = true;
+    }
+    if let Some(occurred_at) = u.occurred_at {
+        sets.push(format!("occurred_at = {}", params.push(micros(occurred_at))));
+        edited = true;
+    }
+    if let Some(metadata) = &u.metadata {
+        let json = serde_json::Value::Object(metadata.clone());
+        sets.push(format!("metadata = {}", params.push(json)));
+        edited = true;
+    }
+    if let Some(tier) = u.memory_type {
+        sets.push(format!("memory_type = {}", params.push(tier.as_str().to_owned())));
+        edited = true;
+    }
+    if let Some((ttl, expires_at)) = u.ttl {
+        sets.push(format!("ttl_secs = {}", params.push(i64::try_from(ttl).unwrap_or(i64::MAX))));
+        sets.push(format!("expires_at = {}", params.push(expires_at.map(micros))));
+        edited = true;
+    }
+    // Archiving and supersession change state, not content: `updated_at` stays for them.
+    if let Some(archived) = u.archived {
+        sets.push(format!("archived = {}", params.push(archived)));
+    }
+    if let Some(superseded) = u.superseded {
+        let (by, at) = superseded.unzip();
+        sets.push(format!("superseded_by = {}", params.push(by.map(uuid))));
+        sets.push(format!("invalid_at = {}", params.push(at.map(micros))));
+    }
+    if edited {
+        sets.push(format!("updated_at = {}", params.push(micros(u.at))));
+    }
+    if !sets.is_empty() {
+        let sql =
+            format!("UPDATE memories SET {} WHERE id = {}", sets.join(", "), params.push(id.0));
+        tx.execute(&sql, &params.refs()).await.map_err(backend("updating memory"))?;
+    }
+    if let Some((_, terms, _)) = &u.content {
+        keyword::delete_terms(tx, id).await?;
+        keyword::write_terms(tx, &[(id, ns_id, terms.as_slice())]).await?;
+    }
+    if let Some(vectors) = &u.vectors {
+        tx.execute("DELETE FROM vectors WHERE memory_id = $1", &[&id.0])
+            .await
+            .map_err(backend("replacing vectors"))?;
+        let latest: Vec<(MemoryId, &StoredVector)> = latest_per_model(id, vectors).collect();
+        write_vectors(tx, &latest).await?;
     }
     Ok(())
 }

@@ -9,12 +9,17 @@
 //! plain atomic increments outside that lock. Migrations are versioned in `rearview_schema`
 //! and applied under a session advisory lock, so servers starting together migrate once.
 
+mod changes;
 mod codec;
 mod filter;
 pub mod hnsw;
 mod insert;
+mod keys;
 mod keyword;
+mod loading;
+mod maintenance;
 mod search;
+mod stats;
 mod store;
 mod tls;
 
