@@ -24,7 +24,7 @@ use async_trait::async_trait;
 use rearview_core::{Clock, Embedding, ManualClock, MemoryId, Namespace};
 use rearview_embed::{EmbedError, Embedder, TextKind};
 use rearview_search::{
-    Fusion, KeywordScale, QueryFocus, RankingConfig, Recency, Succession, VectorScale,
+    Feedback, Fusion, KeywordScale, QueryFocus, RankingConfig, Recency, Succession, VectorScale,
 };
 use rearview_service::{
     KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
@@ -106,8 +106,10 @@ pub const NAMES: [&str; 7] =
 /// - custom: a fusion `weighted:V:K:S`, `rrf:K:V:W` or `rel:V:K:raw|minmax[:max|coverS]`, followed by any of
 ///   `+decay` (the design's), `+prior:W:H` (recency prior: weight, half-life in days),
 ///   `+focus:T:W:D` (dialogue focus: tail turns, tail weight, keyword decay per turn),
-///   `+succession:S:M` (newer statements first, pairs at cosine ≥ S, nearest by M) or
-///   `+nosuccession`; or
+///   `+succession:S:M` (newer statements first, pairs at cosine ≥ S, nearest by M),
+///   `+nosuccession`, `+feedback:T:W` (every query vector moved toward the first ranking's top
+///   T memories with weight W), `+dialoguefeedback:T:W` (only dialogue queries) or
+///   `+nofeedback`; or
 ///   `default` followed by any of these (`default+nosuccession`: the default without the
 ///   newer-statements-first stage);
 /// - any of these with `+floor:X` last: the relevance floor X instead of the service's.
@@ -121,6 +123,7 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
         vector_candidates: CANDIDATES,
         keyword_candidates: CANDIDATES,
         succession: None,
+        feedback: None,
     };
     let design_decay = Recency::Decay { per_day: 0.01 };
     if let Some((rest, floor)) = name.rsplit_once("+floor:") {
@@ -159,7 +162,8 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
             EvalError::Input(format!(
                 "unknown configuration {other:?}; allowed: {}, or a custom fusion \
                  (weighted:V:K:S, rrf:K:V:W, rel:V:K:raw|minmax[:max|coverS], or default) with any \
-                 of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +nosuccession",
+                 of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +nosuccession, \
+                 +feedback:T:W, +dialoguefeedback:T:W, +nofeedback",
                 NAMES.join(", ")
             ))
         })?),
@@ -200,6 +204,15 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                 })
             }
             ("nosuccession", []) => ranking.succession = None,
+            ("feedback", [top, weight]) => {
+                let (top, weight) = (*top as usize, *weight);
+                ranking.feedback = Some(Feedback { top, weight, dialogues_only: false })
+            }
+            ("dialoguefeedback", [top, weight]) => {
+                let (top, weight) = (*top as usize, *weight);
+                ranking.feedback = Some(Feedback { top, weight, dialogues_only: true })
+            }
+            ("nofeedback", []) => ranking.feedback = None,
             _ => return None,
         }
     }

@@ -9,6 +9,7 @@
 //! - [`text`]: [`TextIndex`], in-memory BM25 scored exactly as SQLite FTS5 scores it;
 //! - [`mod@rank`]: hybrid fusion of vector and keyword signals with time decay and access heat,
 //!   each score carrying an [`Explanation`];
+//! - [`feedback`]: the query vector moved toward a first ranking's best memories;
 //! - [`succession`]: newer statements of a fact placed before the older ones they update.
 //!
 //! **Invariant:** nothing here does I/O or reads the clock. The query vector and "now" are inputs,
@@ -16,6 +17,7 @@
 
 pub mod ann;
 pub mod extract;
+pub mod feedback;
 pub mod focus;
 pub mod rank;
 pub mod succession;
@@ -24,6 +26,7 @@ pub mod tokenize;
 pub mod vector;
 
 pub use ann::{AnnError, AnnIndex};
+pub use feedback::{Feedback, feedback_query};
 pub use focus::{Focused, QueryFocus, focus};
 pub use rank::{
     Candidate, Explanation, Floor, Fusion, KeywordScale, RankingConfig, Recency, Scored, TIER_BAND,

@@ -27,7 +27,9 @@
 //! - Heat is bounded (+5 % at most, reached at 20 uses) and earned: the service counts a use
 //!   only for memories a recall returned above its relevance floor.
 //!
-//! Dialogue-shaped queries are focused on their latest turns first ([`mod@crate::focus`]).
+//! Dialogue-shaped queries are focused on their latest turns first ([`mod@crate::focus`]), and
+//! ranked twice: the second time with the query vector moved toward the first ranking's best
+//! memory, `normalise(q + 0.3 · v₁)` ([`mod@crate::feedback`]).
 //! Reciprocal-rank fusion ([`Fusion::Rrf`], Cormack, Clarke & Büttcher, SIGIR 2009) and the
 //! design's weighted formula ([`Fusion::Weighted`]) remain for comparison.
 //!
@@ -38,6 +40,7 @@ use rearview_core::{MemoryId, MemoryType, Timestamp};
 use serde::Serialize;
 
 use crate::QueryFocus;
+use crate::feedback::Feedback;
 use crate::succession::Succession;
 
 /// How the relevance signals are combined.
@@ -166,6 +169,9 @@ pub struct RankingConfig {
     /// before the older ones they update ([`newer_first`](crate::succession::newer_first));
     /// `None`: both off (history then never takes part in a recall that leaves it out).
     pub succession: Option<Succession>,
+    /// Pseudo-relevance feedback: the candidates scored again against the query vector moved
+    /// toward the first ranking's best memories ([`mod@crate::feedback`]); `None`: off.
+    pub feedback: Option<Feedback>,
 }
 
 impl RankingConfig {
@@ -180,6 +186,7 @@ impl RankingConfig {
         vector_candidates: 20,
         keyword_candidates: 20,
         succession: None,
+        feedback: None,
     };
 }
 
@@ -194,6 +201,7 @@ impl Default for RankingConfig {
             vector_candidates: 50,
             keyword_candidates: 50,
             succession: Some(Succession::DEFAULT),
+            feedback: Some(Feedback::DEFAULT),
         }
     }
 }
@@ -265,7 +273,8 @@ pub struct Explanation {
 }
 
 impl Explanation {
-    pub(crate) fn leaf(value: f32, description: impl Into<String>) -> Self {
+    /// A node computed from nothing further.
+    pub fn leaf(value: f32, description: impl Into<String>) -> Self {
         Self { value, description: description.into(), details: Vec::new() }
     }
 }

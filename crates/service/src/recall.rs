@@ -12,8 +12,8 @@ use rearview_core::{
 };
 use rearview_embed::{Embedder, TextKind};
 use rearview_search::{
-    Candidate, Floor, Focused, RankingConfig, Scored, Statement, Statements, current_first, focus,
-    newer_first, rank,
+    Candidate, Explanation, Floor, Focused, RankingConfig, Scored, Statement, Statements,
+    current_first, feedback_query, focus, newer_first, rank,
 };
 use rearview_store::KeywordHit;
 
@@ -73,6 +73,7 @@ impl MemoryService {
         let mut found = self.candidates(namespace, &plan, &query).await?;
         let ranking_started = Instant::now();
         let ranked = rank(&found.candidates, &plan.ranking, plan.now, request.tier_order);
+        let ranked = self.with_feedback(namespace, ranked, &found, &query, &plan, &request).await?;
         let history_started = Instant::now();
         let (ranked, mut lifted) =
             self.answer_history(namespace, ranked, &mut found, &plan).await?;
@@ -246,6 +247,53 @@ impl MemoryService {
             "recall candidates"
         );
         Ok(Found { candidates, memories })
+    }
+
+    /// Stage 3b: pseudo-relevance feedback (`rearview_search::feedback`), when the ranking asks
+    /// for it: the query vector in each space moved toward the first ranking's best memories,
+    /// and the candidates ranked again by it. The relevance floor still compares the question's
+    /// own cosines.
+    async fn with_feedback(
+        &self,
+        namespace: &Namespace,
+        ranked: Vec<Scored>,
+        found: &Found,
+        query: &Query,
+        plan: &Plan,
+        request: &RecallRequest,
+    ) -> Result<Vec<Scored>, ServiceError> {
+        let Some(feedback) = plan.ranking.feedback else { return Ok(ranked) };
+        if query.vectors.is_empty() || !feedback.applies(query.focused.tail.is_some()) {
+            return Ok(ranked);
+        }
+        let top: Vec<MemoryId> = ranked.iter().take(feedback.top).map(|s| s.id).collect();
+        let mut moved = Vec::with_capacity(query.vectors.len());
+        for (model, vector) in &query.vectors {
+            let stored = self.vectors_of(namespace, model, &top).await?;
+            let stored: Vec<&[f32]> = stored.iter().flatten().map(Vec::as_slice).collect();
+            let vector =
+                feedback_query(vector, &stored, feedback.weight).unwrap_or_else(|| vector.clone());
+            moved.push((model.clone(), vector));
+        }
+        let cosines = self.cosines(namespace, &moved, &found.memories).await?;
+        let candidates: Vec<Candidate> = found
+            .candidates
+            .iter()
+            .map(|c| Candidate { cosine: cosines.get(&c.id).copied(), ..c.clone() })
+            .collect();
+        let mut reranked = rank(&candidates, &plan.ranking, plan.now, request.tier_order);
+        let toward: Vec<String> = top.iter().map(MemoryId::to_string).collect();
+        let note = format!(
+            "feedback: cos against the query moved toward the first ranking's best {} ({}) \
+             by {}",
+            if top.len() == 1 { "memory" } else { "memories" },
+            toward.join(", "),
+            feedback.weight
+        );
+        for scored in &mut reranked {
+            scored.explanation.details.push(Explanation::leaf(feedback.weight, note.clone()));
+        }
+        Ok(reranked)
     }
 
     /// Stage 4a: each superseded candidate (history, searched only to be answered this way)

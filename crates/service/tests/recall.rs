@@ -129,6 +129,40 @@ async fn recall_uses_vectors_and_explains_every_signal() {
     assert_eq!(e.value, r.hits[0].score);
 }
 
+/// The feedback notes of a hit's explanation (`rearview_search::feedback`).
+fn feedback_notes(hit: &rearview_service::RecallHit) -> Vec<String> {
+    let e = hit.explanation.as_ref().expect("explanation requested");
+    e.details
+        .iter()
+        .filter(|d| d.description.starts_with("feedback:"))
+        .map(|d| d.description.clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_dialogue_is_ranked_again_toward_its_best_memory_and_a_question_is_not() {
+    let h = harness().await;
+    remember(&h, "a", "We went hiking on Mount Tai last autumn").await;
+    remember(&h, "a", "The office printer is out of toner").await;
+    remember(&h, "a", "Tom bought new boots for Mount Tai").await;
+    let dialogue =
+        "user: hi\nassistant: hello, how was the weekend?\nuser: remember our hiking trip?";
+    let request = RecallRequest { explain: true, ..RecallRequest::new(dialogue) };
+    let r = h.service.recall(&ns("a"), request).await.unwrap();
+    assert_eq!(r.hits[0].memory.content, "We went hiking on Mount Tai last autumn");
+    let best = r.hits[0].memory.id.to_string();
+    for hit in &r.hits {
+        let notes = feedback_notes(hit);
+        assert_eq!(notes.len(), 1, "one feedback note per hit: {notes:?}");
+        assert!(notes[0].contains(&best), "the note names the best memory {best}: {notes:?}");
+    }
+    let question =
+        RecallRequest { explain: true, ..RecallRequest::new("remember our hiking trip?") };
+    let r = h.service.recall(&ns("a"), question).await.unwrap();
+    assert_eq!(r.hits[0].memory.content, "We went hiking on Mount Tai last autumn");
+    assert!(r.hits.iter().all(|hit| feedback_notes(hit).is_empty()), "a question is not moved");
+}
+
 #[tokio::test]
 async fn namespaces_never_see_each_other() {
     let h = harness().await;
@@ -660,6 +694,7 @@ async fn update_corrects_a_wrong_fact_everywhere() {
         vector_candidates: 0,
         fusion: Fusion::Weighted { vector: 0.0, keyword: 1.0, bm25_saturation: 10.0 },
         succession: None,
+        feedback: None,
         ..Default::default()
     };
     let plain = RecallRequest { ranking: Some(history_off), ..RecallRequest::new("8080") };

@@ -52,6 +52,7 @@ async fn store(service: &MemoryService, i: usize) -> MemoryId {
 async fn found(service: &MemoryService, i: usize) -> Option<MemoryId> {
     let ranking = rearview_search::RankingConfig {
         succession: None,
+        feedback: None,
         ..rearview_search::RankingConfig::default()
     };
     let request =

@@ -398,6 +398,7 @@ async fn by_default_recall_puts_the_newer_statement_before_the_older_one_and_kee
         // The stage is what does it: without it the older statement matches the question best.
         let ranking = rearview_search::RankingConfig {
             succession: None,
+            feedback: None,
             ..rearview_search::RankingConfig::default()
         };
         let plain = RecallRequest { ranking: Some(ranking), ..RecallRequest::new(query) };
@@ -434,6 +435,7 @@ async fn a_question_matching_superseded_wording_is_answered_by_the_current_memor
     // Without the stage the current memory, sharing no word with the question, is not found.
     let ranking = rearview_search::RankingConfig {
         succession: None,
+        feedback: None,
         ..rearview_search::RankingConfig::default()
     };
     let plain = RecallRequest { ranking: Some(ranking), ..RecallRequest::new(query) };
