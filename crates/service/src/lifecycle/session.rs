@@ -43,53 +43,16 @@ impl MemoryService {
         if turns.is_empty() {
             return Ok(result);
         }
-        let mut planned: Vec<(NewMemory, Vec<MemoryId>)> = Vec::new();
-        let llm = self.llm().filter(|_| !statements.is_empty());
-        if let Some(llm) = llm {
-            let inputs: Vec<Episode> = statements.iter().map(|t| episode_of(t)).collect();
-            let (events, completion) = rearview_llm::extract_events(
-                llm.as_ref(),
-                &inputs,
-                self.config.max_content_chars.min(2000),
-            )
-            .await?;
-            result.method = "llm";
-            result.model = Some(completion.model.clone());
-            let sources: Vec<MemoryId> = statements.iter().map(|t| t.id).collect();
-            let last = statements.last().map_or(now, |t| t.occurred_at);
-            for event in events {
-                let mut metadata = Metadata::new();
-                metadata.insert(
-                    "promoted_by".into(),
-                    serde_json::json!({"method": "llm", "model": completion.model, "session_id": session_id}),
-                );
-                let new = NewMemory {
-                    metadata,
-                    session_id: Some(session_id.to_owned()),
-                    occurred_at: Some(last),
-                    ..NewMemory::new(event)
-                };
-                planned.push((new, sources.clone()));
+        let planned = match self.llm().filter(|_| !statements.is_empty()) {
+            Some(llm) => {
+                let (planned, model) =
+                    self.episodes_by_llm(llm.as_ref(), &statements, session_id, now).await?;
+                result.method = "llm";
+                result.model = Some(model);
+                planned
             }
-        } else {
-            for turn in statements {
-                if !worth_an_episode(turn, self.config.tokenizer.index_terms(&turn.content).len()) {
-                    continue;
-                }
-                let mut metadata = turn.metadata.clone();
-                metadata.insert(
-                    "promoted_by".into(),
-                    serde_json::json!({"method": "rules", "session_id": session_id}),
-                );
-                let new = NewMemory {
-                    metadata,
-                    session_id: Some(session_id.to_owned()),
-                    occurred_at: Some(turn.occurred_at),
-                    ..NewMemory::new(turn.content.clone())
-                };
-                planned.push((new, vec![turn.id]));
-            }
-        }
+            None => self.episodes_by_rules(&statements, session_id),
+        };
         // The slow part (summaries, embeddings) before taking the namespace.
         let mut prepared = Vec::with_capacity(planned.len());
         for (new, sources) in planned {
@@ -119,7 +82,82 @@ impl MemoryService {
             result.episodes.push(self.write_prepared(&guard, p).await?);
         }
         // Only now that every episode is committed: the working memories expire.
-        for turn in &turns {
+        self.expire_turns(namespace, &turns, now).await?;
+        tracing::info!(namespace = %namespace, session_id, episodes = result.episodes.len(), method = result.method, "session ended");
+        Ok(result)
+    }
+
+    /// The episodes the LLM extracts from a session's statements, each sourced from all of
+    /// them and dated at the last one, and the model that answered.
+    async fn episodes_by_llm(
+        &self,
+        llm: &dyn rearview_llm::LanguageModel,
+        statements: &[&Memory],
+        session_id: &str,
+        now: Timestamp,
+    ) -> Result<(Vec<(NewMemory, Vec<MemoryId>)>, String), ServiceError> {
+        let inputs: Vec<Episode> = statements.iter().map(|t| episode_of(t)).collect();
+        let (events, completion) =
+            rearview_llm::extract_events(llm, &inputs, self.config.max_content_chars.min(2000))
+                .await?;
+        let sources: Vec<MemoryId> = statements.iter().map(|t| t.id).collect();
+        let last = statements.last().map_or(now, |t| t.occurred_at);
+        let planned = events
+            .into_iter()
+            .map(|event| {
+                let mut metadata = Metadata::new();
+                metadata.insert(
+                    "promoted_by".into(),
+                    serde_json::json!({"method": "llm", "model": completion.model, "session_id": session_id}),
+                );
+                let new = NewMemory {
+                    metadata,
+                    session_id: Some(session_id.to_owned()),
+                    occurred_at: Some(last),
+                    ..NewMemory::new(event)
+                };
+                (new, sources.clone())
+            })
+            .collect();
+        Ok((planned, completion.model))
+    }
+
+    /// Without an LLM: each statement worth an episode becomes one, as it was said.
+    fn episodes_by_rules(
+        &self,
+        statements: &[&Memory],
+        session_id: &str,
+    ) -> Vec<(NewMemory, Vec<MemoryId>)> {
+        statements
+            .iter()
+            .filter(|turn| {
+                worth_an_episode(turn, self.config.tokenizer.index_terms(&turn.content).len())
+            })
+            .map(|turn| {
+                let mut metadata = turn.metadata.clone();
+                metadata.insert(
+                    "promoted_by".into(),
+                    serde_json::json!({"method": "rules", "session_id": session_id}),
+                );
+                let new = NewMemory {
+                    metadata,
+                    session_id: Some(session_id.to_owned()),
+                    occurred_at: Some(turn.occurred_at),
+                    ..NewMemory::new(turn.content.clone())
+                };
+                (new, vec![turn.id])
+            })
+            .collect()
+    }
+
+    /// Expires a session's working memories at `now` (their episodes are committed).
+    async fn expire_turns(
+        &self,
+        namespace: &Namespace,
+        turns: &[Memory],
+        now: Timestamp,
+    ) -> Result<(), ServiceError> {
+        for turn in turns {
             let secs = (now - turn.timestamp).num_seconds().max(1) as u64;
             let update =
                 MemoryUpdate { ttl: Some((secs, Some(now))), at: now, ..Default::default() };
@@ -127,8 +165,7 @@ impl MemoryService {
                 self.indexes.replace(&memory, None, None);
             }
         }
-        tracing::info!(namespace = %namespace, session_id, episodes = result.episodes.len(), method = result.method, "session ended");
-        Ok(result)
+        Ok(())
     }
 
     /// The live working memories of a session, oldest first.
