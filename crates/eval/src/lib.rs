@@ -204,13 +204,14 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                 })
             }
             ("nosuccession", []) => ranking.succession = None,
-            ("feedback", [top, weight]) => {
-                let (top, weight) = (*top as usize, *weight);
-                ranking.feedback = Some(Feedback { top, weight, dialogues_only: false })
-            }
-            ("dialoguefeedback", [top, weight]) => {
-                let (top, weight) = (*top as usize, *weight);
-                ranking.feedback = Some(Feedback { top, weight, dialogues_only: true })
+            ("feedback" | "dialoguefeedback", [top, weight])
+                if top.fract() == 0.0 && *top >= 1.0 =>
+            {
+                ranking.feedback = Some(Feedback {
+                    top: *top as usize,
+                    weight: *weight,
+                    dialogues_only: kind == "dialoguefeedback",
+                })
             }
             ("nofeedback", []) => ranking.feedback = None,
             _ => return None,

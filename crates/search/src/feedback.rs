@@ -19,7 +19,11 @@
 //! is already specific, and moving it cost LoCoMo and MemDaily a little (`BENCHMARKS.md`,
 //! "Feedback for dialogue queries").
 
-use rearview_core::Embedding;
+use std::collections::HashMap;
+
+use rearview_core::{Embedding, MemoryId};
+
+use crate::Candidate;
 
 /// How the query vector follows the first ranking.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -60,9 +64,58 @@ pub fn feedback_query(query: &Embedding, feedback: &[&[f32]], weight: f32) -> Op
     Embedding::new(moved).ok()
 }
 
+/// `candidates` with the cosines of the moved query (`None` where a memory has no vector in
+/// its spaces) and their vector ranks renumbered by them: the memories that were vector matches
+/// keep being the vector matches, in their new order (what [`Fusion::Rrf`](crate::Fusion::Rrf)
+/// and the explanation read).
+pub fn rescored(candidates: &[Candidate], cosines: &HashMap<MemoryId, f32>) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = candidates
+        .iter()
+        .map(|c| Candidate { cosine: cosines.get(&c.id).copied(), ..c.clone() })
+        .collect();
+    let mut matches: Vec<usize> =
+        (0..out.len()).filter(|i| out[*i].vector_rank.is_some()).collect();
+    let key = |c: &Candidate| c.cosine.unwrap_or(f32::NEG_INFINITY);
+    matches
+        .sort_by(|a, b| key(&out[*b]).total_cmp(&key(&out[*a])).then(out[*a].id.cmp(&out[*b].id)));
+    for (rank, i) in matches.into_iter().enumerate() {
+        out[i].vector_rank = Some(rank + 1);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rearview_core::{MemoryType, Timestamp};
+
+    fn candidate(n: u128, cosine: f32, vector_rank: Option<usize>) -> Candidate {
+        Candidate {
+            id: MemoryId(uuid::Uuid::from_u128(n)),
+            memory_type: MemoryType::Episodic,
+            cosine: Some(cosine),
+            vector_rank,
+            bm25: None,
+            keyword_rank: None,
+            bm25_full: None,
+            occurred_at: Timestamp::default(),
+            access_count: 0,
+        }
+    }
+
+    #[test]
+    fn rescoring_takes_the_new_cosines_and_renumbers_the_vector_matches() {
+        let old = [candidate(1, 0.9, Some(1)), candidate(2, 0.8, Some(2)), candidate(3, 0.7, None)];
+        let new: HashMap<MemoryId, f32> =
+            [(old[0].id, 0.6), (old[1].id, 0.95), (old[2].id, 0.99)].into_iter().collect();
+        let got = rescored(&old, &new);
+        let summary: Vec<(f32, Option<usize>)> =
+            got.iter().map(|c| (c.cosine.unwrap(), c.vector_rank)).collect();
+        // The keyword-only candidate gets its new cosine but does not become a vector match.
+        assert_eq!(summary, [(0.6, Some(2)), (0.95, Some(1)), (0.99, None)]);
+        let without: HashMap<MemoryId, f32> = HashMap::new();
+        assert!(rescored(&old, &without).iter().all(|c| c.cosine.is_none()));
+    }
 
     fn unit(v: &[f32]) -> Embedding {
         Embedding::new(v.to_vec()).unwrap()

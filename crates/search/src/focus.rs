@@ -38,6 +38,9 @@ impl QueryFocus {
 /// A query after focusing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Focused {
+    /// Whether the query is a dialogue (at least [`QueryFocus::min_turns`] turns), whatever
+    /// the tail's weight.
+    pub dialogue: bool,
     /// The latest turns, to embed beside the whole query; `None` when not a dialogue.
     pub tail: Option<String>,
     /// Each distinct query term with its weight in `(0, 1]`, in first-seen order.
@@ -59,7 +62,7 @@ pub fn focus(query: &str, tokenizer: Tokenizer, config: &QueryFocus) -> Focused 
     let turns = turns(query);
     if turns.len() < config.min_turns.max(2) {
         let terms = tokenizer.query_terms(query).into_iter().map(|t| (t, 1.0)).collect();
-        return Focused { tail: None, terms };
+        return Focused { dialogue: false, tail: None, terms };
     }
     let mut weights: HashMap<String, f32> = HashMap::new();
     let mut order: Vec<String> = Vec::new();
@@ -79,7 +82,7 @@ pub fn focus(query: &str, tokenizer: Tokenizer, config: &QueryFocus) -> Focused 
     let terms = order.into_iter().map(|t| (t.clone(), weights[&t])).collect();
     let tail = (config.tail_weight > 0.0 && config.tail_turns > 0)
         .then(|| turns[turns.len().saturating_sub(config.tail_turns)..].join("\n"));
-    Focused { tail, terms }
+    Focused { dialogue: true, tail, terms }
 }
 
 #[cfg(test)]
@@ -93,6 +96,7 @@ mod tests {
     fn a_question_is_left_alone() {
         let f = focus("Where did Caroline move?", Tokenizer::CjkBigram, &FOCUS);
         assert_eq!(f.tail, None);
+        assert!(!f.dialogue);
         assert!(f.terms.iter().all(|(_, w)| *w == 1.0));
         assert!(f.terms.iter().any(|(t, _)| t.starts_with("carolin")));
     }
@@ -102,6 +106,10 @@ mod tests {
         let q = "<BOD>\n<Bart>:\"元旦晚会我要表演魔术\"\n<Assistant>:\"太棒了\"\n<Bart>:\"我想再跳一次那个舞\"\n";
         assert_eq!(turns(q).len(), 3);
         let f = focus(q, Tokenizer::CjkBigram, &FOCUS);
+        assert!(f.dialogue);
+        let untailed = QueryFocus { tail_weight: 0.0, ..FOCUS };
+        let g = focus(q, Tokenizer::CjkBigram, &untailed);
+        assert!(g.dialogue && g.tail.is_none(), "a dialogue without a tail is still a dialogue");
         assert_eq!(
             f.tail.as_deref(),
             Some("<Assistant>:\"太棒了\"\n<Bart>:\"我想再跳一次那个舞\"")

@@ -26,7 +26,7 @@ pub mod tokenize;
 pub mod vector;
 
 pub use ann::{AnnError, AnnIndex};
-pub use feedback::{Feedback, feedback_query};
+pub use feedback::{Feedback, feedback_query, rescored};
 pub use focus::{Focused, QueryFocus, focus};
 pub use rank::{
     Candidate, Explanation, Floor, Fusion, KeywordScale, RankingConfig, Recency, Scored, TIER_BAND,

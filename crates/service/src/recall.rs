@@ -3,6 +3,9 @@
 //! (pure, `rearview_search::succession`) → selection (relevance floor, top-k, token budget) → use
 //! recording.
 
+mod feedback;
+mod selection;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
@@ -12,15 +15,15 @@ use rearview_core::{
 };
 use rearview_embed::{Embedder, TextKind};
 use rearview_search::{
-    Candidate, Explanation, Floor, Focused, RankingConfig, Scored, Statement, Statements,
-    current_first, feedback_query, focus, newer_first, rank,
+    Candidate, Floor, Focused, RankingConfig, Scored, Statement, Statements, current_first, focus,
+    newer_first, rank,
 };
 use rearview_store::KeywordHit;
 
-use crate::requests::{Shown, estimate_tokens};
+use self::selection::{above_floor, select};
 use crate::{
-    KeywordSearch, MemoryService, RecallHit, RecallRequest, RecallResponse, RecallTimings,
-    ServiceError, VectorSearch,
+    KeywordSearch, MemoryService, RecallRequest, RecallResponse, RecallTimings, ServiceError,
+    VectorSearch,
 };
 
 /// `future`'s output and how long it took, for the stage timings in the debug log.
@@ -73,6 +76,7 @@ impl MemoryService {
         let mut found = self.candidates(namespace, &plan, &query).await?;
         let ranking_started = Instant::now();
         let ranked = rank(&found.candidates, &plan.ranking, plan.now, request.tier_order);
+        let feedback_started = Instant::now();
         let ranked = self.with_feedback(namespace, ranked, &found, &query, &plan, &request).await?;
         let history_started = Instant::now();
         let (ranked, mut lifted) =
@@ -84,7 +88,8 @@ impl MemoryService {
         tracing::debug!(
             embed_ms = ms(embed),
             candidates_ms = ms(ranking_started - candidates_started),
-            rank_ms = ms(history_started - ranking_started),
+            rank_ms = ms(feedback_started - ranking_started),
+            feedback_ms = ms(history_started - feedback_started),
             history_ms = ms(newer_started - history_started),
             newer_first_ms = ms(newer_took),
             "recall stages"
@@ -247,53 +252,6 @@ impl MemoryService {
             "recall candidates"
         );
         Ok(Found { candidates, memories })
-    }
-
-    /// Stage 3b: pseudo-relevance feedback (`rearview_search::feedback`), when the ranking asks
-    /// for it: the query vector in each space moved toward the first ranking's best memories,
-    /// and the candidates ranked again by it. The relevance floor still compares the question's
-    /// own cosines.
-    async fn with_feedback(
-        &self,
-        namespace: &Namespace,
-        ranked: Vec<Scored>,
-        found: &Found,
-        query: &Query,
-        plan: &Plan,
-        request: &RecallRequest,
-    ) -> Result<Vec<Scored>, ServiceError> {
-        let Some(feedback) = plan.ranking.feedback else { return Ok(ranked) };
-        if query.vectors.is_empty() || !feedback.applies(query.focused.tail.is_some()) {
-            return Ok(ranked);
-        }
-        let top: Vec<MemoryId> = ranked.iter().take(feedback.top).map(|s| s.id).collect();
-        let mut moved = Vec::with_capacity(query.vectors.len());
-        for (model, vector) in &query.vectors {
-            let stored = self.vectors_of(namespace, model, &top).await?;
-            let stored: Vec<&[f32]> = stored.iter().flatten().map(Vec::as_slice).collect();
-            let vector =
-                feedback_query(vector, &stored, feedback.weight).unwrap_or_else(|| vector.clone());
-            moved.push((model.clone(), vector));
-        }
-        let cosines = self.cosines(namespace, &moved, &found.memories).await?;
-        let candidates: Vec<Candidate> = found
-            .candidates
-            .iter()
-            .map(|c| Candidate { cosine: cosines.get(&c.id).copied(), ..c.clone() })
-            .collect();
-        let mut reranked = rank(&candidates, &plan.ranking, plan.now, request.tier_order);
-        let toward: Vec<String> = top.iter().map(MemoryId::to_string).collect();
-        let note = format!(
-            "feedback: cos against the query moved toward the first ranking's best {} ({}) \
-             by {}",
-            if top.len() == 1 { "memory" } else { "memories" },
-            toward.join(", "),
-            feedback.weight
-        );
-        for scored in &mut reranked {
-            scored.explanation.details.push(Explanation::leaf(feedback.weight, note.clone()));
-        }
-        Ok(reranked)
     }
 
     /// Stage 4a: each superseded candidate (history, searched only to be answered this way)
@@ -568,7 +526,7 @@ fn blend(vectors: &[Embedding], tail_weight: Option<f32>) -> Option<Embedding> {
 
 /// How far [`MemoryService::answer_history`] follows a chain of supersessions (Berlin → Paris →
 /// Lisbon → …) to the current memory.
-const MAX_CHAIN: usize = 8;
+pub(crate) const MAX_CHAIN: usize = 8;
 
 /// A memory holding this share of a full keyword match of the query passes the floor whatever
 /// its cosine.
@@ -590,83 +548,6 @@ fn calibrated_floor(model: &str, query: &str) -> Option<f32> {
 
 const E5_FLOOR_HAN: f32 = 0.82;
 const E5_FLOOR_OTHER: f32 = 0.78;
-
-/// Stage 5a: drops what scores under the relevance floor; returns the rest (in order) and how
-/// many were dropped. A memory placed instead of another (`lifted`: it, the other one: a newer
-/// statement before an older one, a current memory instead of what it superseded) passes when
-/// that one does.
-fn above_floor(
-    ranked: Vec<Scored>,
-    candidates: &[Candidate],
-    floor: Option<&Floor>,
-    lifted: &HashMap<MemoryId, MemoryId>,
-) -> (Vec<Scored>, usize) {
-    let Some(floor) = floor else { return (ranked, 0) };
-    let by_id: HashMap<MemoryId, &Candidate> = candidates.iter().map(|c| (c.id, c)).collect();
-    let passes =
-        |id: &MemoryId| by_id.get(id).is_some_and(|c| rearview_search::passes_floor(c, floor));
-    let before = ranked.len();
-    // A memory placed instead of another passes as that one does, along the chain.
-    let passes_via = |id: &MemoryId| {
-        let mut at = *id;
-        for _ in 0..=MAX_CHAIN {
-            if passes(&at) {
-                return true;
-            }
-            match lifted.get(&at) {
-                Some(older) => at = *older,
-                None => return false,
-            }
-        }
-        false
-    };
-    let kept: Vec<Scored> = ranked.into_iter().filter(|s| passes_via(&s.id)).collect();
-    let dropped = before - kept.len();
-    (kept, dropped)
-}
-
-/// Stage 5b: the top `top_k`, and with `max_tokens`, the best that fit the budget (a long
-/// memory shown by its summary when only that fits), with how many better-ranked memories did
-/// not fit.
-fn select(
-    ranked: Vec<Scored>,
-    memories: &HashMap<MemoryId, Memory>,
-    request: &RecallRequest,
-) -> (Vec<RecallHit>, usize) {
-    let mut budget = request.max_tokens;
-    let mut hits = Vec::new();
-    let mut over_budget = 0;
-    for scored in ranked {
-        if hits.len() == request.top_k {
-            break;
-        }
-        let Some(memory) = memories.get(&scored.id) else { continue };
-        let shown = match budget.as_mut() {
-            None => Shown::Content,
-            Some(left) => {
-                let full = estimate_tokens(&memory.content);
-                let short = memory.summary.as_deref().map(estimate_tokens);
-                if full <= *left {
-                    *left -= full;
-                    Shown::Content
-                } else if let Some(short) = short.filter(|s| *s <= *left) {
-                    *left -= short;
-                    Shown::Summary
-                } else {
-                    over_budget += 1;
-                    continue;
-                }
-            }
-        };
-        hits.push(RecallHit {
-            memory: memory.clone(),
-            score: scored.score,
-            explanation: Some(scored.explanation),
-            shown,
-        });
-    }
-    (hits, over_budget)
-}
 
 /// A duration in milliseconds, for the debug events.
 fn ms(took: std::time::Duration) -> f64 {

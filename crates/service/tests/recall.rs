@@ -129,14 +129,17 @@ async fn recall_uses_vectors_and_explains_every_signal() {
     assert_eq!(e.value, r.hits[0].score);
 }
 
-/// The feedback notes of a hit's explanation (`rearview_search::feedback`).
-fn feedback_notes(hit: &rearview_service::RecallHit) -> Vec<String> {
+/// The vector signal's explanation of a hit: the first detail of its relevance.
+fn vector_signal(hit: &rearview_service::RecallHit) -> String {
     let e = hit.explanation.as_ref().expect("explanation requested");
-    e.details
-        .iter()
-        .filter(|d| d.description.starts_with("feedback:"))
-        .map(|d| d.description.clone())
-        .collect()
+    e.details[0].details[0].description.clone()
+}
+
+/// The cosine a hit's explanation reports (`(cos 0.1234 − …`).
+fn reported_cosine(hit: &rearview_service::RecallHit) -> f32 {
+    let signal = vector_signal(hit);
+    let after = signal.split("(cos ").nth(1).unwrap_or_else(|| panic!("no cosine in {signal}"));
+    after.split_whitespace().next().unwrap().parse().unwrap()
 }
 
 #[tokio::test]
@@ -144,23 +147,44 @@ async fn a_dialogue_is_ranked_again_toward_its_best_memory_and_a_question_is_not
     let h = harness().await;
     remember(&h, "a", "We went hiking on Mount Tai last autumn").await;
     remember(&h, "a", "The office printer is out of toner").await;
-    remember(&h, "a", "Tom bought new boots for Mount Tai").await;
+    remember(&h, "a", "Tom bought boots for Mount Tai last autumn").await;
     let dialogue =
         "user: hi\nassistant: hello, how was the weekend?\nuser: remember our hiking trip?";
-    let request = RecallRequest { explain: true, ..RecallRequest::new(dialogue) };
-    let r = h.service.recall(&ns("a"), request).await.unwrap();
-    assert_eq!(r.hits[0].memory.content, "We went hiking on Mount Tai last autumn");
-    let best = r.hits[0].memory.id.to_string();
-    for hit in &r.hits {
-        let notes = feedback_notes(hit);
-        assert_eq!(notes.len(), 1, "one feedback note per hit: {notes:?}");
-        assert!(notes[0].contains(&best), "the note names the best memory {best}: {notes:?}");
+    let ask = |query: &str, feedback: bool| {
+        let mut ranking = RankingConfig::default();
+        if !feedback {
+            ranking.feedback = None;
+        }
+        RecallRequest { explain: true, ranking: Some(ranking), ..RecallRequest::new(query) }
+    };
+    let with = h.service.recall(&ns("a"), ask(dialogue, true)).await.unwrap();
+    let without = h.service.recall(&ns("a"), ask(dialogue, false)).await.unwrap();
+    assert_eq!(with.hits[0].memory.content, "We went hiking on Mount Tai last autumn");
+    let best = with.hits[0].memory.id.to_string();
+    for hit in &with.hits {
+        let signal = vector_signal(hit);
+        assert!(
+            signal.contains(&format!("feedback: cos against the query moved toward {best}")),
+            "{signal}"
+        );
     }
+    // Boots share `Mount Tai` with the hike, not with the question: moving the query toward the
+    // hike brings them nearer.
+    let boots = |r: &rearview_service::RecallResponse| {
+        let hit = r.hits.iter().find(|h| h.memory.content.starts_with("Tom bought")).unwrap();
+        reported_cosine(hit)
+    };
+    assert!(boots(&with) > boots(&without) + 0.05, "{} vs {}", boots(&with), boots(&without));
+    assert!(without.hits.iter().all(|hit| !vector_signal(hit).contains("feedback")));
+    // A question is left alone by the default.
     let question =
         RecallRequest { explain: true, ..RecallRequest::new("remember our hiking trip?") };
     let r = h.service.recall(&ns("a"), question).await.unwrap();
     assert_eq!(r.hits[0].memory.content, "We went hiking on Mount Tai last autumn");
-    assert!(r.hits.iter().all(|hit| feedback_notes(hit).is_empty()), "a question is not moved");
+    assert!(
+        r.hits.iter().all(|hit| !vector_signal(hit).contains("feedback")),
+        "a question is not moved"
+    );
 }
 
 #[tokio::test]
