@@ -10,7 +10,9 @@
 //!   fully and one from ten turns ago much less.
 //!
 //! Anything shorter (a question, a sentence, a few keywords) is left exactly as it is.
-//! Lines that are only a marker such as `<BOD>` or `<EOD>` are not turns.
+//! Lines that are only a marker such as `<BOD>` or `<EOD>` are not turns. A speaker label that
+//! begins two or more turns (`user:`, `用户：`, `<Bart>:`) is the transcript's format, not what
+//! is asked, and gives no keyword: otherwise `用户: …` would match every memory about `用户`.
 
 use std::collections::HashMap;
 
@@ -67,9 +69,14 @@ pub fn focus(query: &str, tokenizer: Tokenizer, config: &QueryFocus) -> Focused 
     let mut weights: HashMap<String, f32> = HashMap::new();
     let mut order: Vec<String> = Vec::new();
     let last = turns.len() - 1;
+    let speakers = speakers(&turns);
     for (i, turn) in turns.iter().enumerate() {
         let weight = config.turn_decay.clamp(0.0, 1.0).powi((last - i) as i32).max(1e-3);
-        for term in tokenizer.query_terms(turn) {
+        let said = match label(turn) {
+            Some((speaker, rest)) if speakers.contains(speaker) => rest,
+            _ => turn,
+        };
+        for term in tokenizer.query_terms(said) {
             match weights.get_mut(&term) {
                 Some(w) => *w = w.max(weight),
                 None => {
@@ -83,6 +90,29 @@ pub fn focus(query: &str, tokenizer: Tokenizer, config: &QueryFocus) -> Focused 
     let tail = (config.tail_weight > 0.0 && config.tail_turns > 0)
         .then(|| turns[turns.len().saturating_sub(config.tail_turns)..].join("\n"));
     Focused { dialogue: true, tail, terms }
+}
+
+/// A turn's leading label and what follows it: up to 32 characters before the first `:` or
+/// `：`, in at most three words, with no sentence punctuation.
+fn label(turn: &str) -> Option<(&str, &str)> {
+    let at = turn.find([':', '：'])?;
+    let (speaker, rest) = turn.split_at(at);
+    let colon = rest.chars().next()?.len_utf8();
+    let plausible = (1..=32).contains(&speaker.chars().count())
+        && speaker.split_whitespace().count() <= 3
+        && !speaker.contains(['。', '，', '！', '？', '.', ',', '!', '?', '"', '“']);
+    plausible.then(|| (speaker.trim(), &rest[colon..]))
+}
+
+/// The labels that begin at least two turns: the speakers.
+fn speakers<'a>(turns: &[&'a str]) -> std::collections::HashSet<&'a str> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for turn in turns {
+        if let Some((speaker, _)) = label(turn) {
+            *seen.entry(speaker).or_default() += 1;
+        }
+    }
+    seen.into_iter().filter(|(_, n)| *n >= 2).map(|(s, _)| s).collect()
 }
 
 #[cfg(test)]
@@ -117,6 +147,33 @@ mod tests {
         let weight = |term: &str| f.terms.iter().find(|(t, _)| t == term).map(|(_, w)| *w);
         assert_eq!(weight("跳舞").or(weight("舞")), Some(1.0));
         assert_eq!(weight("魔术"), Some(0.25), "two turns before the last");
-        assert_eq!(weight("bart"), Some(1.0), "the latest turn it occurs in counts");
+        assert_eq!(weight("bart"), None, "the speaker label gives no keyword");
+        assert_eq!(weight("assistant"), None);
+    }
+
+    #[test]
+    fn speaker_labels_give_no_keywords_and_other_colons_keep_theirs() {
+        let has = |f: &Focused, term: &str| f.terms.iter().any(|(t, _)| t == term);
+        let zh = focus(
+            "用户: 你好\n助手：你好\n用户: 周末过得怎么样？\n助手: 挺好\n用户: 还记得爬山吗？",
+            Tokenizer::CjkBigram,
+            &FOCUS,
+        );
+        assert!(!has(&zh, "用户") && !has(&zh, "助手"), "{:?}", zh.terms);
+        assert!(has(&zh, "爬山") && has(&zh, "周末"));
+        let en = focus(
+            "user: hi\nassistant: which port?\nuser: the Redis one\nassistant: 6379",
+            Tokenizer::CjkBigram,
+            &FOCUS,
+        );
+        assert!(!has(&en, "user") && !has(&en, "assist"), "{:?}", en.terms);
+        assert!(has(&en, "redi") || has(&en, "redis"), "{:?}", en.terms);
+        // A label that begins one turn only is content: `端口` is what is asked.
+        let once = focus(
+            "user: hi\nassistant: hello\n端口: 8765 还在用吗？",
+            Tokenizer::CjkBigram,
+            &FOCUS,
+        );
+        assert!(has(&once, "端口") && has(&once, "8765"), "{:?}", once.terms);
     }
 }
