@@ -69,10 +69,11 @@ pub fn focus(query: &str, tokenizer: Tokenizer, config: &QueryFocus) -> Focused 
     let mut weights: HashMap<String, f32> = HashMap::new();
     let mut order: Vec<String> = Vec::new();
     let last = turns.len() - 1;
-    let speakers = speakers(&turns);
-    for (i, turn) in turns.iter().enumerate() {
+    let labels: Vec<Option<(&str, &str)>> = turns.iter().map(|t| label(t)).collect();
+    let speakers = speakers(&labels);
+    for (i, (turn, labelled)) in turns.iter().zip(&labels).enumerate() {
         let weight = config.turn_decay.clamp(0.0, 1.0).powi((last - i) as i32).max(1e-3);
-        let said = match label(turn) {
+        let said = match labelled {
             Some((speaker, rest)) if speakers.contains(speaker) => rest,
             _ => turn,
         };
@@ -104,13 +105,11 @@ fn label(turn: &str) -> Option<(&str, &str)> {
     plausible.then(|| (speaker.trim(), &rest[colon..]))
 }
 
-/// The labels that begin at least two turns: the speakers.
-fn speakers<'a>(turns: &[&'a str]) -> std::collections::HashSet<&'a str> {
+/// The labels (of [`label`], one per turn) that begin at least two turns: the speakers.
+fn speakers<'a>(labels: &[Option<(&'a str, &str)>]) -> std::collections::HashSet<&'a str> {
     let mut seen: HashMap<&str, usize> = HashMap::new();
-    for turn in turns {
-        if let Some((speaker, _)) = label(turn) {
-            *seen.entry(speaker).or_default() += 1;
-        }
+    for (speaker, _) in labels.iter().flatten() {
+        *seen.entry(speaker).or_default() += 1;
     }
     seen.into_iter().filter(|(_, n)| *n >= 2).map(|(s, _)| s).collect()
 }

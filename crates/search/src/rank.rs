@@ -273,8 +273,7 @@ pub struct Explanation {
 }
 
 impl Explanation {
-    /// A node computed from nothing further.
-    pub fn leaf(value: f32, description: impl Into<String>) -> Self {
+    pub(crate) fn leaf(value: f32, description: impl Into<String>) -> Self {
         Self { value, description: description.into(), details: Vec::new() }
     }
 }

@@ -51,6 +51,8 @@ struct Query {
     focused: Focused,
     vectors: Vec<(String, Embedding)>,
     vector_search: VectorSearch,
+    /// The relevance floor for these vectors ([`MemoryService::floor`]).
+    floor: Option<Floor>,
 }
 
 /// The memories worth ranking and what the searches said about them.
@@ -97,8 +99,8 @@ impl MemoryService {
         for (newer, older) in newer {
             lifted.entry(newer).or_insert(older);
         }
-        let floor = self.floor(&request, &query);
-        let (kept, below_floor) = above_floor(ranked, &found.candidates, floor.as_ref(), &lifted);
+        let (kept, below_floor) =
+            above_floor(ranked, &found.candidates, query.floor.as_ref(), &lifted);
         let (mut hits, over_budget) = select(kept, &found.memories, &request);
         let used: Vec<MemoryId> = hits.iter().map(|h| h.memory.id).collect();
         if request.record_access && !used.is_empty() {
@@ -129,11 +131,11 @@ impl MemoryService {
 
     /// The relevance floor: the request's, else the configuration's, else the calibrated one
     /// of the model that embedded the query ([`calibrated_floor`]); none without a vector.
-    fn floor(&self, request: &RecallRequest, query: &Query) -> Option<Floor> {
+    fn floor(&self, request: &RecallRequest, vectors: &[(String, Embedding)]) -> Option<Floor> {
         let similarity = match (request.min_relevance, self.config.min_relevance) {
             (Some(floor), _) | (None, Some(floor)) => floor,
             // Cosines of several models are averaged: no one model's calibration applies.
-            (None, None) => match query.vectors.as_slice() {
+            (None, None) => match vectors {
                 [(model, _)] => calibrated_floor(model, &request.query)?,
                 _ => return None,
             },
@@ -180,7 +182,8 @@ impl MemoryService {
             let tail = focused.tail.as_deref().map(|t| (t, plan.ranking.focus.tail_weight));
             self.embed_query(&request.query, tail, &spaces).await
         };
-        Ok(Query { focused, vectors, vector_search })
+        let floor = self.floor(request, &vectors);
+        Ok(Query { focused, vectors, vector_search, floor })
     }
 
     /// Stage 3: vector top-N ∪ keyword top-N, loaded, each with its exact cosine (the mean over

@@ -28,8 +28,7 @@ impl MemoryService {
         if query.vectors.is_empty() || !feedback.applies(query.focused.dialogue) {
             return Ok(ranked);
         }
-        let floor = self.floor(request, query);
-        let anchors = anchors(&ranked, found, plan, floor.as_ref(), feedback.top);
+        let anchors = anchors(&ranked, found, plan, query.floor.as_ref(), feedback.top);
         if anchors.is_empty() {
             return Ok(ranked);
         }
