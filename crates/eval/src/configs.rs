@@ -39,8 +39,9 @@ pub const NAMES: [&str; 7] =
 ///   `+focus:T:W:D` (dialogue focus: tail turns, tail weight, keyword decay per turn),
 ///   `+succession:S:M` (newer statements first, pairs at cosine ≥ S, nearest by M),
 ///   `+nosuccession`, `+feedback:T:W` (every query vector moved toward the first ranking's top
-///   T memories with weight W), `+dialoguefeedback:T:W` (only dialogue queries) or
-///   `+nofeedback`; or
+///   T memories with weight W), `+dialoguefeedback:T:W` (only dialogue queries),
+///   `+nofeedback`, `+baretail` (the focus tail without its speaker labels) or
+///   `+labelledtail` (with them); or
 ///   `default` followed by any of these (`default+nosuccession`: the default without the
 ///   newer-statements-first stage);
 /// - any of these with `+floor:X` last: the relevance floor X instead of the service's.
@@ -94,7 +95,7 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
                 "unknown configuration {other:?}; allowed: {}, or a custom fusion \
                  (weighted:V:K:S, rrf:K:V:W, rel:V:K:raw|minmax[:max|coverS], or default) with any \
                  of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +nosuccession, \
-                 +feedback:T:W, +dialoguefeedback:T:W, +nofeedback",
+                 +feedback:T:W, +dialoguefeedback:T:W, +nofeedback, +baretail, +labelledtail",
                 NAMES.join(", ")
             ))
         })?),
@@ -126,6 +127,7 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                     tail_turns: *tail_turns as usize,
                     tail_weight: *tail_weight,
                     turn_decay: *turn_decay,
+                    bare_tail: ranking.focus.bare_tail,
                 }
             }
             ("succession", [min_similarity, nearest_margin]) => {
@@ -135,6 +137,8 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                 })
             }
             ("nosuccession", []) => ranking.succession = None,
+            ("baretail", []) => ranking.focus.bare_tail = true,
+            ("labelledtail", []) => ranking.focus.bare_tail = false,
             ("feedback" | "dialoguefeedback", [top, weight])
                 if top.fract() == 0.0 && *top >= 1.0 =>
             {

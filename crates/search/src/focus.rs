@@ -13,6 +13,7 @@
 //! Lines that are only a marker such as `<BOD>` or `<EOD>` are not turns. A speaker label that
 //! begins two or more turns (`user:`, `用户：`, `<Bart>:`) is the transcript's format, not what
 //! is asked, and gives no keyword: otherwise `用户: …` would match every memory about `用户`.
+//! The tail leaves them out too ([`QueryFocus::bare_tail`]): it is what the latest turn says.
 
 use std::collections::HashMap;
 
@@ -29,12 +30,20 @@ pub struct QueryFocus {
     pub tail_weight: f32,
     /// Keyword weight per turn of distance from the end; 1 weighs every turn alike.
     pub turn_decay: f32,
+    /// The tail is what its turns say, without their speaker labels; otherwise the turns as
+    /// given. (The whole query is always embedded as given.)
+    pub bare_tail: bool,
 }
 
 impl QueryFocus {
     /// No focusing at all.
-    pub const OFF: QueryFocus =
-        QueryFocus { min_turns: usize::MAX, tail_turns: 0, tail_weight: 0.0, turn_decay: 1.0 };
+    pub const OFF: QueryFocus = QueryFocus {
+        min_turns: usize::MAX,
+        tail_turns: 0,
+        tail_weight: 0.0,
+        turn_decay: 1.0,
+        bare_tail: false,
+    };
 }
 
 /// A query after focusing.
@@ -71,13 +80,18 @@ pub fn focus(query: &str, tokenizer: Tokenizer, config: &QueryFocus) -> Focused 
     let last = turns.len() - 1;
     let labels: Vec<Option<(&str, &str)>> = turns.iter().map(|t| label(t)).collect();
     let speakers = speakers(&labels);
-    for (i, (turn, labelled)) in turns.iter().zip(&labels).enumerate() {
-        let weight = config.turn_decay.clamp(0.0, 1.0).powi((last - i) as i32).max(1e-3);
-        let said = match labelled {
-            Some((speaker, rest)) if speakers.contains(speaker) => rest,
+    // What each turn says: without its label when the label is a speaker's.
+    let said: Vec<&str> = turns
+        .iter()
+        .zip(&labels)
+        .map(|(turn, labelled)| match labelled {
+            Some((speaker, rest)) if speakers.contains(speaker) => rest.trim(),
             _ => turn,
-        };
-        for term in tokenizer.query_terms(said) {
+        })
+        .collect();
+    for (i, words) in said.iter().enumerate() {
+        let weight = config.turn_decay.clamp(0.0, 1.0).powi((last - i) as i32).max(1e-3);
+        for term in tokenizer.query_terms(words) {
             match weights.get_mut(&term) {
                 Some(w) => *w = w.max(weight),
                 None => {
@@ -88,8 +102,9 @@ pub fn focus(query: &str, tokenizer: Tokenizer, config: &QueryFocus) -> Focused 
         }
     }
     let terms = order.into_iter().map(|t| (t.clone(), weights[&t])).collect();
+    let embedded = if config.bare_tail { &said } else { &turns };
     let tail = (config.tail_weight > 0.0 && config.tail_turns > 0)
-        .then(|| turns[turns.len().saturating_sub(config.tail_turns)..].join("\n"));
+        .then(|| embedded[embedded.len().saturating_sub(config.tail_turns)..].join("\n"));
     Focused { dialogue: true, tail, terms }
 }
 
@@ -118,8 +133,13 @@ fn speakers<'a>(labels: &[Option<(&'a str, &str)>]) -> std::collections::HashSet
 mod tests {
     use super::*;
 
-    const FOCUS: QueryFocus =
-        QueryFocus { min_turns: 3, tail_turns: 2, tail_weight: 0.5, turn_decay: 0.5 };
+    const FOCUS: QueryFocus = QueryFocus {
+        min_turns: 3,
+        tail_turns: 2,
+        tail_weight: 0.5,
+        turn_decay: 0.5,
+        bare_tail: false,
+    };
 
     #[test]
     fn a_question_is_left_alone() {
@@ -143,6 +163,13 @@ mod tests {
             f.tail.as_deref(),
             Some("<Assistant>:\"太棒了\"\n<Bart>:\"我想再跳一次那个舞\"")
         );
+        let bare = focus(q, Tokenizer::CjkBigram, &QueryFocus { bare_tail: true, ..FOCUS });
+        assert_eq!(
+            bare.tail.as_deref(),
+            Some("<Assistant>:\"太棒了\"\n\"我想再跳一次那个舞\""),
+            "the bare tail is what the turns say (<Assistant> begins one turn only: not a speaker)"
+        );
+        assert_eq!(bare.terms, f.terms, "the tail's form changes no keyword");
         let weight = |term: &str| f.terms.iter().find(|(t, _)| t == term).map(|(_, w)| *w);
         assert_eq!(weight("跳舞").or(weight("舞")), Some(1.0));
         assert_eq!(weight("魔术"), Some(0.25), "two turns before the last");
@@ -174,5 +201,16 @@ mod tests {
             &FOCUS,
         );
         assert!(has(&once, "端口") && has(&once, "8765"), "{:?}", once.terms);
+        let bare = QueryFocus { tail_turns: 1, bare_tail: true, ..FOCUS };
+        let tail = |q: &str| focus(q, Tokenizer::CjkBigram, &bare).tail;
+        assert_eq!(
+            tail("user: hi\nassistant: hello\n端口: 8765 还在用吗？").as_deref(),
+            Some("端口: 8765 还在用吗？")
+        );
+        assert_eq!(
+            tail("用户: 我周末去爬山了\n助手：真好\n用户: 你还记得吗\n助手: 当然记得").as_deref(),
+            Some("当然记得"),
+            "a content-free last turn is no longer about 用户"
+        );
     }
 }
