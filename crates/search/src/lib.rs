@@ -10,12 +10,14 @@
 //! - [`mod@rank`]: hybrid fusion of vector and keyword signals with time decay and access heat,
 //!   each score carrying an [`Explanation`];
 //! - [`feedback`]: the query vector moved toward a first ranking's best memories;
+//! - [`compound`]: a query that asks several questions split into them, their lists merged;
 //! - [`succession`]: newer statements of a fact placed before the older ones they update.
 //!
 //! **Invariant:** nothing here does I/O or reads the clock. The query vector and "now" are inputs,
 //! so the same inputs always give the same ranking.
 
 pub mod ann;
+pub mod compound;
 pub mod extract;
 pub mod feedback;
 pub mod focus;
@@ -26,6 +28,7 @@ pub mod tokenize;
 pub mod vector;
 
 pub use ann::{AnnError, AnnIndex};
+pub use compound::{merge_parts, question_parts};
 pub use feedback::{Feedback, feedback_query, rescored};
 pub use focus::{Focused, QueryFocus, focus};
 pub use rank::{

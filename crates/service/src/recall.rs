@@ -1,9 +1,11 @@
 //! Recall in named stages: plan → focus and embed the query → candidates → ranking (pure, in
 //! `rearview_search::rank`) → history answered by its successor and newer statements first
-//! (pure, `rearview_search::succession`) → selection (relevance floor, top-k, token budget) → use
+//! (pure, `rearview_search::succession`) → relevance floor, per question (a compound query's
+//! parts merged by `rearview_search::compound`) → selection (top-k, token budget) → use
 //! recording.
 
 mod feedback;
+mod parts;
 mod selection;
 
 use std::collections::{HashMap, HashSet};
@@ -16,7 +18,7 @@ use rearview_core::{
 use rearview_embed::{Embedder, TextKind};
 use rearview_search::{
     Candidate, Floor, Focused, RankingConfig, Scored, Statement, Statements, current_first, focus,
-    newer_first, rank,
+    newer_first, question_parts, rank,
 };
 use rearview_store::KeywordHit;
 
@@ -55,6 +57,17 @@ struct Query {
     floor: Option<Floor>,
 }
 
+/// One question answered: what passed the floor, best first, and what it took.
+struct Answer {
+    kept: Vec<Scored>,
+    memories: HashMap<MemoryId, Memory>,
+    /// What the relevance floor left out.
+    below_floor: Vec<MemoryId>,
+    embed: std::time::Duration,
+    vector_search: VectorSearch,
+    terms: Vec<String>,
+}
+
 /// The memories worth ranking and what the searches said about them.
 struct Found {
     candidates: Vec<Candidate>,
@@ -62,7 +75,9 @@ struct Found {
 }
 
 impl MemoryService {
-    /// Hybrid recall. See the crate docs and `rearview_search::rank` for the formula.
+    /// Hybrid recall. See the crate docs and `rearview_search::rank` for the formula. A query
+    /// that asks several questions (`rearview_search::compound`) is answered part by part and
+    /// the lists merged before selection.
     pub async fn recall(
         &self,
         namespace: &Namespace,
@@ -71,21 +86,68 @@ impl MemoryService {
         let started = Instant::now();
         request.validate(self.config.max_top_k, self.config.max_query_chars)?;
         let plan = self.plan(&request);
+        let parts = question_parts(&request.query);
+        let answer = if let [_] = parts.as_slice() {
+            self.answer(namespace, &request, &plan).await?
+        } else {
+            let mut answers = Vec::with_capacity(parts.len());
+            for part in &parts {
+                let asked = RecallRequest { query: (*part).to_owned(), ..request.clone() };
+                answers.push(self.answer(namespace, &asked, &plan).await?);
+            }
+            parts::merge(&parts, answers)
+        };
+        let (mut hits, over_budget) = select(answer.kept, &answer.memories, &request);
+        let used: Vec<MemoryId> = hits.iter().map(|h| h.memory.id).collect();
+        if request.record_access && !used.is_empty() {
+            // Only what passed the floor and was handed back counts as used: fill-ins do not
+            // gain heat.
+            self.access.record(namespace, used, self.clock.now()).await;
+            for hit in &mut hits {
+                hit.memory.access_count += 1;
+            }
+        }
+        if !request.explain {
+            for hit in &mut hits {
+                hit.explanation = None;
+            }
+        }
+        let search = started.elapsed().saturating_sub(answer.embed);
+        Ok(RecallResponse {
+            hits,
+            as_of: plan.now,
+            vector_search: answer.vector_search,
+            query_terms: answer.terms,
+            below_floor: answer.below_floor.len(),
+            over_budget,
+            budgeted: request.max_tokens.is_some(),
+            timings: RecallTimings { embed: answer.embed, search },
+        })
+    }
+
+    /// Stages 2 to 5a for one question: focus and embed it, find and rank the candidates, rank a
+    /// dialogue again with feedback, answer history by its successors, put newer statements
+    /// first, apply the relevance floor.
+    async fn answer(
+        &self,
+        namespace: &Namespace,
+        request: &RecallRequest,
+        plan: &Plan,
+    ) -> Result<Answer, ServiceError> {
         let embed_started = Instant::now();
-        let query = self.embed_focused(&request, &plan).await?;
+        let query = self.embed_focused(request, plan).await?;
         let embed = embed_started.elapsed();
         let candidates_started = Instant::now();
-        let mut found = self.candidates(namespace, &plan, &query).await?;
+        let mut found = self.candidates(namespace, plan, &query).await?;
         let ranking_started = Instant::now();
         let ranked = rank(&found.candidates, &plan.ranking, plan.now, request.tier_order);
         let feedback_started = Instant::now();
-        let ranked = self.with_feedback(namespace, ranked, &found, &query, &plan, &request).await?;
+        let ranked = self.with_feedback(namespace, ranked, &found, &query, plan, request).await?;
         let history_started = Instant::now();
-        let (ranked, mut lifted) =
-            self.answer_history(namespace, ranked, &mut found, &plan).await?;
+        let (ranked, mut lifted) = self.answer_history(namespace, ranked, &mut found, plan).await?;
         let newer_started = Instant::now();
         let (ranked, newer) =
-            self.put_newer_first(namespace, ranked, &found, &query, &plan, request.top_k).await?;
+            self.put_newer_first(namespace, ranked, &found, &query, plan, request.top_k).await?;
         let newer_took = newer_started.elapsed();
         tracing::debug!(
             embed_ms = ms(embed),
@@ -101,31 +163,13 @@ impl MemoryService {
         }
         let (kept, below_floor) =
             above_floor(ranked, &found.candidates, query.floor.as_ref(), &lifted);
-        let (mut hits, over_budget) = select(kept, &found.memories, &request);
-        let used: Vec<MemoryId> = hits.iter().map(|h| h.memory.id).collect();
-        if request.record_access && !used.is_empty() {
-            // Only what passed the floor and was handed back counts as used: fill-ins do not
-            // gain heat.
-            self.access.record(namespace, used, self.clock.now()).await;
-            for hit in &mut hits {
-                hit.memory.access_count += 1;
-            }
-        }
-        if !request.explain {
-            for hit in &mut hits {
-                hit.explanation = None;
-            }
-        }
-        let search = started.elapsed().saturating_sub(embed);
-        Ok(RecallResponse {
-            hits,
-            as_of: plan.now,
-            vector_search: query.vector_search,
-            query_terms: query.focused.terms.into_iter().map(|(t, _)| t).collect(),
+        Ok(Answer {
+            kept,
+            memories: found.memories,
             below_floor,
-            over_budget,
-            budgeted: request.max_tokens.is_some(),
-            timings: RecallTimings { embed, search },
+            embed,
+            vector_search: query.vector_search,
+            terms: query.focused.terms.into_iter().map(|(t, _)| t).collect(),
         })
     }
 

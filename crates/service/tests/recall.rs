@@ -900,3 +900,49 @@ async fn a_repeated_query_reuses_its_vector() {
     recall_ids(&h, "a", dialogue).await;
     assert_eq!(queries(), 4);
 }
+
+#[tokio::test]
+async fn a_compound_question_gets_an_answer_for_each_of_its_parts() {
+    let h = harness().await;
+    let boss = remember(&h, "a", "我上司的工作是银行柜员。").await;
+    let place = remember(&h, "a", "金融科技精英论坛的地点是北京。").await;
+    for other in [
+        "我的上司叫赵雅琳。",
+        "我上司的手机号是13651039007。",
+        "金融科技精英论坛的时间是下周六下午两点。",
+        "金融科技精英论坛的规模是三千人。",
+        "金融科技精英论坛的主要内容是探讨金融科技发展趋势。",
+    ] {
+        remember(&h, "a", other).await;
+    }
+    let asked =
+        |query: &str| RecallRequest { top_k: 2, explain: true, ..RecallRequest::new(query) };
+    let (a, b) = (ns("a"), ns("b"));
+    // Joined by 另外: each part ranked on its own, their best memories first.
+    let r = h.service.recall(&a, asked("上司做什么工作？另外，金融科技精英论坛的地点是什么？"));
+    let r = r.await.unwrap();
+    let ids: Vec<_> = r.hits.iter().map(|x| x.memory.id).collect();
+    assert_eq!(ids.len(), 2);
+    assert!(ids.contains(&boss) && ids.contains(&place), "{:?}", r.hits);
+    let why = |id| {
+        let hit = r.hits.iter().find(|x| x.memory.id == id).unwrap();
+        hit.explanation.as_ref().unwrap().description.clone()
+    };
+    assert!(why(boss).starts_with("part 1 of 2"), "{}", why(boss));
+    assert!(why(place).starts_with("part 2 of 2"), "{}", why(place));
+    assert!(r.query_terms.iter().any(|t| t == "上司") && r.query_terms.iter().any(|t| t == "地点"));
+    // The same in English.
+    let port = remember(&h, "b", "Redis listens on port 6379").await;
+    let host = remember(&h, "b", "The staging host is stg-01.internal").await;
+    for other in ["Redis is used for caching", "Redis runs version 7", "Redis memory limit is 2 GB"]
+    {
+        remember(&h, "b", other).await;
+    }
+    let r = h
+        .service
+        .recall(&b, asked("Which port does Redis listen on? Also, what is the staging host?"));
+    let hits = r.await.unwrap().hits;
+    let ids: Vec<_> = hits.iter().map(|x| x.memory.id).collect();
+    let texts: Vec<_> = hits.iter().map(|x| &x.memory.content).collect();
+    assert!(ids.contains(&port) && ids.contains(&host), "{texts:?}");
+}

@@ -9,8 +9,8 @@ use super::MAX_CHAIN;
 use crate::requests::{Shown, estimate_tokens};
 use crate::{RecallHit, RecallRequest};
 
-/// Stage 5a: drops what scores under the relevance floor; returns the rest (in order) and how
-/// many were dropped. A memory placed instead of another (`lifted`: it, the other one: a newer
+/// Stage 5a: drops what scores under the relevance floor; returns the rest (in order) and what
+/// was dropped. A memory placed instead of another (`lifted`: it, the other one: a newer
 /// statement before an older one, a current memory instead of what it superseded) passes when
 /// that one does.
 pub(super) fn above_floor(
@@ -18,12 +18,11 @@ pub(super) fn above_floor(
     candidates: &[Candidate],
     floor: Option<&Floor>,
     lifted: &HashMap<MemoryId, MemoryId>,
-) -> (Vec<Scored>, usize) {
-    let Some(floor) = floor else { return (ranked, 0) };
+) -> (Vec<Scored>, Vec<MemoryId>) {
+    let Some(floor) = floor else { return (ranked, Vec::new()) };
     let by_id: HashMap<MemoryId, &Candidate> = candidates.iter().map(|c| (c.id, c)).collect();
     let passes =
         |id: &MemoryId| by_id.get(id).is_some_and(|c| rearview_search::passes_floor(c, floor));
-    let before = ranked.len();
     // A memory placed instead of another passes as that one does, along the chain.
     let passes_via = |id: &MemoryId| {
         let mut at = *id;
@@ -38,9 +37,9 @@ pub(super) fn above_floor(
         }
         false
     };
-    let kept: Vec<Scored> = ranked.into_iter().filter(|s| passes_via(&s.id)).collect();
-    let dropped = before - kept.len();
-    (kept, dropped)
+    let (kept, dropped): (Vec<Scored>, Vec<Scored>) =
+        ranked.into_iter().partition(|s| passes_via(&s.id));
+    (kept, dropped.into_iter().map(|s| s.id).collect())
 }
 
 /// Stage 5b: the top `top_k`, and with `max_tokens`, the best that fit the budget (a long
