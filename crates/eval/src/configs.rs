@@ -1,7 +1,8 @@
 //! The ranking configurations an evaluation compares: the named ones and custom fusions.
 
 use rearview_search::{
-    Feedback, Fusion, KeywordScale, QueryFocus, RankingConfig, Recency, Succession, VectorScale,
+    Feedback, Fusion, KeywordScale, QueryFocus, RankingConfig, Recency, Replies, Succession,
+    VectorScale,
 };
 
 use crate::EvalError;
@@ -40,8 +41,9 @@ pub const NAMES: [&str; 7] =
 ///   `+succession:S:M` (newer statements first, pairs at cosine ≥ S, nearest by M),
 ///   `+nosuccession`, `+feedback:T:W` (every query vector moved toward the first ranking's top
 ///   T memories with weight W), `+dialoguefeedback:T:W` (only dialogue queries),
-///   `+nofeedback`, `+baretail` (the focus tail without its speaker labels) or
-///   `+labelledtail` (with them); or
+///   `+nofeedback`, `+baretail` (the focus tail without its speaker labels),
+///   `+labelledtail` (with them), `+replies:N:S` (a question among the first N memories
+///   followed by its reply, at most S seconds later) or `+noreplies`; or
 ///   `default` followed by any of these (`default+nosuccession`: the default without the
 ///   newer-statements-first stage);
 /// - any of these with `+floor:X` last: the relevance floor X instead of the service's.
@@ -56,6 +58,7 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
         keyword_candidates: CANDIDATES,
         succession: None,
         feedback: None,
+        replies: None,
     };
     let design_decay = Recency::Decay { per_day: 0.01 };
     if let Some((rest, floor)) = name.rsplit_once("+floor:") {
@@ -95,7 +98,7 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
                 "unknown configuration {other:?}; allowed: {}, or a custom fusion \
                  (weighted:V:K:S, rrf:K:V:W, rel:V:K:raw|minmax[:max|coverS], or default) with any \
                  of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +nosuccession, \
-                 +feedback:T:W, +dialoguefeedback:T:W, +nofeedback, +baretail, +labelledtail",
+                 +feedback:T:W, +dialoguefeedback:T:W, +nofeedback, +baretail, +labelledtail, +replies:N:S, +noreplies",
                 NAMES.join(", ")
             ))
         })?),
@@ -149,6 +152,13 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                 })
             }
             ("nofeedback", []) => ranking.feedback = None,
+            ("replies", [among_first, within_secs]) if among_first.fract() == 0.0 => {
+                ranking.replies = Some(Replies {
+                    among_first: *among_first as usize,
+                    within_secs: *within_secs as u32,
+                })
+            }
+            ("noreplies", []) => ranking.replies = None,
             _ => return None,
         }
     }

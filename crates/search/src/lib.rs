@@ -11,7 +11,8 @@
 //!   each score carrying an [`Explanation`];
 //! - [`feedback`]: the query vector moved toward a first ranking's best memories;
 //! - [`compound`]: a query that asks several questions split into them, their lists merged;
-//! - [`succession`]: newer statements of a fact placed before the older ones they update.
+//! - [`succession`]: newer statements of a fact placed before the older ones they update;
+//! - [`replies`]: in a conversation, the reply to a question placed right after it.
 //!
 //! **Invariant:** nothing here does I/O or reads the clock. The query vector and "now" are inputs,
 //! so the same inputs always give the same ranking.
@@ -22,6 +23,7 @@ pub mod extract;
 pub mod feedback;
 pub mod focus;
 pub mod rank;
+pub mod replies;
 pub mod succession;
 pub mod text;
 pub mod tokenize;
@@ -35,6 +37,7 @@ pub use rank::{
     Candidate, Explanation, Floor, Fusion, KeywordScale, RankingConfig, Recency, Scored, TIER_BAND,
     TierOrder, VectorScale, passes_floor, rank,
 };
+pub use replies::{Replies, asks, place_replies};
 pub use succession::{Statement, Statements, Succession, current_first, newer_first};
 pub use text::{SnapshotError, TextHit, TextIndex};
 pub use tokenize::Tokenizer;

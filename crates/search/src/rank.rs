@@ -41,6 +41,7 @@ use serde::Serialize;
 
 use crate::QueryFocus;
 use crate::feedback::Feedback;
+use crate::replies::Replies;
 use crate::succession::Succession;
 
 /// How the relevance signals are combined.
@@ -172,6 +173,8 @@ pub struct RankingConfig {
     /// Pseudo-relevance feedback: the candidates scored again against the query vector moved
     /// toward the first ranking's best memories ([`mod@crate::feedback`]); `None`: off.
     pub feedback: Option<Feedback>,
+    /// A question's reply placed right after it ([`mod@crate::replies`]); `None`: off.
+    pub replies: Option<Replies>,
 }
 
 impl RankingConfig {
@@ -187,6 +190,7 @@ impl RankingConfig {
         keyword_candidates: 20,
         succession: None,
         feedback: None,
+        replies: None,
     };
 }
 
@@ -208,6 +212,7 @@ impl Default for RankingConfig {
             keyword_candidates: 50,
             succession: Some(Succession::DEFAULT),
             feedback: Some(Feedback::DEFAULT),
+            replies: Some(Replies::DEFAULT),
         }
     }
 }

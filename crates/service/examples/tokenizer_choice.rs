@@ -58,6 +58,7 @@ async fn score(haystacks: &[Haystack], tokenizer: Tokenizer) -> (f64, f64, f64) 
         keyword_candidates: 50,
         succession: None,
         feedback: None,
+        replies: None,
     };
     let (mut recall, mut hit, mut all, mut n) = (0.0, 0.0, 0.0, 0.0);
     for (i, h) in haystacks.iter().enumerate() {

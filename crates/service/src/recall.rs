@@ -6,6 +6,7 @@
 
 mod feedback;
 mod parts;
+mod replies;
 mod selection;
 
 use std::collections::{HashMap, HashSet};
@@ -149,6 +150,7 @@ impl MemoryService {
         let (ranked, newer) =
             self.put_newer_first(namespace, ranked, &found, &query, plan, request.top_k).await?;
         let newer_took = newer_started.elapsed();
+        let ranked = self.with_replies(namespace, ranked, &mut found, plan, &mut lifted).await?;
         tracing::debug!(
             embed_ms = ms(embed),
             candidates_ms = ms(ranking_started - candidates_started),

@@ -946,3 +946,52 @@ async fn a_compound_question_gets_an_answer_for_each_of_its_parts() {
     let texts: Vec<_> = hits.iter().map(|x| &x.memory.content).collect();
     assert!(ids.contains(&port) && ids.contains(&host), "{texts:?}");
 }
+
+#[tokio::test]
+async fn the_reply_to_a_question_follows_it() {
+    let h = harness().await;
+    let at = |secs: i64| start() - TimeDelta::days(3) + TimeDelta::seconds(secs);
+    let turn = |content: &str, secs: i64, session: &str| RememberRequest {
+        occurred_at: Some(at(secs)),
+        session_id: Some(session.to_owned()),
+        ..RememberRequest::new(content)
+    };
+    let a = ns("a");
+    let mut ids = Vec::new();
+    for (content, secs, session) in [
+        (
+            "Maria: That sunset picture is amazing! How often do you get to see sunsets like it?",
+            0,
+            "s1",
+        ),
+        ("John: Almost every evening after work, from the pier near my flat.", 5, "s1"),
+        ("John: I started volunteering at the shelter last month.", 10, "s1"),
+        // Another conversation, a minute later: never a reply to s1.
+        ("Maria: Are sunsets at the lake as good as at the sea?", 60, "s2"),
+        ("Maria: I bought a new camera for the trip.", 3_000, "s2"),
+    ] {
+        ids.push(h.service.remember(&a, turn(content, secs, session)).await.unwrap().memory.id);
+    }
+    let asked = RecallRequest {
+        top_k: 3,
+        explain: true,
+        ..RecallRequest::new("How often does John see sunsets?")
+    };
+    let r = h.service.recall(&a, asked.clone()).await.unwrap();
+    let order: Vec<_> = r.hits.iter().map(|x| x.memory.id).collect();
+    let question = order.iter().position(|id| *id == ids[0]).expect("the question matches");
+    assert_eq!(order.get(question + 1), Some(&ids[1]), "{:?}", r.hits);
+    let why = &r.hits[question + 1].explanation.as_ref().unwrap().description;
+    assert!(why.starts_with(&format!("the reply to {}", ids[0])), "{why}");
+    assert_eq!(r.hits[question + 1].score, r.hits[question].score);
+    // The question of s2 has no reply within ten minutes in its session: nothing follows it.
+    if let Some(p) = order.iter().position(|id| *id == ids[3]) {
+        assert_ne!(order.get(p + 1), Some(&ids[4]));
+    }
+    // The stage is what does it: without it the reply shares too little with the question.
+    let plain = RankingConfig { replies: None, ..RankingConfig::default() };
+    let r = h.service.recall(&a, RecallRequest { ranking: Some(plain), ..asked }).await.unwrap();
+    let order: Vec<_> = r.hits.iter().map(|x| x.memory.id).collect();
+    let question = order.iter().position(|id| *id == ids[0]).unwrap();
+    assert_ne!(order.get(question + 1), Some(&ids[1]), "{order:?}");
+}
