@@ -988,6 +988,11 @@ async fn the_reply_to_a_question_follows_it() {
     if let Some(p) = order.iter().position(|id| *id == ids[3]) {
         assert_ne!(order.get(p + 1), Some(&ids[4]));
     }
+    // Replaying the past: before the reply was given, nothing follows the question.
+    let before_reply = RecallRequest { as_of: Some(at(3)), ..asked.clone() };
+    let r = h.service.recall(&a, before_reply).await.unwrap();
+    assert!(r.hits.iter().all(|x| x.memory.id != ids[1]), "{:?}", r.hits);
+    assert!(r.hits.iter().any(|x| x.memory.id == ids[0]));
     // The stage is what does it: without it the reply shares too little with the question.
     let plain = RankingConfig { replies: None, ..RankingConfig::default() };
     let r = h.service.recall(&a, RecallRequest { ranking: Some(plain), ..asked }).await.unwrap();

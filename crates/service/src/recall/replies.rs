@@ -55,9 +55,12 @@ impl MemoryService {
         within: TimeDelta,
         plan: &Plan,
     ) -> Result<Option<Memory>, ServiceError> {
+        // Within the request's own bounds (`as_of` among them: a reply not yet given is not
+        // one).
+        let (after, before) = (question.occurred_at, question.occurred_at + within);
         let filter = MemoryFilter {
-            occurred_after: Some(question.occurred_at),
-            occurred_before: Some(question.occurred_at + within),
+            occurred_after: Some(plan.filter.occurred_after.map_or(after, |a| a.max(after))),
+            occurred_before: Some(plan.filter.occurred_before.map_or(before, |b| b.min(before))),
             session_id: question.session_id.clone().or(plan.filter.session_id.clone()),
             ..plan.filter.clone()
         };
