@@ -152,7 +152,9 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                 })
             }
             ("nofeedback", []) => ranking.feedback = None,
-            ("replies", [among_first, within_secs]) if among_first.fract() == 0.0 => {
+            ("replies", [among_first, within_secs])
+                if among_first.fract() == 0.0 && *among_first >= 0.0 && *within_secs >= 0.0 =>
+            {
                 ranking.replies = Some(Replies {
                     among_first: *among_first as usize,
                     within_secs: *within_secs as u32,

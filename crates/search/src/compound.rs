@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use rearview_core::MemoryId;
 
-use crate::rank::{Explanation, Scored};
+use crate::rank::{Explanation, Scored, TIER_BAND, TierOrder};
 
 /// At most this many parts; a longer chain's last part keeps the rest.
 pub const MAX_PARTS: usize = 4;
@@ -42,7 +42,11 @@ pub fn question_parts(query: &str) -> Vec<&str> {
         start = after + next;
     }
     parts.push(&query[start..]);
-    let asks = |p: &&str| p.chars().filter(|c| c.is_alphanumeric()).count() >= 2;
+    // Each part a question of its own: some content, and a question mark at its end.
+    let asks = |p: &&str| {
+        p.chars().filter(|c| c.is_alphanumeric()).count() >= 2
+            && p.trim_end().ends_with(['?', '？'])
+    };
     if parts.len() < 2 || !parts.iter().all(asks) {
         return vec![query];
     }
@@ -50,19 +54,20 @@ pub fn question_parts(query: &str) -> Vec<&str> {
 }
 
 /// Where the text after a connective begins in `rest` (what follows a question mark), when
-/// `rest` begins with one (after spaces), followed by a comma, a space or a Chinese character.
+/// `rest` begins with one (after spaces) followed by a comma or a space: `另外，…`, `Also, …`,
+/// `and where…`; not `还有三天就放假了` (a word that begins with the connective) or `Andrew`.
 fn connective_end(rest: &str) -> Option<usize> {
     let trimmed = rest.trim_start();
     let skipped = rest.len() - trimmed.len();
     let zh = ZH_CONNECTIVES.iter().find(|c| trimmed.starts_with(**c)).map(|c| c.len());
     let en = || {
         let word: String = trimmed.chars().take_while(char::is_ascii_alphabetic).collect();
-        let follows = trimmed[word.len()..].chars().next();
-        (EN_CONNECTIVES.contains(&word.to_ascii_lowercase().as_str())
-            && matches!(follows, Some(',' | ' ')))
-        .then_some(word.len())
+        EN_CONNECTIVES.contains(&word.to_ascii_lowercase().as_str()).then_some(word.len())
     };
     let length = zh.or_else(en)?;
+    if !matches!(trimmed[length..].chars().next(), Some(',' | '，' | '、' | ' ' | ':' | '：')) {
+        return None;
+    }
     let after = &trimmed[length..];
     let body = after.trim_start_matches([',', '，', '、', ':', '：', ' ']);
     Some(skipped + length + (after.len() - body.len()))
@@ -70,8 +75,15 @@ fn connective_end(rest: &str) -> Option<usize> {
 
 /// One ranked list per part of a compound question (each best first), as one list: every
 /// part's scores scaled so its best equals the best part's best, each memory at its highest
-/// scaled score, best first (ties in part order). `parts` names the parts for the explanations.
-pub fn merge_parts(parts: &[&str], lists: Vec<Vec<Scored>>) -> Vec<Scored> {
+/// scaled score, best first (ties in part order), in tiers first as [`rank`](crate::rank::rank)
+/// orders them under `order` (`priority`: a memory's tier priority). `parts` names the parts for
+/// the explanations.
+pub fn merge_parts(
+    parts: &[&str],
+    lists: Vec<Vec<Scored>>,
+    order: TierOrder,
+    priority: impl Fn(MemoryId) -> u8,
+) -> Vec<Scored> {
     let tops: Vec<f32> = lists.iter().map(|l| l.first().map_or(0.0, |s| s.score)).collect();
     let best = tops.iter().copied().fold(0.0_f32, f32::max);
     let n = lists.len();
@@ -101,14 +113,20 @@ pub fn merge_parts(parts: &[&str], lists: Vec<Vec<Scored>>) -> Vec<Scored> {
             }
         }
     }
+    let tier = |s: &Scored| match order {
+        TierOrder::SemanticFirst if s.score >= TIER_BAND * best => priority(s.id),
+        TierOrder::SemanticFirst => u8::MAX,
+        TierOrder::ByScore => 0,
+    };
     // Stable: equal scores stay in part order.
-    merged.sort_by(|a, b| b.score.total_cmp(&a.score));
+    merged.sort_by(|a, b| tier(a).cmp(&tier(b)).then_with(|| b.score.total_cmp(&a.score)));
     merged
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{ids, scored};
 
     #[test]
     fn one_question_is_one_part() {
@@ -120,6 +138,10 @@ mod tests {
             // A rhetorical question in small talk, then the question: no connective.
             "不知道这回的地点是不是还是那个公园呢？不好意思，我真正想问的是：那个活动的地点是什么？",
             "Is it Redis? And?",
+            // A word that begins with a connective, and a statement after the question.
+            "你知道吗？还有三天就放假了。",
+            "你还有事吗？还有没有别的事？",
+            "Is it Redis? And the port is 8765.",
             "user: where?\nassistant: also here?\nuser: and there?",
         ] {
             assert_eq!(question_parts(q), vec![q], "{q:?}");
@@ -137,7 +159,7 @@ mod tests {
             vec!["What is Anna's e-mail?", "which city does she live in?"]
         );
         assert_eq!(
-            question_parts("谁更高？此外 哪个活动人更多？顺便问一下，Redis 端口是多少？"),
+            question_parts("谁更高？此外 哪个活动人更多？顺便问一下，Redis 端口是多少？ "),
             vec!["谁更高？", "哪个活动人更多？", "Redis 端口是多少？"]
         );
         assert_eq!(
@@ -154,27 +176,25 @@ mod tests {
         assert_eq!(parts, vec!["a1?", "b2?", "c3?", "d4? Also, e5?"]);
     }
 
-    fn scored(id: u128, score: f32) -> Scored {
-        Scored {
-            id: MemoryId(uuid::Uuid::from_u128(id)),
-            score,
-            relevance: score,
-            explanation: Explanation { value: score, description: "s".into(), details: vec![] },
-        }
-    }
-
     #[test]
     fn parts_are_levelled_at_their_best_and_each_memory_counted_once() {
         let first = vec![scored(1, 0.9), scored(2, 0.85), scored(3, 0.6)];
         let second = vec![scored(4, 0.6), scored(3, 0.5), scored(5, 0.3)];
-        let merged = merge_parts(&["a?", "b?"], vec![first, second]);
-        let ids: Vec<u128> = merged.iter().map(|s| s.id.0.as_u128()).collect();
+        let merged = merge_parts(&["a?", "b?"], vec![first, second], TierOrder::ByScore, |_| 0);
+        let order = ids(&merged);
         // Part 2 × 1.5: 4 → 0.9 (ties with 1, after it), 3 → 0.75 (its best), 5 → 0.45.
-        assert_eq!(ids, vec![1, 4, 2, 3, 5]);
+        assert_eq!(order, vec![1, 4, 2, 3, 5]);
         assert!((merged[3].score - 0.75).abs() < 1e-6);
         assert!(merged[1].explanation.description.starts_with("part 2 of 2"));
         assert_eq!(merged[1].explanation.details[0].value, 0.6, "the part's own score inside");
         assert_eq!(merged[1].relevance, 0.6, "relevance is the part's, unscaled");
-        assert!(merge_parts(&["a?"], vec![vec![]]).is_empty());
+        assert!(merge_parts(&["a?"], vec![vec![]], TierOrder::ByScore, |_| 0).is_empty());
+        // With tiers first, a semantic memory (priority 0) within the band leads.
+        let first = vec![scored(1, 0.9), scored(2, 0.85)];
+        let second = vec![scored(4, 0.6)];
+        let semantic_two = |id: MemoryId| u8::from(id != crate::testing::id(2));
+        let merged =
+            merge_parts(&["a?", "b?"], vec![first, second], TierOrder::SemanticFirst, semantic_two);
+        assert_eq!(ids(&merged), vec![2, 1, 4]);
     }
 }

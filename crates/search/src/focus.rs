@@ -102,9 +102,12 @@ pub fn focus(query: &str, tokenizer: Tokenizer, config: &QueryFocus) -> Focused 
         }
     }
     let terms = order.into_iter().map(|t| (t.clone(), weights[&t])).collect();
-    let embedded = if config.bare_tail { &said } else { &turns };
+    let latest = |of: &[&str]| of[of.len().saturating_sub(config.tail_turns)..].join("\n");
+    // A bare tail with nothing left to embed (`user:`) keeps its labels.
+    let bare =
+        Some(latest(&said)).filter(|t| config.bare_tail && t.chars().any(char::is_alphanumeric));
     let tail = (config.tail_weight > 0.0 && config.tail_turns > 0)
-        .then(|| embedded[embedded.len().saturating_sub(config.tail_turns)..].join("\n"));
+        .then(|| bare.unwrap_or_else(|| latest(&turns)));
     Focused { dialogue: true, tail, terms }
 }
 
@@ -211,6 +214,11 @@ mod tests {
             tail("用户: 我周末去爬山了\n助手：真好\n用户: 你还记得吗\n助手: 当然记得").as_deref(),
             Some("当然记得"),
             "a content-free last turn is no longer about 用户"
+        );
+        assert_eq!(
+            tail("用户: 我周末去爬山了\n助手：真好\n用户:").as_deref(),
+            Some("用户:"),
+            "nothing to embed"
         );
     }
 }

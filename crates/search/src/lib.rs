@@ -42,3 +42,26 @@ pub use succession::{Statement, Statements, Succession, current_first, newer_fir
 pub use text::{SnapshotError, TextHit, TextIndex};
 pub use tokenize::Tokenizer;
 pub use vector::{FlatIndex, VectorHit, VectorIndex};
+
+/// Helpers shared by the unit tests of the ranking stages.
+#[cfg(test)]
+pub(crate) mod testing {
+    use rearview_core::MemoryId;
+
+    use crate::rank::{Explanation, Scored};
+
+    /// Memory id `n`.
+    pub fn id(n: u128) -> MemoryId {
+        MemoryId(uuid::Uuid::from_u128(n))
+    }
+
+    /// Memory `n` ranked with `score` (its relevance too).
+    pub fn scored(n: u128, score: f32) -> Scored {
+        Scored { id: id(n), score, relevance: score, explanation: Explanation::leaf(score, "test") }
+    }
+
+    /// The ids of `ranked` as numbers, in order.
+    pub fn ids(ranked: &[Scored]) -> Vec<u128> {
+        ranked.iter().map(|s| s.id.0.as_u128()).collect()
+    }
+}

@@ -3,9 +3,9 @@
 //! it, but what answers that query is the next turn (`Almost every evening…`).
 //!
 //! After ranking, each of the first [`Replies::among_first`] memories that ends by asking a
-//! question has its reply (the next memory of the namespace, of the same session if it has
-//! one, at most [`Replies::within_secs`] later: the service looks it up) placed right after it
-//! with its score ([`place_replies`]). A reply already ranked above its question stays where it
+//! question has its reply (the next memory of its session, at most [`Replies::within_secs`]
+//! later; without a session, the next memory of the namespace when the recall's searches found
+//! it too: the service looks it up) placed right after it with its score ([`place_replies`]). A reply already ranked above its question stays where it
 //! is; nothing is dropped. Memories that are statements (facts, events, most of what an agent
 //! stores) are not touched.
 
@@ -60,9 +60,8 @@ pub fn place_replies(ranked: Vec<Scored>, pairs: &[(MemoryId, MemoryId)]) -> Vec
         let former = r.map(|r| out.remove(r));
         let asked = &out[q];
         let description = format!(
-            "the reply to {} (a question ranked {}): the next memory after it, at its score",
-            asked.id,
-            q + 1
+            "the reply to {}, a question: the next memory after it, at its score",
+            asked.id
         );
         let details = former.map(|f| vec![f.explanation]).unwrap_or_default();
         let moved = Scored {
@@ -80,6 +79,7 @@ pub fn place_replies(ranked: Vec<Scored>, pairs: &[(MemoryId, MemoryId)]) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{id, ids as order, scored};
 
     #[test]
     fn a_text_asks_when_its_last_sentence_is_a_question() {
@@ -90,23 +90,6 @@ mod tests {
         assert!(!asks("Did it rain? It did. We stayed in."));
         assert!(!asks("The API listens on port 8080."));
         assert!(!asks("我住在北京（你呢？）。"));
-    }
-
-    fn scored(n: u128, score: f32) -> Scored {
-        Scored {
-            id: MemoryId(uuid::Uuid::from_u128(n)),
-            score,
-            relevance: score,
-            explanation: Explanation { value: score, description: "s".into(), details: vec![] },
-        }
-    }
-
-    fn id(n: u128) -> MemoryId {
-        MemoryId(uuid::Uuid::from_u128(n))
-    }
-
-    fn order(ranked: &[Scored]) -> Vec<u128> {
-        ranked.iter().map(|s| s.id.0.as_u128()).collect()
     }
 
     #[test]

@@ -327,25 +327,14 @@ mod tests {
     use chrono::{TimeZone, Utc};
 
     use super::*;
-
-    fn id(n: u128) -> MemoryId {
-        MemoryId(uuid::Uuid::from_u128(n))
-    }
+    use crate::testing::{id, ids, scored};
 
     fn day(d: u32) -> Timestamp {
         Utc.with_ymd_and_hms(2024, 5, d, 12, 0, 0).unwrap()
     }
 
-    fn scored(n: u128, score: f32) -> Scored {
-        Scored { id: id(n), score, relevance: score, explanation: Explanation::leaf(score, "test") }
-    }
-
     fn statement(text: &str, d: u32) -> Statement<'_> {
         Statement { text, occurred_at: day(d), memory_type: MemoryType::Episodic }
-    }
-
-    fn ids(ranked: &[Scored]) -> Vec<u128> {
-        ranked.iter().map(|s| s.id.0.as_u128()).collect()
     }
 
     const NEAR: Option<f32> = Some(0.9);

@@ -1,8 +1,8 @@
 //! Recall in named stages: plan → focus and embed the query → candidates → ranking (pure, in
 //! `rearview_search::rank`) → history answered by its successor and newer statements first
-//! (pure, `rearview_search::succession`) → relevance floor, per question (a compound query's
-//! parts merged by `rearview_search::compound`) → selection (top-k, token budget) → use
-//! recording.
+//! (pure, `rearview_search::succession`) → a question's reply placed after it
+//! (`rearview_search::replies`) → relevance floor, per question (a compound query's parts
+//! merged by `rearview_search::compound`) → selection (top-k, token budget) → use recording.
 
 mod feedback;
 mod parts;
@@ -96,7 +96,7 @@ impl MemoryService {
                 let asked = RecallRequest { query: (*part).to_owned(), ..request.clone() };
                 answers.push(self.answer(namespace, &asked, &plan).await?);
             }
-            parts::merge(&parts, answers)
+            parts::merge(&parts, answers, request.tier_order)
         };
         let (mut hits, over_budget) = select(answer.kept, &answer.memories, &request);
         let used: Vec<MemoryId> = hits.iter().map(|h| h.memory.id).collect();
@@ -128,7 +128,7 @@ impl MemoryService {
 
     /// Stages 2 to 5a for one question: focus and embed it, find and rank the candidates, rank a
     /// dialogue again with feedback, answer history by its successors, put newer statements
-    /// first, apply the relevance floor.
+    /// first, place replies after their questions, apply the relevance floor.
     async fn answer(
         &self,
         namespace: &Namespace,
@@ -150,7 +150,8 @@ impl MemoryService {
         let (ranked, newer) =
             self.put_newer_first(namespace, ranked, &found, &query, plan, request.top_k).await?;
         let newer_took = newer_started.elapsed();
-        let ranked = self.with_replies(namespace, ranked, &mut found, plan, &mut lifted).await?;
+        let context = (&query, plan, request.top_k);
+        let ranked = self.with_replies(namespace, ranked, &mut found, context, &mut lifted).await?;
         tracing::debug!(
             embed_ms = ms(embed),
             candidates_ms = ms(ranking_started - candidates_started),

@@ -954,6 +954,7 @@ async fn the_reply_to_a_question_follows_it() {
     let turn = |content: &str, secs: i64, session: &str| RememberRequest {
         occurred_at: Some(at(secs)),
         session_id: Some(session.to_owned()),
+        metadata: Some(serde_json::json!({"tags": [session]})),
         ..RememberRequest::new(content)
     };
     let a = ns("a");
@@ -964,39 +965,63 @@ async fn the_reply_to_a_question_follows_it() {
             0,
             "s1",
         ),
+        // Another conversation, between the question and its reply: never s1's reply.
+        ("Tom: The printer on the second floor is out of toner again.", 2, "s2"),
         ("John: Almost every evening after work, from the pier near my flat.", 5, "s1"),
         ("John: I started volunteering at the shelter last month.", 10, "s1"),
-        // Another conversation, a minute later: never a reply to s1.
-        ("Maria: Are sunsets at the lake as good as at the sea?", 60, "s2"),
-        ("Maria: I bought a new camera for the trip.", 3_000, "s2"),
     ] {
         ids.push(h.service.remember(&a, turn(content, secs, session)).await.unwrap().memory.id);
     }
+    let (question, printer, reply) = (ids[0], ids[1], ids[2]);
     let asked = RecallRequest {
-        top_k: 3,
+        top_k: 4,
         explain: true,
         ..RecallRequest::new("How often does John see sunsets?")
     };
+    let order = |hits: &[rearview_service::RecallHit]| -> Vec<_> {
+        hits.iter().map(|x| x.memory.id).collect()
+    };
     let r = h.service.recall(&a, asked.clone()).await.unwrap();
-    let order: Vec<_> = r.hits.iter().map(|x| x.memory.id).collect();
-    let question = order.iter().position(|id| *id == ids[0]).expect("the question matches");
-    assert_eq!(order.get(question + 1), Some(&ids[1]), "{:?}", r.hits);
-    let why = &r.hits[question + 1].explanation.as_ref().unwrap().description;
-    assert!(why.starts_with(&format!("the reply to {}", ids[0])), "{why}");
-    assert_eq!(r.hits[question + 1].score, r.hits[question].score);
-    // The question of s2 has no reply within ten minutes in its session: nothing follows it.
-    if let Some(p) = order.iter().position(|id| *id == ids[3]) {
-        assert_ne!(order.get(p + 1), Some(&ids[4]));
-    }
+    let got = order(&r.hits);
+    let at_question = got.iter().position(|id| *id == question).expect("the question matches");
+    assert_eq!(got.get(at_question + 1), Some(&reply), "{got:?} (printer {printer})");
+    let why = &r.hits[at_question + 1].explanation.as_ref().unwrap().description;
+    assert!(why.starts_with(&format!("the reply to {question}")), "{why}");
+    assert_eq!(r.hits[at_question + 1].score, r.hits[at_question].score);
     // Replaying the past: before the reply was given, nothing follows the question.
     let before_reply = RecallRequest { as_of: Some(at(3)), ..asked.clone() };
     let r = h.service.recall(&a, before_reply).await.unwrap();
-    assert!(r.hits.iter().all(|x| x.memory.id != ids[1]), "{:?}", r.hits);
-    assert!(r.hits.iter().any(|x| x.memory.id == ids[0]));
+    assert!(r.hits.iter().all(|x| x.memory.id != reply), "{:?}", r.hits);
+    assert!(r.hits.iter().any(|x| x.memory.id == question));
+    // The request's filter holds for the lookup too: the reply lacks the tag asked for.
+    let tagged = MemoryFilter { tags: vec!["s2".to_owned()], ..MemoryFilter::default() };
+    let only_s2 = RecallRequest { filter: tagged, ..asked.clone() };
+    let r = h.service.recall(&a, only_s2).await.unwrap();
+    assert!(r.hits.iter().all(|x| x.memory.id != reply), "{:?}", r.hits);
     // The stage is what does it: without it the reply shares too little with the question.
     let plain = RankingConfig { replies: None, ..RankingConfig::default() };
     let r = h.service.recall(&a, RecallRequest { ranking: Some(plain), ..asked }).await.unwrap();
-    let order: Vec<_> = r.hits.iter().map(|x| x.memory.id).collect();
-    let question = order.iter().position(|id| *id == ids[0]).unwrap();
-    assert_ne!(order.get(question + 1), Some(&ids[1]), "{order:?}");
+    let got = order(&r.hits);
+    let at_question = got.iter().position(|id| *id == question).unwrap();
+    assert_ne!(got.get(at_question + 1), Some(&reply), "{got:?}");
+}
+
+#[tokio::test]
+async fn without_a_session_a_reply_must_be_relevant_on_its_own() {
+    let h = harness().await;
+    let a = ns("a");
+    let note = |content: &str, secs: i64| RememberRequest {
+        occurred_at: Some(start() - TimeDelta::days(1) + TimeDelta::seconds(secs)),
+        ..RememberRequest::new(content)
+    };
+    let question = "Should we migrate the billing service to Postgres?";
+    let asked = h.service.remember(&a, note(question, 0)).await.unwrap().memory.id;
+    let unrelated = note("The office wifi password is hunter2.", 30);
+    let unrelated = h.service.remember(&a, unrelated).await.unwrap().memory.id;
+    // The same text as the question has cosine 1; the note after it is far under 0.99.
+    let request =
+        RecallRequest { top_k: 5, min_relevance: Some(0.99), ..RecallRequest::new(question) };
+    let r = h.service.recall(&a, request).await.unwrap();
+    let got: Vec<_> = r.hits.iter().map(|x| x.memory.id).collect();
+    assert_eq!(got, vec![asked], "the next note is no reply without a session: {unrelated}");
 }

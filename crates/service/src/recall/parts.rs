@@ -2,14 +2,15 @@
 
 use std::collections::HashSet;
 
-use rearview_search::merge_parts;
+use rearview_search::{TierOrder, merge_parts};
 
 use super::Answer;
 
-/// The parts' answers merged: their lists by [`merge_parts`], their memories, what the floor
-/// left out of every list, the embedding time of all parts, the first part's vector search
-/// and every part's terms once.
-pub(super) fn merge(parts: &[&str], answers: Vec<Answer>) -> Answer {
+/// The parts' answers merged: their lists by [`merge_parts`] (in tiers first under
+/// `order`), their memories, what the floor left out of every list, the embedding time of all
+/// parts, the first part's vector search (every part embeds with the same models) and every
+/// part's terms once.
+pub(super) fn merge(parts: &[&str], answers: Vec<Answer>, order: TierOrder) -> Answer {
     let mut merged = Answer {
         kept: Vec::new(),
         memories: Default::default(),
@@ -33,7 +34,9 @@ pub(super) fn merge(parts: &[&str], answers: Vec<Answer>) -> Answer {
             }
         }
     }
-    merged.kept = merge_parts(parts, lists);
+    let memories = &merged.memories;
+    let priority = |id| memories.get(&id).map_or(u8::MAX, |m| m.memory_type.priority());
+    merged.kept = merge_parts(parts, lists, order, priority);
     // A memory under the floor for one part and above it for another is not left out.
     let kept: HashSet<_> = merged.kept.iter().map(|s| s.id).collect();
     let mut seen = HashSet::new();

@@ -5,49 +5,63 @@ use std::collections::HashMap;
 
 use chrono::TimeDelta;
 use rearview_core::{Memory, MemoryFilter, MemoryId, Namespace};
-use rearview_search::{Scored, asks, place_replies};
+use rearview_search::{Scored, asks, passes_floor, place_replies};
 use rearview_store::Page;
 
-use super::{Found, Plan};
+use super::{Found, Plan, Query};
 use crate::{MemoryService, ServiceError};
 
-/// Turns of one conversation looked at after a question to find its reply.
+/// Memories looked at after a question to find its reply.
 const LOOKAHEAD: u64 = 64;
 
 impl MemoryService {
-    /// Places after each question among the first `among_first` memories of `ranked` its
-    /// reply, the next memory after it that the request may see (same session when it has one,
-    /// within `within_secs`). A reply found by the lookup joins `found.memories`; `lifted` maps
-    /// it to its question, so that it passes the relevance floor when the question does.
+    /// Places after each question among the first `among_first` (at most `top_k`) memories of
+    /// `ranked` that passes the relevance floor its reply: the next memory after it that the
+    /// request may see, within `within_secs`.
+    /// - A question with a session: the next memory of that session, looked up in the store;
+    ///   it joins `found.memories`, and `lifted` maps it to its question so that it passes the
+    ///   floor as the question does.
+    /// - A question without one: the next memory of the namespace, only when it is a candidate
+    ///   of this recall (the searches found it too); it must pass the floor on its own. Without
+    ///   a session, the next memory may belong to another conversation.
     pub(super) async fn with_replies(
         &self,
         namespace: &Namespace,
         ranked: Vec<Scored>,
         found: &mut Found,
-        plan: &Plan,
+        (query, plan, top_k): (&Query, &Plan, usize),
         lifted: &mut HashMap<MemoryId, MemoryId>,
     ) -> Result<Vec<Scored>, ServiceError> {
         let Some(config) = plan.ranking.replies else { return Ok(ranked) };
+        let within = TimeDelta::seconds(i64::from(config.within_secs));
+        let candidates: HashMap<MemoryId, _> = found.candidates.iter().map(|c| (c.id, c)).collect();
         let mut pairs = Vec::new();
-        for scored in ranked.iter().take(config.among_first) {
+        for scored in ranked.iter().take(config.among_first.min(top_k)) {
             let Some(question) = found.memories.get(&scored.id) else { continue };
-            if !asks(&question.content) {
+            let relevant = candidates
+                .get(&question.id)
+                .is_some_and(|c| query.floor.as_ref().is_none_or(|f| passes_floor(c, f)));
+            if !relevant || !asks(&question.content) {
                 continue;
             }
-            let within = TimeDelta::seconds(i64::from(config.within_secs));
             let Some(reply) = self.reply_to(namespace, question, within, plan).await? else {
                 continue;
             };
+            if question.session_id.is_some() {
+                lifted.entry(reply.id).or_insert(question.id);
+            } else if !candidates.contains_key(&reply.id) {
+                continue;
+            }
             pairs.push((question.id, reply.id));
-            lifted.entry(reply.id).or_insert(question.id);
             found.memories.entry(reply.id).or_insert(reply);
         }
         Ok(place_replies(ranked, &pairs))
     }
 
-    /// The first memory after `question` (strictly later, at most `within` later, in its
-    /// session when it has one) that the request's filter lets through; `None` when there is
-    /// none, or when so many follow within `within` that the first is not among those read.
+    /// The first memory after `question` (later, or at the same instant with a greater id; at
+    /// most `within` later; in its session when it has one) that the request's filter lets
+    /// through; `None` when there is none, or when so many follow within `within` that the
+    /// first is not among those read.
     async fn reply_to(
         &self,
         namespace: &Namespace,
@@ -70,9 +84,10 @@ impl MemoryService {
             // Newest first: the earliest may be beyond the page.
             return Ok(None);
         }
+        let asked = (question.occurred_at, question.id.0);
         Ok(later
             .into_iter()
-            .filter(|m| m.id != question.id && m.occurred_at > question.occurred_at)
+            .filter(|m| (m.occurred_at, m.id.0) > asked)
             .min_by_key(|m| (m.occurred_at, m.id.0)))
     }
 }
