@@ -4,19 +4,16 @@
 //! (`rearview_search::replies`) → relevance floor, per question (a compound query's parts
 //! merged by `rearview_search::compound`) → selection (top-k, token budget) → use recording.
 
+mod embedding;
 mod feedback;
 mod parts;
 mod replies;
 mod selection;
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 use std::time::Instant;
 
-use rearview_core::{
-    Embedding, Memory, MemoryFilter, MemoryId, Namespace, Timestamp, truncate_chars,
-};
-use rearview_embed::{Embedder, TextKind};
+use rearview_core::{Embedding, Memory, MemoryFilter, MemoryId, Namespace, Timestamp};
 use rearview_search::{
     Candidate, Floor, Focused, RankingConfig, Scored, Statement, Statements, current_first, focus,
     newer_first, question_parts, rank,
@@ -91,6 +88,9 @@ impl MemoryService {
         let answer = if let [_] = parts.as_slice() {
             self.answer(namespace, &request, &plan).await?
         } else {
+            if plan.ranking.vector_candidates > 0 {
+                self.embed_parts(&parts, request.models.as_deref()).await;
+            }
             let mut answers = Vec::with_capacity(parts.len());
             for part in &parts {
                 let asked = RecallRequest { query: (*part).to_owned(), ..request.clone() };
@@ -487,90 +487,6 @@ impl MemoryService {
             .filter(|(_, (_, n))| *n > 0)
             .map(|(id, (sum, n))| (id, sum / n as f32))
             .collect())
-    }
-}
-
-impl MemoryService {
-    /// The query's vector in each of `spaces` that could embed it: the whole query's, or with a
-    /// focus tail `(text, weight)`, `normalise((1 − weight) · whole + weight · tail)`. Texts
-    /// embedded lately come from the query cache; the others go to the model in one batch.
-    async fn embed_query(
-        &self,
-        query: &str,
-        tail: Option<(&str, f32)>,
-        spaces: &[Arc<dyn Embedder>],
-    ) -> (Vec<(String, Embedding)>, VectorSearch) {
-        let mut texts = vec![query.to_owned()];
-        if let Some((tail, _)) = tail {
-            texts.push(tail.to_owned());
-        }
-        let mut vectors = Vec::new();
-        let mut failure = None;
-        for embedder in spaces {
-            match self.query_vectors_of(embedder.as_ref(), &texts).await {
-                Ok(v) => match blend(&v, tail.map(|(_, w)| w)) {
-                    Some(vector) => vectors.push((embedder.model_id().to_owned(), vector)),
-                    None => failure = Some("the focused query vector is degenerate".to_owned()),
-                },
-                Err(reason) => failure = Some(reason),
-            }
-        }
-        if vectors.is_empty() {
-            let reason = failure.unwrap_or_else(|| "no vector".to_owned());
-            return (vectors, VectorSearch::Failed { reason });
-        }
-        let model_id = vectors.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>().join(" + ");
-        (vectors, VectorSearch::Used { model_id })
-    }
-
-    /// One vector per text in `embedder`'s space: cached ones reused, the rest embedded in one
-    /// call and cached.
-    async fn query_vectors_of(
-        &self,
-        embedder: &dyn Embedder,
-        texts: &[String],
-    ) -> Result<Vec<Embedding>, String> {
-        let model = embedder.model_id();
-        let mut found: Vec<Option<Embedding>> =
-            texts.iter().map(|t| self.query_vectors.get(model, t)).collect();
-        let missing: Vec<String> =
-            texts.iter().zip(&found).filter(|(_, v)| v.is_none()).map(|(t, _)| t.clone()).collect();
-        if !missing.is_empty() {
-            let computed = match embedder.embed(&missing, TextKind::Query).await {
-                Ok(v) if v.len() == missing.len() => v,
-                Ok(_) => return Err("model returned no vector".to_owned()),
-                Err(e) => {
-                    tracing::warn!(model, error = %e, "query embedding failed; this space is skipped");
-                    return Err(truncate_chars(&e.to_string(), 200));
-                }
-            };
-            let mut computed = computed.into_iter();
-            for (text, slot) in texts.iter().zip(found.iter_mut()) {
-                if slot.is_none() {
-                    let vector = computed.next().ok_or("model returned too few vectors")?;
-                    self.query_vectors.put(model, text, vector.clone());
-                    *slot = Some(vector);
-                }
-            }
-        }
-        Ok(found.into_iter().flatten().collect())
-    }
-}
-
-/// The whole query's vector, or its blend with the tail's.
-fn blend(vectors: &[Embedding], tail_weight: Option<f32>) -> Option<Embedding> {
-    match (vectors, tail_weight) {
-        ([whole, tail], Some(w)) => {
-            let mixed = whole
-                .as_slice()
-                .iter()
-                .zip(tail.as_slice())
-                .map(|(a, b)| (1.0 - w) * a + w * b)
-                .collect();
-            Embedding::new(mixed).ok()
-        }
-        ([whole, ..], _) => Some(whole.clone()),
-        _ => None,
     }
 }
 
