@@ -30,15 +30,19 @@ impl Replies {
 }
 
 /// Whether `text` ends by asking: its last sentence mark (`.!?。！？`) is a question mark. A
-/// bracketed note after it (`… like this? [shares a photo: …]`) does not count as a sentence.
+/// bracketed note after it (`… like this? [shares a photo: …]`) does not count as a sentence,
+/// and an ASCII mark inside a word (`https://x.dev/search?q=1`, `v1.2`) marks no sentence.
 pub fn asks(text: &str) -> bool {
     let mut depth = 0_i32;
     let mut last = None;
-    for c in text.chars() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let ends_word = chars.peek().is_none_or(|n| !n.is_alphanumeric() && *n != '/' && *n != '=');
         match c {
             '[' | '(' | '（' | '【' => depth += 1,
             ']' | ')' | '）' | '】' => depth = (depth - 1).max(0),
-            '.' | '!' | '?' | '。' | '！' | '？' if depth == 0 => last = Some(c),
+            '。' | '！' | '？' if depth == 0 => last = Some(c),
+            '.' | '!' | '?' if depth == 0 && ends_word => last = Some(c),
             _ => {}
         }
     }
@@ -88,6 +92,9 @@ mod tests {
         assert!(asks("你平时多久去一次海边？"));
         assert!(!asks("Which port"), "no sentence mark at all: not a question");
         assert!(!asks("Did it rain? It did. We stayed in."));
+        assert!(!asks("The search page is https://x.dev/search?q=rust"));
+        assert!(!asks("Is it up? See https://x.dev/status?id=7 for v1.2."));
+        assert!(asks("Did you read https://x.dev/post?id=7?"));
         assert!(!asks("The API listens on port 8080."));
         assert!(!asks("我住在北京（你呢？）。"));
     }
