@@ -437,6 +437,11 @@ pub struct EvalArgs {
     /// server on PostgreSQL computes it, searching in the database.
     #[arg(long, value_name = "URL")]
     pub postgres: Option<String>,
+    /// Also write each question's result as JSONL to this file, one line per question and
+    /// configuration: its text, gold memories, frac@5 and the first 10 memories returned, to
+    /// read what a configuration misses.
+    #[arg(long, value_name = "FILE")]
+    pub per_question: Option<PathBuf>,
 }
 
 /// `rearview summarize`.

@@ -58,7 +58,56 @@ pub async fn run(
         rearview_eval::run_on(&data, embedder, &configs, &bars, args.embed_cache.as_deref(), store)
             .await?;
     printer.eval(&report)?;
+    if let Some(path) = &args.per_question {
+        write_per_question(path, &data, &report)
+            .with_context(|| format!("writing --per-question {}", path.display()))?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--per-question`: one JSON line per question and configuration.
+fn write_per_question(
+    path: &std::path::Path,
+    data: &Dataset,
+    report: &rearview_eval::Report,
+) -> anyhow::Result<()> {
+    use std::collections::HashMap;
+    use std::io::Write;
+    let text: HashMap<(&str, &str), &str> = data
+        .memories
+        .iter()
+        .map(|m| ((m.namespace.as_str(), m.id.as_str()), m.text.as_str()))
+        .collect();
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+    for config in &report.configs {
+        // Answers come in the dataset's order (question ids need not be unique across
+        // namespaces).
+        for (q, answered) in data.questions.iter().zip(&config.answers) {
+            let memory = |id: &String| serde_json::json!({"id": id, "text": text.get(&(q.namespace.as_str(), id.as_str()))});
+            let top: Vec<_> = answered
+                .top
+                .iter()
+                .map(|ids| {
+                    let first =
+                        ids.first().and_then(|id| text.get(&(q.namespace.as_str(), id.as_str())));
+                    serde_json::json!({"ids": ids, "text": first})
+                })
+                .collect();
+            let line = serde_json::json!({
+                "config": config.name,
+                "id": q.id,
+                "namespace": q.namespace,
+                "category": q.category,
+                "question": q.text,
+                "gold": q.gold.iter().map(memory).collect::<Vec<_>>(),
+                "frac@5": answered.frac_at_5,
+                "top": top,
+            });
+            writeln!(out, "{line}")?;
+        }
+    }
+    out.flush()?;
+    Ok(())
 }
 
 fn load(args: &EvalArgs) -> anyhow::Result<Dataset> {

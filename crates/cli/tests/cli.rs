@@ -581,3 +581,47 @@ fn lifecycle_commands_merge_archive_end_sessions_and_distill() {
     let no_url = cli.fails(&["--llm-model", "qwen", "list"]);
     assert!(no_url.contains("`llm_model`") && no_url.contains("llm_url"), "{no_url}");
 }
+
+#[test]
+fn eval_writes_each_questions_result_with_per_question() {
+    let cli = Cli::new();
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("set.jsonl");
+    std::fs::write(
+        &data,
+        [
+            r#"{"type":"memory","namespace":"n1","id":"a","text":"The API listens on port 8080.","timestamp":"2024-05-01T10:00:00Z"}"#,
+            r#"{"type":"memory","namespace":"n1","id":"b","text":"我喜欢在周末去香山爬山","timestamp":"2024-05-02T10:00:00Z"}"#,
+            r#"{"type":"question","namespace":"n1","id":"q1","text":"Which port does the API listen on?","as_of":"2024-06-01T00:00:00Z","gold":["a"],"category":"en"}"#,
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let out = dir.path().join("answers.jsonl");
+    let (data, out_arg) = (data.to_str().unwrap(), out.to_str().unwrap());
+    cli.ok(&[
+        "eval",
+        "jsonl",
+        "--path",
+        data,
+        "--configs",
+        "default,bm25",
+        "--per-question",
+        out_arg,
+    ]);
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "one line per question and configuration");
+    assert_eq!(
+        (lines[0]["config"].as_str(), lines[1]["config"].as_str()),
+        (Some("default"), Some("bm25"))
+    );
+    assert_eq!(lines[0]["question"], "Which port does the API listen on?");
+    assert_eq!(lines[0]["gold"][0]["text"], "The API listens on port 8080.");
+    assert_eq!(lines[0]["top"][0]["text"], "The API listens on port 8080.");
+    assert_eq!(lines[0]["top"][0]["ids"][0], "a");
+    assert_eq!(lines[0]["frac@5"], 1.0);
+}

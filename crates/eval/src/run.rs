@@ -15,8 +15,8 @@ use rearview_store::MemoryStore;
 use rearview_store_sqlite::SqliteStore;
 
 use crate::{
-    CachingEmbedder, ConfigReport, Dataset, EvalConfig, EvalError, Progress, Report, Scores,
-    metrics,
+    Answered, CachingEmbedder, ConfigReport, Dataset, EvalConfig, EvalError, Progress, Report,
+    Scores, metrics,
 };
 
 /// Runs `configs` over `data` with `embedder` (none: keyword-only).
@@ -189,6 +189,7 @@ async fn ask_all<'a>(
     progress.start(&format!("asking ({})", config.name), data.questions.len() as u64);
     let mut per_question: Vec<(&str, Scores)> = Vec::with_capacity(data.questions.len());
     let mut latencies = Vec::with_capacity(data.questions.len());
+    let mut answers = Vec::with_capacity(data.questions.len());
     for q in &data.questions {
         let ns = namespace(namespaces, &q.namespace)?;
         let request = RecallRequest {
@@ -208,11 +209,15 @@ async fn ask_all<'a>(
             .take(50)
             .map(|hit| ids.get(&hit.memory.id).cloned().unwrap_or_default())
             .collect();
-        per_question.push((q.category.as_str(), metrics::score(&ranked, &q.gold)));
+        let scores = metrics::score(&ranked, &q.gold);
+        let frac_at_5 = scores.get("frac").and_then(|f| f.get(&5)).copied().unwrap_or(0.0);
+        let top = ranked.iter().take(10).cloned().collect();
+        answers.push(Answered { question: q.id.clone(), top, frac_at_5 });
+        per_question.push((q.category.as_str(), scores));
         progress.advance(1);
     }
     progress.finish();
-    Ok(summarise(&config.name, &per_question, latencies))
+    Ok(ConfigReport { answers, ..summarise(&config.name, &per_question, latencies) })
 }
 
 /// The mean scores overall and per category, and the latency percentiles.
@@ -231,7 +236,8 @@ fn summarise(name: &str, per_question: &[(&str, Scores)], mut latencies: Vec<f64
     let pick = |p: f64| {
         latencies.get(((latencies.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(0.0)
     };
-    ConfigReport { name: name.to_owned(), overall, categories, latency_ms: (pick(0.5), pick(0.95)) }
+    let latency_ms = (pick(0.5), pick(0.95));
+    ConfigReport { name: name.to_owned(), overall, categories, latency_ms, answers: Vec::new() }
 }
 
 fn namespace<'a>(
