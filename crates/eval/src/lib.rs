@@ -101,15 +101,14 @@ pub struct ConfigReport {
     /// Recall latency, milliseconds: p50, p95. Query vectors are computed before the timed
     /// part (once per question for all configurations), so this is retrieval and ranking only.
     pub latency_ms: (f64, f64),
-    /// What each question got, in the dataset's order: for reading the misses.
+    /// What each question got, in the dataset's order (question ids need not be unique across
+    /// namespaces, so the order is what pairs an answer with its question).
     pub answers: Vec<Answered>,
 }
 
 /// One question's result under one configuration.
 #[derive(Debug, Clone)]
 pub struct Answered {
-    /// The question's id ([`EvalQuestion::id`]), in its namespace.
-    pub question: String,
     /// The dataset ids of the first 10 memories returned, best first (several for a memory
     /// that records were merged into).
     pub top: Vec<Vec<String>>,

@@ -212,7 +212,7 @@ async fn ask_all<'a>(
         let scores = metrics::score(&ranked, &q.gold);
         let frac_at_5 = scores.get("frac").and_then(|f| f.get(&5)).copied().unwrap_or(0.0);
         let top = ranked.iter().take(10).cloned().collect();
-        answers.push(Answered { question: q.id.clone(), top, frac_at_5 });
+        answers.push(Answered { top, frac_at_5 });
         per_question.push((q.category.as_str(), scores));
         progress.advance(1);
     }

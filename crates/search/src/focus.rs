@@ -104,10 +104,10 @@ pub fn focus(query: &str, tokenizer: Tokenizer, config: &QueryFocus) -> Focused 
     let terms = order.into_iter().map(|t| (t.clone(), weights[&t])).collect();
     let latest = |of: &[&str]| of[of.len().saturating_sub(config.tail_turns)..].join("\n");
     // A bare tail with nothing left to embed (`user:`) keeps its labels.
-    let bare =
-        Some(latest(&said)).filter(|t| config.bare_tail && t.chars().any(char::is_alphanumeric));
-    let tail = (config.tail_weight > 0.0 && config.tail_turns > 0)
-        .then(|| bare.unwrap_or_else(|| latest(&turns)));
+    let tail = (config.tail_weight > 0.0 && config.tail_turns > 0).then(|| {
+        let bare = config.bare_tail.then(|| latest(&said));
+        bare.filter(|t| t.chars().any(char::is_alphanumeric)).unwrap_or_else(|| latest(&turns))
+    });
     Focused { dialogue: true, tail, terms }
 }
 
