@@ -33,7 +33,9 @@
 //! Reciprocal-rank fusion ([`Fusion::Rrf`], Cormack, Clarke & Büttcher, SIGIR 2009) and the
 //! design's weighted formula ([`Fusion::Weighted`]) remain for comparison.
 //!
-//! Ties break by memory id ascending, so the same inputs always give the same order. Every
+//! Ties break by event time, newer first (the recency the issue asks for as a near-tie breaker,
+//! and what decides RRF's frequent exact ties: ranks 3 + 10 and 10 + 3 sum alike), then by
+//! memory id ascending, so the same inputs always give the same order. Every
 //! [`Scored`] carries an [`Explanation`] of how its score was computed.
 
 use rearview_core::{MemoryId, MemoryType, Timestamp};
@@ -311,8 +313,8 @@ impl Extremes {
 
 /// Scores `candidates` at instant `now` and sorts them best first. Pure.
 ///
-/// Every candidate is returned (callers truncate to top-k). Order: score descending, then id
-/// ascending; with [`TierOrder::SemanticFirst`], tier first among those within [`TIER_BAND`] of
+/// Every candidate is returned (callers truncate to top-k). Order: score descending, then
+/// event time descending (newer first), then id ascending; with [`TierOrder::SemanticFirst`], tier first among those within [`TIER_BAND`] of
 /// the best score.
 pub fn rank(
     candidates: &[Candidate],
@@ -321,7 +323,7 @@ pub fn rank(
     order: TierOrder,
 ) -> Vec<Scored> {
     let extremes = Extremes::of(candidates);
-    let mut scored: Vec<(u8, Scored)> = candidates
+    let mut scored: Vec<(u8, Timestamp, Scored)> = candidates
         .iter()
         .map(|c| {
             let relevance = relevance(c, &config.fusion, extremes);
@@ -338,23 +340,24 @@ pub fn rank(
                     details: vec![relevance, recency, heat],
                 },
             };
-            (c.memory_type.priority(), scored)
+            (c.memory_type.priority(), c.occurred_at, scored)
         })
         .collect();
-    let best = scored.iter().map(|(_, s)| s.score).fold(0.0, f32::max);
-    let tier_of = |(tier, s): &(u8, Scored)| match order {
+    let best = scored.iter().map(|(_, _, s)| s.score).fold(0.0, f32::max);
+    let tier_of = |(tier, _, s): &(u8, Timestamp, Scored)| match order {
         TierOrder::SemanticFirst if s.score >= TIER_BAND * best => *tier,
         TierOrder::SemanticFirst => u8::MAX,
         TierOrder::ByScore => 0,
     };
     scored.sort_by(|a, b| {
-        let (sa, sb) = (&a.1, &b.1);
+        let (sa, sb) = (&a.2, &b.2);
         tier_of(a)
             .cmp(&tier_of(b))
             .then_with(|| sb.score.total_cmp(&sa.score))
+            .then_with(|| b.1.cmp(&a.1))
             .then_with(|| sa.id.cmp(&sb.id))
     });
-    scored.into_iter().map(|(_, s)| s).collect()
+    scored.into_iter().map(|(_, _, s)| s).collect()
 }
 
 /// What a memory must reach to count as relevant at all, whatever the other candidates are
@@ -700,6 +703,29 @@ mod tests {
         assert!(close(score(c.clone(), &config), 1.0 / 62.0));
         c.keyword_rank = Some(1);
         assert!(close(score(c, &config), 1.0 / 62.0 + 1.0 / 61.0));
+    }
+
+    #[test]
+    fn exact_ties_go_to_the_newer_memory_then_to_the_lower_id() {
+        // RRF ties exactly when the ranks swap: vector 3 + keyword 10 = vector 10 + keyword 3.
+        // (Age must not weigh here, or the newer memory would win on its score.)
+        let config =
+            RankingConfig { fusion: Fusion::RRF, recency: Recency::Off, ..RankingConfig::DESIGN };
+        let at = |n: u128, ranks: (usize, usize), days_ago: i64| {
+            let mut c = candidate(n, 0.5, 1.0);
+            (c.vector_rank, c.keyword_rank) = (Some(ranks.0), Some(ranks.1));
+            c.occurred_at = now() - chrono::TimeDelta::days(days_ago);
+            c
+        };
+        let ranked = |candidates: &[Candidate]| -> Vec<u128> {
+            let out = rank(candidates, &config, now(), TierOrder::ByScore);
+            out.iter().map(|s| s.id.0.as_u128()).collect()
+        };
+        let (older, newer) = (at(1, (3, 10), 30), at(2, (10, 3), 1));
+        assert_eq!(ranked(&[older.clone(), newer.clone()]), [2, 1]);
+        assert_eq!(ranked(&[newer, older]), [2, 1], "whatever the input order");
+        // Of one time, the lower id first.
+        assert_eq!(ranked(&[at(4, (3, 10), 5), at(3, (10, 3), 5)]), [3, 4]);
     }
 
     #[test]
