@@ -60,3 +60,31 @@ fn bad_lines_and_unknown_configurations_are_named() {
     assert!(err.contains("bm25") && err.contains("weighted:V:K:S"), "{err}");
     assert!(config("weighted:1:2").is_err());
 }
+
+#[tokio::test]
+async fn exact_ties_break_the_same_way_on_every_run() {
+    // Twelve memories of one instant that BM25 scores alike for `apple` (one match each, two
+    // words each). Ties break by creation order, so the first stored comes first: before the
+    // run stored each a millisecond after the one before, their ids (one instant) ordered by
+    // random bits and so did these twelve.
+    let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"];
+    let lines: Vec<String> = names
+        .iter()
+        .map(|n| {
+            format!(
+                r#"{{"type":"memory","namespace":"u1","id":"m{n}","text":"apple {n}{n}{n}","timestamp":"2024-03-02T10:00:00Z"}}"#
+            )
+        })
+        .chain([
+            r#"{"type":"question","namespace":"u1","id":"q1","text":"apple","as_of":"2024-03-10","gold":["ma"]}"#.to_owned(),
+        ])
+        .collect();
+    let (_dir, path) = write(&lines.iter().map(String::as_str).collect::<Vec<_>>());
+    let data = load_jsonl(&path).unwrap();
+    let expected: Vec<Vec<String>> = names[..10].iter().map(|n| vec![format!("m{n}")]).collect();
+    for _ in 0..3 {
+        let report =
+            rearview_eval::run(&data, None, &[config("bm25").unwrap()], &NoProgress).await.unwrap();
+        assert_eq!(report.configs[0].answers[0].top, expected);
+    }
+}
