@@ -18,7 +18,7 @@ use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 
 use crate::args::{
     AddArgs, Cli, Command, ConfigCommand, FilterArgs, FusionArg, KeysCommand, ListArgs,
-    ModelsCommand, RecallArgs,
+    ModelsCommand, RecallArgs, SummarizeArgs,
 };
 use crate::models::{Acquire, PendingModels};
 use crate::output::{InstalledModel, ModelRow, Printer};
@@ -31,19 +31,51 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     {
         anyhow::bail!("--namespace may be given once, except for `keys create`");
     }
-    let namespace = settings.namespace.clone();
     let printer = Printer::new(cli.json);
-    match &cli.command {
-        Command::Models(command) => {
-            models_command(&settings, command, &printer).await?;
-            return Ok(ExitCode::SUCCESS);
+    if let Some(code) = run_without_store(&cli.command, &settings, &printer).await? {
+        return Ok(code);
+    }
+    let resolved = crate::models::resolve(&settings, models_needed(&cli.command)).await?;
+    let (embedders, pending, status) = (resolved.embedders, resolved.pending, resolved.status);
+    let config = service_config(&cli.command, &settings);
+    let llm = chat_client(&settings)?;
+    if let Command::Eval(args) = &cli.command {
+        return crate::eval::run(args, embedders.first().cloned(), &printer).await;
+    }
+    let service = open_service(&settings, embedders, config).await?;
+    service.set_embedding_status(status);
+    service.set_llm(llm);
+    let namespace = settings.namespace.clone();
+    let sweep_every = (settings.sweep_interval > 0)
+        .then(|| std::time::Duration::from_secs(settings.sweep_interval));
+    match cli.command {
+        Command::Mcp => serve_stdio(service, namespace, pending, sweep_every).await?,
+        Command::Serve { .. } => {
+            let service = Arc::new(service);
+            let limits = crate::keys::http_config(&settings, &service).await?;
+            serve_http(service, namespace, &settings.listen, &limits, pending, sweep_every).await?
         }
-        Command::Config(ConfigCommand::Show) => {
-            printer.settings(&settings)?;
-            return Ok(ExitCode::SUCCESS);
+        Command::Keys(command) => {
+            crate::keys::run(&service, &command, &cli.namespace, &printer).await?
         }
-        Command::Doctor => return crate::doctor::run(&settings, &printer).await,
-        Command::Health { url } => return crate::doctor::health(&settings, url.as_deref()).await,
+        command => run_on_store(&service, &namespace, command, &printer).await?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The commands that need no database: their exit code, or `None` for every other command.
+async fn run_without_store(
+    command: &Command,
+    settings: &Settings,
+    printer: &Printer,
+) -> anyhow::Result<Option<ExitCode>> {
+    match command {
+        Command::Models(command) => models_command(settings, command, printer).await?,
+        Command::Config(ConfigCommand::Show) => printer.settings(settings)?,
+        Command::Doctor => return crate::doctor::run(settings, printer).await.map(Some),
+        Command::Health { url } => {
+            return crate::doctor::health(settings, url.as_deref()).await.map(Some);
+        }
         Command::Migrate { from, to } => {
             let password = settings
                 .postgres
@@ -52,11 +84,15 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .or_else(|| std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()));
             let report = crate::transfer::migrate(from, to, password).await?;
             printer.migrated(&report)?;
-            return Ok(ExitCode::SUCCESS);
         }
-        _ => {}
+        _ => return Ok(None),
     }
-    let acquire = match cli.command {
+    Ok(Some(ExitCode::SUCCESS))
+}
+
+/// Whether `command` needs the embedding model, and how soon.
+fn models_needed(command: &Command) -> Acquire {
+    match command {
         Command::Mcp | Command::Serve { .. } => Acquire::InBackground,
         Command::Add(_)
         | Command::Recall(_)
@@ -81,22 +117,23 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Doctor
         | Command::Migrate { .. }
         | Command::Health { .. } => Acquire::Never,
-    };
-    let resolved = crate::models::resolve(&settings, acquire).await?;
-    let (embedders, pending, status) = (resolved.embedders, resolved.pending, resolved.status);
+    }
+}
+
+/// The service's configuration for `command`: servers and one-shot commands differ in how
+/// they search keywords and whether they scan or build vector graphs.
+fn service_config(command: &Command, settings: &Settings) -> ServiceConfig {
     // A long-running server builds the in-memory keyword index; one-shot commands query FTS5.
-    let keyword_search = match cli.command {
+    let keyword_search = match command {
         // Recall ranks with the in-memory index's term statistics (keyword coverage), as servers do.
         Command::Mcp | Command::Serve { .. } | Command::Recall(_) => KeywordSearch::InMemory,
         _ => KeywordSearch::Store,
     };
-    let sweep_every = (settings.sweep_interval > 0)
-        .then(|| std::time::Duration::from_secs(settings.sweep_interval));
-    let server = matches!(cli.command, Command::Mcp | Command::Serve { .. });
-    let config = ServiceConfig {
+    let server = matches!(command, Command::Mcp | Command::Serve { .. });
+    ServiceConfig {
         keyword_search,
         max_content_chars: settings.max_content_chars,
-        lifecycle: lifecycle_config(&settings),
+        lifecycle: lifecycle_config(settings),
         // Large namespaces' graphs are saved next to the database by servers and loaded by
         // every command; a one-shot command never spends minutes building one. (Not for
         // PostgreSQL: its servers run on other machines, each builds its own.)
@@ -106,22 +143,24 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             .then(|| rearview_service::graph_dir_for(&settings.db)),
         exact_scan_limit: if server { rearview_service::EXACT_SCAN_LIMIT } else { usize::MAX },
         ..ServiceConfig::default()
-    };
-    let llm = chat_client(&settings)?;
-    if let Command::Eval(args) = &cli.command {
-        return crate::eval::run(args, embedders.first().cloned(), &printer).await;
     }
-    let service = open_service(&settings, embedders, config).await?;
-    service.set_embedding_status(status);
-    service.set_llm(llm);
-    match cli.command {
-        Command::Add(args) => add(&service, &namespace, args, &printer).await?,
-        Command::Recall(args) => recall(&service, &namespace, args, &printer).await?,
+}
+
+/// One one-shot command on the opened store.
+async fn run_on_store(
+    service: &MemoryService,
+    namespace: &Namespace,
+    command: Command,
+    printer: &Printer,
+) -> anyhow::Result<()> {
+    match command {
+        Command::Add(args) => add(service, namespace, args, printer).await?,
+        Command::Recall(args) => recall(service, namespace, args, printer).await?,
         Command::Get { id } => {
-            let memory = service.get(&namespace, parse_id(&id)?).await?;
+            let memory = service.get(namespace, parse_id(&id)?).await?;
             printer.memory(&memory)?;
         }
-        Command::List(args) => list(&service, &namespace, args, &printer).await?,
+        Command::List(args) => list(service, namespace, args, printer).await?,
         Command::Update(args) => {
             let request = UpdateRequest {
                 content: args.content,
@@ -133,44 +172,32 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     .transpose()?,
                 ttl_secs: args.ttl,
             };
-            let memory = service.update(&namespace, parse_id(&args.id)?, request).await?;
+            let memory = service.update(namespace, parse_id(&args.id)?, request).await?;
             printer.memory(&memory)?;
         }
         Command::Delete { id } => {
             let id = parse_id(&id)?;
-            service.forget(&namespace, id).await?;
+            service.forget(namespace, id).await?;
             printer.deleted(id)?;
         }
         Command::Stats => printer.stats(&service.stats().await?)?,
-        Command::Backfill => printer.backfilled(backfill(&service, None).await?)?,
+        Command::Backfill => printer.backfilled(backfill(service, None).await?)?,
         Command::Cleanup { all_namespaces } => {
-            let scope = (!all_namespaces).then_some(&namespace);
+            let scope = (!all_namespaces).then_some(namespace);
             printer.cleaned(service.cleanup_expired(scope).await?)?
         }
         Command::Archive { ids } => {
             let ids = parse_ids(&ids)?;
-            printer.list(&service.archive(&namespace, &ids).await?)?
+            printer.list(&service.archive(namespace, &ids).await?)?
         }
         Command::Restore { ids } => {
             let ids = parse_ids(&ids)?;
-            printer.list(&service.restore(&namespace, &ids).await?)?
+            printer.list(&service.restore(namespace, &ids).await?)?
         }
         Command::EndSession { session } => {
-            printer.session_end(&service.end_session(&namespace, &session).await?)?
+            printer.session_end(&service.end_session(namespace, &session).await?)?
         }
-        Command::Summarize(args) => {
-            let originals = match args.originals.as_str() {
-                "delete" => Originals::Delete,
-                "keep" => Originals::Keep,
-                _ => Originals::Archive,
-            };
-            let request = DistillRequest {
-                ids: parse_ids(&args.ids)?,
-                instruction: args.instruction,
-                originals,
-            };
-            printer.distilled(&service.summarize_episodes(&namespace, request).await?)?
-        }
+        Command::Summarize(args) => summarize(service, namespace, args, printer).await?,
         Command::Suggest { threshold, min_size, limit } => {
             let params = rearview_api::SuggestParams {
                 threshold,
@@ -180,41 +207,52 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let (threshold, min_size, limit) = params.resolve()?;
             let groups =
-                service.suggest_distillations(&namespace, threshold, min_size, limit).await?;
+                service.suggest_distillations(namespace, threshold, min_size, limit).await?;
             printer.suggestions(&groups)?
         }
         Command::Sweep => printer.swept(&service.sweep().await?)?,
         Command::Reindex { all_namespaces } => {
-            let scope = (!all_namespaces).then_some(&namespace);
-            printer.backfilled(backfill(&service, scope).await?)?
-        }
-        Command::Mcp => serve_stdio(service, namespace, pending, sweep_every).await?,
-        Command::Serve { .. } => {
-            let service = Arc::new(service);
-            let limits = crate::keys::http_config(&settings, &service).await?;
-            serve_http(service, namespace, &settings.listen, &limits, pending, sweep_every).await?
-        }
-        Command::Keys(command) => {
-            crate::keys::run(&service, &command, &cli.namespace, &printer).await?
+            let scope = (!all_namespaces).then_some(namespace);
+            printer.backfilled(backfill(service, scope).await?)?
         }
         Command::Export { vectors, output } => {
-            crate::transfer::export(&service, &namespace, vectors, output.as_deref()).await?
+            crate::transfer::export(service, namespace, vectors, output.as_deref()).await?
         }
         Command::Import { file, keep_namespace } => {
-            let report =
-                crate::transfer::import(&service, &namespace, &file, keep_namespace).await?;
+            let report = crate::transfer::import(service, namespace, &file, keep_namespace).await?;
             printer.imported(&report)?
         }
-        Command::Models(_)
+        Command::Mcp
+        | Command::Serve { .. }
+        | Command::Keys(_)
+        | Command::Models(_)
         | Command::Eval(_)
         | Command::Config(_)
         | Command::Migrate { .. }
         | Command::Doctor
         | Command::Health { .. } => {
-            unreachable!("handled before the database is opened")
+            unreachable!("servers, keys and the commands without a store are run by `run`")
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
+}
+
+/// `summarize`: the episodes distilled into one semantic memory.
+async fn summarize(
+    service: &MemoryService,
+    namespace: &Namespace,
+    args: SummarizeArgs,
+    printer: &Printer,
+) -> anyhow::Result<()> {
+    let originals = match args.originals.as_str() {
+        "delete" => Originals::Delete,
+        "keep" => Originals::Keep,
+        _ => Originals::Archive,
+    };
+    let request =
+        DistillRequest { ids: parse_ids(&args.ids)?, instruction: args.instruction, originals };
+    printer.distilled(&service.summarize_episodes(namespace, request).await?)?;
+    Ok(())
 }
 
 /// Serves MCP on stdin/stdout until the client disconnects, then makes access counts durable.

@@ -248,22 +248,10 @@ impl Settings {
         Self::load(cli, &|name| std::env::var(name).ok())
     }
 
-    /// Loads the configuration for `cli`, reading the environment through `env`.
+    /// Loads the configuration for `cli`, reading the environment through `env`: the config
+    /// file found, then each group of keys in the order `config show` lists them.
     pub fn load(cli: &Cli, env: EnvLookup<'_>) -> Result<Self, SettingsError> {
-        let (file_path, explicit) = match (&cli.config, non_empty(env("REARVIEW_CONFIG"))) {
-            (Some(path), _) => (Some(path.clone()), true),
-            (None, Some(path)) => (Some(PathBuf::from(path)), true),
-            (None, None) => (default_config_file(env), false),
-        };
-        let file = match &file_path {
-            Some(path) if explicit || path.exists() => read_file(path)?,
-            _ => BTreeMap::new(),
-        };
-        let file_path = file_path.filter(|p| explicit || p.exists());
-        let flags = cli.flag_values();
-        let mut layers =
-            Layers { file, file_path: file_path.clone(), env, flags, shown: Vec::new() };
-
+        let mut layers = Layers::open(cli, env)?;
         let db = match layers.raw("db") {
             Some(raw) => PathBuf::from(raw.value),
             None => default_db(env).map_err(|reason| SettingsError::Invalid {
@@ -279,136 +267,11 @@ impl Settings {
             "a non-empty name without control characters, e.g. alice or 项目-42",
             |v| v.parse::<Namespace>().ok(),
         )?;
-        let model = layers.string("model");
-        let models_dir = layers.string("models_dir").map(PathBuf::from);
-        let embed_threads =
-            layers.optional("embed_threads", "a whole number of threads ≥ 1", |v| {
-                v.parse::<usize>().ok().filter(|n| *n >= 1)
-            })?;
-        let vector_dim = layers.optional("vector_dim", "the embedding model's dimension, a whole number ≥ 1 (e.g. 384 for multilingual-e5-small)", |v| {
-            v.parse::<usize>().ok().filter(|n| *n >= 1)
-        })?;
-        let embed_url = layers.optional(
-            "embed_url",
-            "an http:// or https:// URL, e.g. http://localhost:11434/v1",
-            url,
-        )?;
-        let embed_model = layers.string("embed_model");
-        let embed_dimensions =
-            layers.optional("embed_dimensions", "a whole number ≥ 1", |v| {
-                v.parse::<usize>().ok().filter(|n| *n >= 1)
-            })?;
-        let embed_api_key = layers.api_key("embed_api_key", "embed_api_key_env")?;
-        let llm_url = layers.optional(
-            "llm_url",
-            "an http:// or https:// URL, e.g. http://localhost:11434/v1",
-            url,
-        )?;
-        let llm_model = layers.string("llm_model");
-        let llm_extract_model = layers.string("llm_extract_model");
-        let llm_distill_model = layers.string("llm_distill_model");
-        let llm_summary_model = layers.string("llm_summary_model");
-        let llm_api_key = layers.api_key("llm_api_key", "llm_api_key_env")?;
-        let llm_timeout =
-            layers.parse("llm_timeout", "120", "whole seconds from 1 to 3600", |v| {
-                v.parse::<u64>().ok().filter(|n| (1..=3600).contains(n))
-            })?;
-        let sweep_interval = layers.parse(
-            "sweep_interval",
-            "3600",
-            "whole seconds ≥ 0; 0 turns the sweep off",
-            |v| v.parse::<u64>().ok(),
-        )?;
-        let max_content_chars = layers.parse(
-            "max_content_chars",
-            "32768",
-            "a whole number of characters from 1 to 10000000",
-            |v| v.parse::<usize>().ok().filter(|n| (1..=10_000_000).contains(n)),
-        )?;
-        let dedup_threshold = layers.parse(
-            "dedup_threshold",
-            "0.95",
-            "a cosine in (0, 1], e.g. 0.95, or off",
-            |v| match v.trim() {
-                "off" | "none" => Some(None),
-                text => text.parse::<f32>().ok().filter(|c| *c > 0.0 && *c <= 1.0).map(Some),
-            },
-        )?;
-        let supersede_threshold = layers.parse(
-            "supersede_threshold",
-            "0.80",
-            "a cosine in [0, 1], e.g. 0.80, or off",
-            |v| match v.trim() {
-                "off" | "none" => Some(None),
-                text => text.parse::<f32>().ok().filter(|c| (0.0..=1.0).contains(c)).map(Some),
-            },
-        )?;
-        let supersede_by_rule =
-            layers.parse("supersede_by_rule", "false", "true or false", boolean)?;
-        let archive_after_days =
-            layers.parse("archive_after_days", "90", "whole days ≥ 0; 0 = never", |v| {
-                v.parse::<u64>().ok()
-            })?;
-        let auto_distill = layers.parse("auto_distill", "false", "true or false", boolean)?;
-        let listen = layers.parse(
-            "listen",
-            "127.0.0.1:8765",
-            "host:port, e.g. 127.0.0.1:8765 or 0.0.0.0:8765",
-            |v| {
-                let (host, port) = v.rsplit_once(':')?;
-                (!host.is_empty() && port.parse::<u16>().is_ok()).then(|| v.to_owned())
-            },
-        )?;
-        let max_request_bytes = layers.parse(
-            "max_request_bytes",
-            "1048576",
-            "a whole number of bytes ≥ 1024",
-            |v| v.parse::<u64>().ok().filter(|n| *n >= 1024),
-        )?;
-        let allowed_hosts = layers.parse(
-            "allowed_hosts",
-            "",
-            "comma-separated host names, optionally with :port, e.g. rearview,localhost",
-            |v| {
-                let hosts: Vec<String> = v
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|h| !h.is_empty())
-                    .map(str::to_owned)
-                    .collect();
-                hosts
-                    .iter()
-                    .all(|h| h.chars().all(|c| c.is_ascii_alphanumeric() || "-.:[]_".contains(c)))
-                    .then_some(hosts)
-            },
-        )?;
-        let insecure_no_auth =
-            layers.parse("insecure_no_auth", "false", "true or false", boolean)?;
-        let metrics_public = layers.parse("metrics_public", "false", "true or false", boolean)?;
-        let rate_limit = layers.parse(
-            "rate_limit",
-            "50",
-            "requests per second per key, a whole number; 0 = unlimited",
-            |v| v.parse::<u32>().ok(),
-        )?;
-        let max_in_flight =
-            layers.parse("max_in_flight", "256", "a whole number from 1 to 100000", |v| {
-                v.parse::<usize>().ok().filter(|n| (1..=100_000).contains(n))
-            })?;
-        let max_mcp_sessions =
-            layers.parse("max_mcp_sessions", "256", "a whole number from 1 to 100000", |v| {
-                v.parse::<usize>().ok().filter(|n| (1..=100_000).contains(n))
-            })?;
-        let api_key = layers.string("api_key");
-        if llm_url.is_none() && llm_model.is_some() {
-            let source = layers.source_of("llm_model");
-            return Err(SettingsError::Invalid {
-                key: "llm_model",
-                value: llm_model.unwrap_or_default(),
-                origin: source,
-                allowed: "only together with llm_url (the chat endpoint's URL)".into(),
-            });
-        }
+        let embedding = EmbeddingKeys::load(&mut layers)?;
+        let llm = LlmKeys::load(&mut layers)?;
+        let lifecycle = LifecycleKeys::load(&mut layers)?;
+        let server = ServerKeys::load(&mut layers)?;
+        llm.check(&layers)?;
         let mut shown = std::mem::take(&mut layers.shown);
         // Any other value is a SQLite path (`postgres:/x` included: a relative file path).
         let postgres = db
@@ -417,6 +280,45 @@ impl Settings {
             .map(|url| Postgres { url: url.to_owned(), password: non_empty(env("PGPASSWORD")) });
         let db_shown = postgres.as_ref().map_or_else(|| db.display().to_string(), Postgres::shown);
         shown.insert(0, ("db", Some(db_shown), layers.source_of("db")));
+        let EmbeddingKeys {
+            model,
+            models_dir,
+            embed_threads,
+            vector_dim,
+            embed_url,
+            embed_model,
+            embed_dimensions,
+            embed_api_key,
+        } = embedding;
+        let LlmKeys {
+            llm_url,
+            llm_model,
+            llm_extract_model,
+            llm_distill_model,
+            llm_summary_model,
+            llm_api_key,
+            llm_timeout,
+        } = llm;
+        let LifecycleKeys {
+            sweep_interval,
+            max_content_chars,
+            dedup_threshold,
+            supersede_threshold,
+            supersede_by_rule,
+            archive_after_days,
+            auto_distill,
+        } = lifecycle;
+        let ServerKeys {
+            listen,
+            max_request_bytes,
+            allowed_hosts,
+            insecure_no_auth,
+            metrics_public,
+            rate_limit,
+            max_in_flight,
+            max_mcp_sessions,
+            api_key,
+        } = server;
         Ok(Self {
             db,
             postgres,
@@ -453,7 +355,7 @@ impl Settings {
             max_mcp_sessions,
             api_key,
             shown,
-            file: file_path,
+            file: layers.file_path,
         })
     }
 
@@ -485,6 +387,236 @@ impl Settings {
 }
 
 /// A value and where it came from.
+/// The embedding keys ([`Settings`] documents each).
+struct EmbeddingKeys {
+    model: Option<String>,
+    models_dir: Option<PathBuf>,
+    embed_threads: Option<usize>,
+    vector_dim: Option<usize>,
+    embed_url: Option<String>,
+    embed_model: Option<String>,
+    embed_dimensions: Option<usize>,
+    embed_api_key: Option<String>,
+}
+
+impl EmbeddingKeys {
+    fn load(layers: &mut Layers<'_>) -> Result<Self, SettingsError> {
+        let whole = |v: &str| v.parse::<usize>().ok().filter(|n| *n >= 1);
+        Ok(Self {
+            model: layers.string("model"),
+            models_dir: layers.string("models_dir").map(PathBuf::from),
+            embed_threads: layers.optional(
+                "embed_threads",
+                "a whole number of threads ≥ 1",
+                whole,
+            )?,
+            vector_dim: layers.optional(
+                "vector_dim",
+                "the embedding model's dimension, a whole number ≥ 1 (e.g. 384 for \
+                 multilingual-e5-small)",
+                whole,
+            )?,
+            embed_url: layers.optional(
+                "embed_url",
+                "an http:// or https:// URL, e.g. http://localhost:11434/v1",
+                url,
+            )?,
+            embed_model: layers.string("embed_model"),
+            embed_dimensions: layers.optional("embed_dimensions", "a whole number ≥ 1", whole)?,
+            embed_api_key: layers.api_key("embed_api_key", "embed_api_key_env")?,
+        })
+    }
+}
+
+/// The chat-model keys ([`Settings`] documents each).
+struct LlmKeys {
+    llm_url: Option<String>,
+    llm_model: Option<String>,
+    llm_extract_model: Option<String>,
+    llm_distill_model: Option<String>,
+    llm_summary_model: Option<String>,
+    llm_api_key: Option<String>,
+    llm_timeout: u64,
+}
+
+impl LlmKeys {
+    fn load(layers: &mut Layers<'_>) -> Result<Self, SettingsError> {
+        Ok(Self {
+            llm_url: layers.optional(
+                "llm_url",
+                "an http:// or https:// URL, e.g. http://localhost:11434/v1",
+                url,
+            )?,
+            llm_model: layers.string("llm_model"),
+            llm_extract_model: layers.string("llm_extract_model"),
+            llm_distill_model: layers.string("llm_distill_model"),
+            llm_summary_model: layers.string("llm_summary_model"),
+            llm_api_key: layers.api_key("llm_api_key", "llm_api_key_env")?,
+            llm_timeout: layers.parse(
+                "llm_timeout",
+                "120",
+                "whole seconds from 1 to 3600",
+                |v| v.parse::<u64>().ok().filter(|n| (1..=3600).contains(n)),
+            )?,
+        })
+    }
+
+    /// A chat model names a model at an endpoint: `llm_model` alone is an error.
+    fn check(&self, layers: &Layers<'_>) -> Result<(), SettingsError> {
+        match (&self.llm_url, &self.llm_model) {
+            (None, Some(model)) => Err(SettingsError::Invalid {
+                key: "llm_model",
+                value: model.clone(),
+                origin: layers.source_of("llm_model"),
+                allowed: "only together with llm_url (the chat endpoint's URL)".into(),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The lifecycle keys ([`Settings`] documents each).
+struct LifecycleKeys {
+    sweep_interval: u64,
+    max_content_chars: usize,
+    dedup_threshold: Option<f32>,
+    supersede_threshold: Option<f32>,
+    supersede_by_rule: bool,
+    archive_after_days: u64,
+    auto_distill: bool,
+}
+
+impl LifecycleKeys {
+    fn load(layers: &mut Layers<'_>) -> Result<Self, SettingsError> {
+        // A cosine in `range`, or off.
+        let cosine_or_off = |v: &str, lowest_excluded: bool| match v.trim() {
+            "off" | "none" => Some(None),
+            text => text
+                .parse::<f32>()
+                .ok()
+                .filter(|c| *c <= 1.0 && if lowest_excluded { *c > 0.0 } else { *c >= 0.0 })
+                .map(Some),
+        };
+        Ok(Self {
+            sweep_interval: layers.parse(
+                "sweep_interval",
+                "3600",
+                "whole seconds ≥ 0; 0 turns the sweep off",
+                |v| v.parse::<u64>().ok(),
+            )?,
+            max_content_chars: layers.parse(
+                "max_content_chars",
+                "32768",
+                "a whole number of characters from 1 to 10000000",
+                |v| v.parse::<usize>().ok().filter(|n| (1..=10_000_000).contains(n)),
+            )?,
+            dedup_threshold: layers.parse(
+                "dedup_threshold",
+                "0.95",
+                "a cosine in (0, 1], e.g. 0.95, or off",
+                |v| cosine_or_off(v, true),
+            )?,
+            supersede_threshold: layers.parse(
+                "supersede_threshold",
+                "0.80",
+                "a cosine in [0, 1], e.g. 0.80, or off",
+                |v| cosine_or_off(v, false),
+            )?,
+            supersede_by_rule: layers.parse(
+                "supersede_by_rule",
+                "false",
+                "true or false",
+                boolean,
+            )?,
+            archive_after_days: layers.parse(
+                "archive_after_days",
+                "90",
+                "whole days ≥ 0; 0 = never",
+                |v| v.parse::<u64>().ok(),
+            )?,
+            auto_distill: layers.parse("auto_distill", "false", "true or false", boolean)?,
+        })
+    }
+}
+
+/// The HTTP server's keys ([`Settings`] documents each).
+struct ServerKeys {
+    listen: String,
+    max_request_bytes: u64,
+    allowed_hosts: Vec<String>,
+    insecure_no_auth: bool,
+    metrics_public: bool,
+    rate_limit: u32,
+    max_in_flight: usize,
+    max_mcp_sessions: usize,
+    api_key: Option<String>,
+}
+
+impl ServerKeys {
+    fn load(layers: &mut Layers<'_>) -> Result<Self, SettingsError> {
+        let up_to_100k = |v: &str| v.parse::<usize>().ok().filter(|n| (1..=100_000).contains(n));
+        Ok(Self {
+            listen: layers.parse(
+                "listen",
+                "127.0.0.1:8765",
+                "host:port, e.g. 127.0.0.1:8765 or 0.0.0.0:8765",
+                |v| {
+                    let (host, port) = v.rsplit_once(':')?;
+                    (!host.is_empty() && port.parse::<u16>().is_ok()).then(|| v.to_owned())
+                },
+            )?,
+            max_request_bytes: layers.parse(
+                "max_request_bytes",
+                "1048576",
+                "a whole number of bytes ≥ 1024",
+                |v| v.parse::<u64>().ok().filter(|n| *n >= 1024),
+            )?,
+            allowed_hosts: layers.parse(
+                "allowed_hosts",
+                "",
+                "comma-separated host names, optionally with :port, e.g. rearview,localhost",
+                host_list,
+            )?,
+            insecure_no_auth: layers.parse(
+                "insecure_no_auth",
+                "false",
+                "true or false",
+                boolean,
+            )?,
+            metrics_public: layers.parse("metrics_public", "false", "true or false", boolean)?,
+            rate_limit: layers.parse(
+                "rate_limit",
+                "50",
+                "requests per second per key, a whole number; 0 = unlimited",
+                |v| v.parse::<u32>().ok(),
+            )?,
+            max_in_flight: layers.parse(
+                "max_in_flight",
+                "256",
+                "a whole number from 1 to 100000",
+                up_to_100k,
+            )?,
+            max_mcp_sessions: layers.parse(
+                "max_mcp_sessions",
+                "256",
+                "a whole number from 1 to 100000",
+                up_to_100k,
+            )?,
+            api_key: layers.string("api_key"),
+        })
+    }
+}
+
+/// Comma-separated host names (optionally with `:port`), or `None` if any is not one.
+fn host_list(v: &str) -> Option<Vec<String>> {
+    let hosts: Vec<String> =
+        v.split(',').map(str::trim).filter(|h| !h.is_empty()).map(str::to_owned).collect();
+    hosts
+        .iter()
+        .all(|h| h.chars().all(|c| c.is_ascii_alphanumeric() || "-.:[]_".contains(c)))
+        .then_some(hosts)
+}
+
 struct Raw {
     value: String,
     source: Source,
@@ -496,6 +628,25 @@ struct Layers<'a> {
     env: EnvLookup<'a>,
     flags: BTreeMap<&'static str, String>,
     shown: Vec<(&'static str, Option<String>, Source)>,
+}
+
+impl<'a> Layers<'a> {
+    /// The layers for `cli`: its flags, the environment through `env`, and the config file
+    /// (`--config`, else `REARVIEW_CONFIG`, both required to exist, else the default path if a
+    /// file is there).
+    fn open(cli: &Cli, env: EnvLookup<'a>) -> Result<Self, SettingsError> {
+        let (file_path, explicit) = match (&cli.config, non_empty(env("REARVIEW_CONFIG"))) {
+            (Some(path), _) => (Some(path.clone()), true),
+            (None, Some(path)) => (Some(PathBuf::from(path)), true),
+            (None, None) => (default_config_file(env), false),
+        };
+        let file_path = file_path.filter(|p| explicit || p.exists());
+        let file = match &file_path {
+            Some(path) => read_file(path)?,
+            None => BTreeMap::new(),
+        };
+        Ok(Layers { file, file_path, env, flags: cli.flag_values(), shown: Vec::new() })
+    }
 }
 
 impl Layers<'_> {
