@@ -121,10 +121,94 @@ impl MemoryService {
         guard: &WriteGuard<'_>,
         prepared: Prepared,
     ) -> Result<Stored, ServiceError> {
+        let (namespace, now) = (guard.namespace(), prepared.now);
+        // Checked before anything is written: an unknown id fails the whole store.
+        let requested: Vec<(Memory, &'static str)> = self
+            .requested_superseded(namespace, &prepared.new.supersedes, now)
+            .await?
+            .into_iter()
+            .map(|m| (m, "request"))
+            .collect();
+        let new = &prepared.new;
+        if prepared.dedup
+            && let Some(existing) = self.exact_duplicate(guard, new, &prepared.hash, now).await?
+        {
+            let stored = self.merge_into(guard, existing, new, EXACT, None, now).await?;
+            return self.superseding(guard, stored, requested, now).await;
+        }
+        // One graph search, under the lock, for both the near-duplicate check and the detection
+        // of what the new memory updates: at a million memories each search costs milliseconds.
+        let neighbours =
+            self.neighbours(namespace, new, &prepared.vectors, prepared.dedup, now).await?;
+        if prepared.dedup
+            && let Some((existing, similarity)) =
+                self.mergeable_near_duplicate(new, neighbours.as_deref(), namespace, now).await?
+        {
+            let stored = self.merge_near(guard, existing, similarity, prepared).await?;
+            return self.superseding(guard, stored, requested, now).await;
+        }
+        self.insert_new(guard, prepared, neighbours, requested).await
+    }
+
+    /// The near duplicate `new` merges into, with its cosine; `None` also when the nearest
+    /// states a different fact (it is then found among what the new memory supersedes).
+    async fn mergeable_near_duplicate(
+        &self,
+        new: &NewMemory,
+        neighbours: Option<&[VectorHit]>,
+        namespace: &Namespace,
+        now: Timestamp,
+    ) -> Result<Option<(Memory, f32)>, ServiceError> {
+        match self.near_duplicate(new, neighbours, namespace, now).await? {
+            Some(NearDuplicate::Merge(existing, similarity)) => Ok(Some((existing, similarity))),
+            Some(NearDuplicate::Conflict(existing, similarity)) => {
+                // Not merged: the detection finds it among the candidates (a near duplicate
+                // that contradicts the new text), and the new memory supersedes it.
+                tracing::debug!(
+                    namespace = %namespace, existing = %existing.id, similarity,
+                    "near duplicate states a different fact; not merged"
+                );
+                Ok(None)
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// `prepared` merged into its near duplicate `existing`; the new text replaces the old one
+    /// when it says everything the old one says and more.
+    async fn merge_near(
+        &self,
+        guard: &WriteGuard<'_>,
+        existing: Memory,
+        similarity: f32,
+        prepared: Prepared,
+    ) -> Result<Stored, ServiceError> {
+        let Prepared { new, hash, summary, terms, vectors, now, .. } = prepared;
+        let replace = adds_nothing(&existing.content, &new.content)
+            && !adds_nothing(&new.content, &existing.content);
+        let merge = Merge { exact: false, similarity: Some(similarity), content_replaced: replace };
+        let replacement = replace.then(|| Replacement {
+            content: new.content.clone(),
+            terms,
+            hash,
+            vectors,
+            summary,
+        });
+        self.merge_into(guard, existing, &new, merge, replacement, now).await
+    }
+
+    /// `prepared` inserted as a new memory, superseding `requested` and what it is found to
+    /// update (or history from the start, when a current memory it contradicts is newer).
+    async fn insert_new(
+        &self,
+        guard: &WriteGuard<'_>,
+        prepared: Prepared,
+        neighbours: Option<Vec<VectorHit>>,
+        requested: Vec<(Memory, &'static str)>,
+    ) -> Result<Stored, ServiceError> {
         let Prepared {
             new,
             source_ids,
-            dedup,
             now,
             ttl_secs,
             expires_at,
@@ -133,54 +217,9 @@ impl MemoryService {
             terms,
             vectors,
             judged,
+            ..
         } = prepared;
         let namespace = guard.namespace();
-        // Checked before anything is written: an unknown id fails the whole store.
-        let requested: Vec<(Memory, &'static str)> = self
-            .requested_superseded(namespace, &new.supersedes, now)
-            .await?
-            .into_iter()
-            .map(|m| (m, "request"))
-            .collect();
-        if dedup && let Some(existing) = self.exact_duplicate(guard, &new, &hash, now).await? {
-            let stored = self.merge_into(guard, existing, &new, EXACT, None, now).await?;
-            return self.superseding(guard, stored, requested, now).await;
-        }
-        // One graph search, under the lock, for both the near-duplicate check and the detection
-        // of what the new memory updates: at a million memories each search costs milliseconds.
-        let neighbours = self.neighbours(namespace, &new, &vectors, dedup, now).await?;
-        if dedup {
-            match self.near_duplicate(&new, neighbours.as_deref(), namespace, now).await? {
-                Some(NearDuplicate::Merge(existing, similarity)) => {
-                    let replace = adds_nothing(&existing.content, &new.content)
-                        && !adds_nothing(&new.content, &existing.content);
-                    let merge = Merge {
-                        exact: false,
-                        similarity: Some(similarity),
-                        content_replaced: replace,
-                    };
-                    let replacement = replace.then(|| Replacement {
-                        content: new.content.clone(),
-                        terms,
-                        hash,
-                        vectors,
-                        summary,
-                    });
-                    let stored =
-                        self.merge_into(guard, existing, &new, merge, replacement, now).await?;
-                    return self.superseding(guard, stored, requested, now).await;
-                }
-                Some(NearDuplicate::Conflict(existing, similarity)) => {
-                    // Not merged: the detection below finds it among the candidates (a near
-                    // duplicate that contradicts the new text), and the new memory supersedes it.
-                    tracing::debug!(
-                        namespace = %namespace, existing = %existing.id, similarity,
-                        "near duplicate states a different fact; not merged"
-                    );
-                }
-                None => {}
-            }
-        }
         let incoming = Incoming {
             new: &new,
             source_ids: &source_ids,
