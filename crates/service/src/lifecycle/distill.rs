@@ -290,27 +290,11 @@ impl MemoryService {
         let terms: Vec<Vec<String>> =
             texts.iter().map(|s| self.config.tokenizer.index_terms(s)).collect();
         let vectors = self.sentence_vectors(&texts, instruction).await;
-        let cosine = |a: &Embedding, b: &[f32]| dot(a.as_slice(), b);
         let (eligible, relevance) = match instruction {
             Some(instruction) => {
                 let wanted = self.instruction_terms(instruction);
-                let by_words: Vec<f32> =
-                    terms.iter().map(|t| instruction_match(&wanted, t)).collect();
-                let mut eligible: Vec<bool> = by_words.iter().map(|m| *m > 0.0).collect();
-                let relevance =
-                    match vectors.as_ref().and_then(|v| Some((v, v.instruction.as_ref()?))) {
-                        Some((v, query)) => {
-                            let floor = instruction_floor(v.unrelated);
-                            let cosines: Vec<f32> =
-                                v.sentences.iter().map(|s| cosine(s, query.as_slice())).collect();
-                            for (e, c) in eligible.iter_mut().zip(&cosines) {
-                                *e |= *c >= floor;
-                            }
-                            cosines
-                        }
-                        None => by_words,
-                    };
-                if !eligible.contains(&true) {
+                let chosen = matching_instruction(&wanted, &terms, vectors.as_ref());
+                if !chosen.0.contains(&true) {
                     return Err(InputError::new(
                         "instruction",
                         format!(
@@ -323,29 +307,11 @@ impl MemoryService {
                     )
                     .into());
                 }
-                (eligible, relevance)
+                chosen
             }
             None => {
                 let groups: Vec<usize> = sentences.iter().map(|(_, g)| *g).collect();
-                let content: Vec<Vec<String>> = terms.iter().map(|t| content_terms(t)).collect();
-                let support = shared_support(&content, &groups);
-                let mut eligible: Vec<bool> = support.iter().map(|s| *s > 0.0).collect();
-                if !eligible.contains(&true) {
-                    // Nothing shared (or a single episode): its most representative sentences.
-                    eligible = vec![true; texts.len()];
-                }
-                let relevance = match &vectors {
-                    Some(v) => {
-                        let mut mean = vec![0f32; v.sentences[0].as_slice().len()];
-                        for (s, _) in v.sentences.iter().zip(&eligible).filter(|(_, e)| **e) {
-                            mean.iter_mut().zip(s.as_slice()).for_each(|(m, x)| *m += x);
-                        }
-                        v.sentences.iter().map(|s| cosine(s, &mean)).collect()
-                    }
-                    None if support.iter().any(|s| *s > 0.0) => support,
-                    None => keyword_centrality(&terms),
-                };
-                (eligible, relevance)
+                shared_by_episodes(&groups, &terms, vectors.as_ref())
             }
         };
         let kept: Vec<usize> = (0..texts.len()).filter(|&i| eligible[i]).collect();
@@ -536,6 +502,59 @@ fn instruction_match(wanted: &[String], terms: &[String]) -> f32 {
 /// The sentences a distillation may use, each with the index of its source: stamps stripped,
 /// greetings and acknowledgements dropped, and restatements folded (a sentence adding no fact
 /// to one already kept is skipped; one that says more replaces it in place).
+/// With an instruction: which sentences it selects (by its words `wanted`, or by similarity
+/// above what unrelated text scores in the model) and how relevant each is to it.
+fn matching_instruction(
+    wanted: &[String],
+    terms: &[Vec<String>],
+    vectors: Option<&SentenceVectors>,
+) -> (Vec<bool>, Vec<f32>) {
+    let by_words: Vec<f32> = terms.iter().map(|t| instruction_match(wanted, t)).collect();
+    let mut eligible: Vec<bool> = by_words.iter().map(|m| *m > 0.0).collect();
+    let relevance = match vectors.and_then(|v| Some((v, v.instruction.as_ref()?))) {
+        Some((v, query)) => {
+            let floor = instruction_floor(v.unrelated);
+            let cosines: Vec<f32> =
+                v.sentences.iter().map(|s| dot(s.as_slice(), query.as_slice())).collect();
+            for (e, c) in eligible.iter_mut().zip(&cosines) {
+                *e |= *c >= floor;
+            }
+            cosines
+        }
+        None => by_words,
+    };
+    (eligible, relevance)
+}
+
+/// Without an instruction: the sentences whose content the episodes share (all of them when
+/// nothing is shared, or there is one episode; `groups` says each sentence's episode) and how
+/// central each is (to the mean of the shared ones by meaning, else by shared keywords).
+fn shared_by_episodes(
+    groups: &[usize],
+    terms: &[Vec<String>],
+    vectors: Option<&SentenceVectors>,
+) -> (Vec<bool>, Vec<f32>) {
+    let content: Vec<Vec<String>> = terms.iter().map(|t| content_terms(t)).collect();
+    let support = shared_support(&content, groups);
+    let mut eligible: Vec<bool> = support.iter().map(|s| *s > 0.0).collect();
+    if !eligible.contains(&true) {
+        // Nothing shared (or a single episode): its most representative sentences.
+        eligible = vec![true; terms.len()];
+    }
+    let relevance = match vectors {
+        Some(v) => {
+            let mut mean = vec![0f32; v.sentences[0].as_slice().len()];
+            for (s, _) in v.sentences.iter().zip(&eligible).filter(|(_, e)| **e) {
+                mean.iter_mut().zip(s.as_slice()).for_each(|(m, x)| *m += x);
+            }
+            v.sentences.iter().map(|s| dot(s.as_slice(), &mean)).collect()
+        }
+        None if support.iter().any(|s| *s > 0.0) => support,
+        None => keyword_centrality(terms),
+    };
+    (eligible, relevance)
+}
+
 fn distillable_sentences(sources: &[Memory]) -> Vec<(String, usize)> {
     let mut kept: Vec<(String, usize)> = Vec::new();
     for (source, memory) in sources.iter().enumerate() {
