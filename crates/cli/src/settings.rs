@@ -347,7 +347,6 @@ impl Settings {
     }
 }
 
-/// A value and where it came from.
 /// The embedding keys ([`Settings`] documents each).
 struct EmbeddingKeys {
     model: Option<String>,
@@ -449,7 +448,7 @@ struct LifecycleKeys {
 
 impl LifecycleKeys {
     fn load(layers: &mut Layers<'_>) -> Result<Self, SettingsError> {
-        // A cosine in `range`, or off.
+        // A cosine up to 1 (above 0 when `lowest_excluded`, else from 0), or off.
         let cosine_or_off = |v: &str, lowest_excluded: bool| match v.trim() {
             "off" | "none" => Some(None),
             text => text
@@ -578,6 +577,7 @@ fn host_list(v: &str) -> Option<Vec<String>> {
         .then_some(hosts)
 }
 
+/// A value and where it came from.
 struct Raw {
     value: String,
     source: Source,

@@ -117,13 +117,16 @@ async fn measure(embedder: Option<Arc<dyn Embedder>>, rule: bool) -> Figures {
     let service = MemoryService::open(
         Arc::new(SqliteStore::in_memory().unwrap()),
         embedder,
-        clock as Arc<dyn Clock>,
+        Arc::clone(&clock) as Arc<dyn Clock>,
         ServiceConfig { max_top_k: 100, lifecycle, ..ServiceConfig::default() },
     )
     .await
     .unwrap();
     let mut ids: HashMap<(String, String), MemoryId> = HashMap::new();
-    for m in &data.memories {
+    for (i, m) in data.memories.iter().enumerate() {
+        // One millisecond apart, as `rearview_eval::run` stores them: ids (and so exact ties)
+        // follow the data's order, the same on every run.
+        clock.set(latest + TimeDelta::milliseconds(i as i64));
         let ns: Namespace = m.namespace.parse().unwrap();
         let request = RememberRequest {
             occurred_at: Some(m.timestamp),
