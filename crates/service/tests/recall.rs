@@ -954,7 +954,12 @@ async fn the_reply_to_a_question_follows_it() {
     let turn = |content: &str, secs: i64, session: &str| RememberRequest {
         occurred_at: Some(at(secs)),
         session_id: Some(session.to_owned()),
-        metadata: Some(serde_json::json!({"tags": [session]})),
+        // The question alone carries a second tag, `asked`, for the filter check below.
+        metadata: Some(if secs == 0 {
+            serde_json::json!({"tags": [session, "asked"]})
+        } else {
+            serde_json::json!({"tags": [session]})
+        }),
         ..RememberRequest::new(content)
     };
     let a = ns("a");
@@ -993,11 +998,13 @@ async fn the_reply_to_a_question_follows_it() {
     let r = h.service.recall(&a, before_reply).await.unwrap();
     assert!(r.hits.iter().all(|x| x.memory.id != reply), "{:?}", r.hits);
     assert!(r.hits.iter().any(|x| x.memory.id == question));
-    // The request's filter holds for the lookup too: the reply lacks the tag asked for.
-    let tagged = MemoryFilter { tags: vec!["s2".to_owned()], ..MemoryFilter::default() };
-    let only_s2 = RecallRequest { filter: tagged, ..asked.clone() };
-    let r = h.service.recall(&a, only_s2).await.unwrap();
+    // The request's filter holds for the lookup too: the question has the tag asked for, its
+    // reply does not.
+    let tagged = MemoryFilter { tags: vec!["asked".to_owned()], ..MemoryFilter::default() };
+    let only_asked = RecallRequest { filter: tagged, ..asked.clone() };
+    let r = h.service.recall(&a, only_asked).await.unwrap();
     assert!(r.hits.iter().all(|x| x.memory.id != reply), "{:?}", r.hits);
+    assert!(r.hits.iter().any(|x| x.memory.id == question));
     // The stage is what does it: without it the reply shares too little with the question.
     let plain = RankingConfig { replies: None, ..RankingConfig::default() };
     let r = h.service.recall(&a, RecallRequest { ranking: Some(plain), ..asked }).await.unwrap();
