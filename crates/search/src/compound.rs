@@ -13,10 +13,10 @@ use std::collections::HashMap;
 
 use rearview_core::MemoryId;
 
-use crate::rank::{Explanation, Scored, TIER_BAND, TierOrder};
+use crate::rank::{Explanation, Scored, TierOrder};
 
 /// At most this many parts; a longer chain's last part keeps the rest.
-pub const MAX_PARTS: usize = 4;
+const MAX_PARTS: usize = 4;
 
 /// Chinese connectives that begin another question, matched right after a question mark.
 const ZH_CONNECTIVES: &[&str] = &["顺便问一下", "顺便问下", "另外", "此外", "还有", "再问一下"];
@@ -26,8 +26,8 @@ const EN_CONNECTIVES: &[&str] = &["also", "and", "additionally", "besides", "plu
 /// The questions `query` asks: itself when it asks one (the common case), else each part
 /// without its connective, in order. Pure.
 pub fn question_parts(query: &str) -> Vec<&str> {
-    if query.lines().filter(|l| !l.trim().is_empty()).count() > 2 {
-        // A dialogue: focusing reads it (crate::focus).
+    if crate::focus::turns(query).len() > 2 {
+        // A dialogue (three turns or more, as focusing counts them): focusing reads it.
         return vec![query];
     }
     let mut parts = Vec::new();
@@ -91,14 +91,15 @@ pub fn merge_parts(
     let mut at: HashMap<MemoryId, usize> = HashMap::new();
     for (i, list) in lists.into_iter().enumerate() {
         let factor = if tops[i] > 0.0 { best / tops[i] } else { 1.0 };
+        let part = parts.get(i).copied().unwrap_or_default();
+        let description = format!(
+            "part {} of {n} of a compound question ({part:?}): its score × {factor:.3}, which \
+             levels this part's best memory with the best part's",
+            i + 1
+        );
         for scored in list {
             let value = scored.score * factor;
-            let part = parts.get(i).copied().unwrap_or_default();
-            let description = format!(
-                "part {} of {n} of a compound question ({part:?}): its score × {factor:.3}, \
-                 which levels this part's best memory with the best part's",
-                i + 1
-            );
+            let description = description.clone();
             let id = scored.id;
             let relevance = scored.relevance;
             let explanation = Explanation { value, description, details: vec![scored.explanation] };
@@ -113,11 +114,7 @@ pub fn merge_parts(
             }
         }
     }
-    let tier = |s: &Scored| match order {
-        TierOrder::SemanticFirst if s.score >= TIER_BAND * best => priority(s.id),
-        TierOrder::SemanticFirst => u8::MAX,
-        TierOrder::ByScore => 0,
-    };
+    let tier = |s: &Scored| order.key(s.score, best, priority(s.id));
     // Stable: equal scores stay in part order.
     merged.sort_by(|a, b| tier(a).cmp(&tier(b)).then_with(|| b.score.total_cmp(&a.score)));
     merged

@@ -234,6 +234,18 @@ pub enum TierOrder {
 /// With [`TierOrder::SemanticFirst`], the share of the best score within which tiers decide.
 pub const TIER_BAND: f32 = 0.9;
 
+impl TierOrder {
+    /// The sort key that goes before the score: a memory of tier `priority`
+    /// ([`MemoryType::priority`]) scoring `score` where the best scores `best`. Lower sorts first.
+    pub fn key(self, score: f32, best: f32, priority: u8) -> u8 {
+        match self {
+            TierOrder::SemanticFirst if score >= TIER_BAND * best => priority,
+            TierOrder::SemanticFirst => u8::MAX,
+            TierOrder::ByScore => 0,
+        }
+    }
+}
+
 /// What we know about one candidate memory. Built by the service from the searches and the store.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
@@ -314,8 +326,8 @@ impl Extremes {
 /// Scores `candidates` at instant `now` and sorts them best first. Pure.
 ///
 /// Every candidate is returned (callers truncate to top-k). Order: score descending, then
-/// event time descending (newer first), then id ascending; with [`TierOrder::SemanticFirst`], tier first among those within [`TIER_BAND`] of
-/// the best score.
+/// event time descending (newer first), then id ascending; with [`TierOrder::SemanticFirst`],
+/// tier first among those within [`TIER_BAND`] of the best score.
 pub fn rank(
     candidates: &[Candidate],
     config: &RankingConfig,
@@ -344,11 +356,7 @@ pub fn rank(
         })
         .collect();
     let best = scored.iter().map(|(_, _, s)| s.score).fold(0.0, f32::max);
-    let tier_of = |(tier, _, s): &(u8, Timestamp, Scored)| match order {
-        TierOrder::SemanticFirst if s.score >= TIER_BAND * best => *tier,
-        TierOrder::SemanticFirst => u8::MAX,
-        TierOrder::ByScore => 0,
-    };
+    let tier_of = |(tier, _, s): &(u8, Timestamp, Scored)| order.key(s.score, best, *tier);
     scored.sort_by(|a, b| {
         let (sa, sb) = (&a.2, &b.2);
         tier_of(a)
@@ -562,13 +570,10 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::testing::{id, ids};
 
     fn now() -> Timestamp {
         DateTime::from_timestamp(1_750_000_000, 0).unwrap()
-    }
-
-    fn id(n: u128) -> MemoryId {
-        MemoryId(uuid::Uuid::from_u128(n))
     }
 
     fn candidate(n: u128, cosine: f32, bm25: f32) -> Candidate {
@@ -717,10 +722,8 @@ mod tests {
             c.occurred_at = now() - chrono::TimeDelta::days(days_ago);
             c
         };
-        let ranked = |candidates: &[Candidate]| -> Vec<u128> {
-            let out = rank(candidates, &config, now(), TierOrder::ByScore);
-            out.iter().map(|s| s.id.0.as_u128()).collect()
-        };
+        let ranked =
+            |candidates: &[Candidate]| ids(&rank(candidates, &config, now(), TierOrder::ByScore));
         let (older, newer) = (at(1, (3, 10), 30), at(2, (10, 3), 1));
         assert_eq!(ranked(&[older.clone(), newer.clone()]), [2, 1]);
         assert_eq!(ranked(&[newer, older]), [2, 1], "whatever the input order");

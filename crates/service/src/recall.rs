@@ -88,15 +88,21 @@ impl MemoryService {
         let answer = if let [_] = parts.as_slice() {
             self.answer(namespace, &request, &plan).await?
         } else {
+            // The parts' vectors in one batch; each part then finds its own in the cache, so
+            // this is where their embedding time goes.
+            let embedding = Instant::now();
             if plan.ranking.vector_candidates > 0 {
                 self.embed_parts(&parts, request.models.as_deref()).await;
             }
+            let embedded = embedding.elapsed();
             let mut answers = Vec::with_capacity(parts.len());
             for part in &parts {
                 let asked = RecallRequest { query: (*part).to_owned(), ..request.clone() };
                 answers.push(self.answer(namespace, &asked, &plan).await?);
             }
-            parts::merge(&parts, answers, request.tier_order)
+            let mut answer = parts::merge(&parts, answers, request.tier_order);
+            answer.embed += embedded;
+            answer
         };
         let (mut hits, over_budget) = select(answer.kept, &answer.memories, &request);
         let used: Vec<MemoryId> = hits.iter().map(|h| h.memory.id).collect();

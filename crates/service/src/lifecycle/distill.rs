@@ -293,8 +293,8 @@ impl MemoryService {
         let (eligible, relevance) = match instruction {
             Some(instruction) => {
                 let wanted = self.instruction_terms(instruction);
-                let chosen = matching_instruction(&wanted, &terms, vectors.as_ref());
-                if !chosen.0.contains(&true) {
+                let (eligible, relevance) = matching_instruction(&wanted, &terms, vectors.as_ref());
+                if !eligible.contains(&true) {
                     return Err(InputError::new(
                         "instruction",
                         format!(
@@ -307,7 +307,7 @@ impl MemoryService {
                     )
                     .into());
                 }
-                chosen
+                (eligible, relevance)
             }
             None => {
                 let groups: Vec<usize> = sentences.iter().map(|(_, g)| *g).collect();
@@ -499,9 +499,6 @@ fn instruction_match(wanted: &[String], terms: &[String]) -> f32 {
     }
 }
 
-/// The sentences a distillation may use, each with the index of its source: stamps stripped,
-/// greetings and acknowledgements dropped, and restatements folded (a sentence adding no fact
-/// to one already kept is skipped; one that says more replaces it in place).
 /// With an instruction: which sentences it selects (by its words `wanted`, or by similarity
 /// above what unrelated text scores in the model) and how relevant each is to it.
 fn matching_instruction(
@@ -555,6 +552,9 @@ fn shared_by_episodes(
     (eligible, relevance)
 }
 
+/// The sentences a distillation may use, each with the index of its source: stamps stripped,
+/// greetings and acknowledgements dropped, and restatements folded (a sentence adding no fact
+/// to one already kept is skipped; one that says more replaces it in place).
 fn distillable_sentences(sources: &[Memory]) -> Vec<(String, usize)> {
     let mut kept: Vec<(String, usize)> = Vec::new();
     for (source, memory) in sources.iter().enumerate() {
