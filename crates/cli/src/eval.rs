@@ -83,15 +83,12 @@ fn write_per_question(
         // Answers come in the dataset's order (question ids need not be unique across
         // namespaces).
         for (q, answered) in data.questions.iter().zip(&config.answers) {
-            let memory = |id: &String| serde_json::json!({"id": id, "text": text.get(&(q.namespace.as_str(), id.as_str()))});
+            let text_of = |id: &String| text.get(&(q.namespace.as_str(), id.as_str())).copied();
+            let memory = |id: &String| serde_json::json!({"id": id, "text": text_of(id)});
             let top: Vec<_> = answered
                 .top
                 .iter()
-                .map(|ids| {
-                    let first =
-                        ids.first().and_then(|id| text.get(&(q.namespace.as_str(), id.as_str())));
-                    serde_json::json!({"ids": ids, "text": first})
-                })
+                .map(|ids| serde_json::json!({"ids": ids, "text": ids.first().and_then(text_of)}))
                 .collect();
             let line = serde_json::json!({
                 "config": config.name,

@@ -130,7 +130,7 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                     tail_turns: *tail_turns as usize,
                     tail_weight: *tail_weight,
                     turn_decay: *turn_decay,
-                    bare_tail: ranking.focus.bare_tail,
+                    ..ranking.focus
                 }
             }
             ("succession", [min_similarity, nearest_margin]) => {

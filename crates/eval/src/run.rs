@@ -227,11 +227,16 @@ async fn ask_all<'a>(
         progress.advance(1);
     }
     progress.finish();
-    Ok(ConfigReport { answers, ..summarise(&config.name, &per_question, latencies) })
+    Ok(summarise(&config.name, &per_question, latencies, answers))
 }
 
 /// The mean scores overall and per category, and the latency percentiles.
-fn summarise(name: &str, per_question: &[(&str, Scores)], mut latencies: Vec<f64>) -> ConfigReport {
+fn summarise(
+    name: &str,
+    per_question: &[(&str, Scores)],
+    mut latencies: Vec<f64>,
+    answers: Vec<Answered>,
+) -> ConfigReport {
     let overall = metrics::mean(&per_question.iter().map(|(_, s)| s).collect::<Vec<_>>());
     let mut categories = BTreeMap::new();
     let mut names: Vec<&str> = per_question.iter().map(|(c, _)| *c).collect();
@@ -247,7 +252,7 @@ fn summarise(name: &str, per_question: &[(&str, Scores)], mut latencies: Vec<f64
         latencies.get(((latencies.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(0.0)
     };
     let latency_ms = (pick(0.5), pick(0.95));
-    ConfigReport { name: name.to_owned(), overall, categories, latency_ms, answers: Vec::new() }
+    ConfigReport { name: name.to_owned(), overall, categories, latency_ms, answers }
 }
 
 fn namespace<'a>(
