@@ -83,6 +83,10 @@ pub enum Update {
     /// birthday is on October 3`, `A 论坛的规模是六千人` / `B 论坛的规模是一百人`), so it is not
     /// enough to supersede: the two are kept side by side.
     Differs,
+    /// The newer text only marks a change (a weak word of change: `started`, `moving`, `入职`,
+    /// `开始`…) and shares no subject term with the older one: weaker than [`Update::Stated`],
+    /// and like it only the vectors can say the two are about the same thing.
+    Marked,
     /// The newer text states a change (a verb of change or replacement, `no longer`, `instead`,
     /// `搬`, `换成`, `改`, `不再`, `辞`, from X to Y…) and the older one says something the newer
     /// does not; they share no topic term or value, so only nearness in meaning can say the
@@ -179,7 +183,7 @@ pub fn update_evidence_of(older: &Reading, newer: &Reading) -> Update {
         (false, _, _) => Update::None,
         (true, true, _) => Update::OnTopic,
         (true, false, true) => Update::Stated,
-        (true, false, false) => Update::None,
+        (true, false, false) => Update::Marked,
     }
 }
 
@@ -730,7 +734,7 @@ const ZH_CHANGE_STRONG: &str = "搬 迁 换 改 挪 调整 调到 调成 调为 
 const ZH_NOT_CHANGE: &str = "轮换 交换 兑换 未关闭 不关闭 没关闭 没有关闭";
 /// Weaker Chinese markers. (`现在`, `已经`, `又`, a sentence-final `了` are everywhere in a
 /// story and mark nothing.)
-const ZH_CHANGE_WEAK: &str = "如今 入职 等到";
+const ZH_CHANGE_WEAK: &str = "如今 入职 等到 开始";
 /// Plans and intentions: a change that has not happened yet (`今年要去换驾照`, "going to renew
 /// the licence this year") supersedes nothing.
 const ZH_INTENTION: &str = "要去 将要 打算 计划 准备 想要 想去 需要";
@@ -1245,6 +1249,10 @@ mod tests {
             "The user does not want build e-mails.",
             Update::Contradiction,
         ),
+        // Only marked (`started`, `开始`, `入职`), nothing shared: the vectors must say more.
+        ("I'm vegetarian.", "I started eating meat again last year.", Update::Marked),
+        ("我吃素。", "我去年开始又吃肉了。", Update::Marked),
+        ("我是自由职业的插画师。", "我入职了网易，全职做游戏美术。", Update::Marked),
     ];
 
     /// `(older, newer)`: a detail, a restatement, or another fact, some with a word that only
@@ -1272,6 +1280,15 @@ mod tests {
             let got = update_evidence(older, newer);
             assert!(got >= *least, "{older:?} → {newer:?}: {got:?}, expected at least {least:?}");
         }
+    }
+
+    #[test]
+    fn a_change_only_marked_is_weaker_than_a_stated_one() {
+        let marked = update_evidence("I'm vegetarian.", "I started eating meat again last year.");
+        assert_eq!(marked, Update::Marked);
+        assert_eq!(update_evidence("我吃素。", "我去年开始又吃肉了。"), Update::Marked);
+        assert_eq!(update_evidence("我吃素。", "我去年又吃肉了。"), Update::None, "no marker");
+        assert!(Update::Marked < Update::Stated, "the write-time rule asks Stated at least");
     }
 
     #[test]
