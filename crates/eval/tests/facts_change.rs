@@ -23,13 +23,15 @@
 //!
 //! | | newer first | ceiling | detected | false | reachable |
 //! |---|---|---|---|---|---|
-//! | multilingual-e5-small, default (no rule) | 0.852 (en 0.875, zh 0.828) | 0.852 | 0 / 128 | 0 | 126 / 128 |
-//! | multilingual-e5-small, `supersede_by_rule` | 0.875 (en 0.891, zh 0.859) | 0.852 | 110 / 128 | 3 | 126 / 128 |
+//! | multilingual-e5-small, default (no rule) | 0.883 (en 0.922, zh 0.844) | 0.852 | 0 / 128 | 0 | 126 / 128 |
+//! | multilingual-e5-small, `supersede_by_rule` | 0.898 (en 0.922, zh 0.875) | 0.852 | 110 / 128 | 3 | 126 / 128 |
 //! | keyword-only, default (no rule) | 0.742 (en 0.750, zh 0.734) | 0.781 | 0 / 128 | 0 | 126 / 128 |
 //! | keyword-only, `supersede_by_rule` | 0.758 (en 0.781, zh 0.734) | 0.781 | 91 / 128 | 5 | 126 / 128 |
 //!
 //! (Before the change words added after a7daec8 (`started`, `wait until`, `instead of` what the
-//! older text names, `关闭`, `等到`): 0.812, 0.836, 0.711 and 0.719.)
+//! older text names, `关闭`, `等到`): 0.812, 0.836, 0.711 and 0.719. Before the stage read
+//! nearness from both sides and changes only marked (`started`, `开始`): 0.852 and 0.875 with the
+//! model.)
 //! `REARVIEW_FACTS_MISSES=1` prints each question whose newer statement is not first, with both
 //! statements and the top 3.
 //!
@@ -273,23 +275,24 @@ async fn facts_that_change_with_the_default_model() {
     let model = cached(Some(Arc::new(model))).await;
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios.
     // By default (the rule off, the newer statement placed before the older one at recall)
-    // 89.1 %; with no older statement at all (perfect supersession) 85.2 %: lifting the newer
-    // statement into the older one's place does better than removing the older one. Of the 14
-    // misses: 9 put the older statement first, by changes no word marks (`I took a full-time
+    // 88.3 %; with no older statement at all (perfect supersession) 85.2 %: lifting the newer
+    // statement into the older one's place does better than removing the older one. Of the 15
+    // misses: 10 put the older statement first, by changes no word marks (`I took a full-time
     // job at Canva` after `I freelance as a graphic designer`, `After the new hires the team is
-    // 9 engineers`) or changes whose two statements are not clearly each other's nearest;
-    // 5 rank unrelated memories above both. Reading unmarked changes by mutual nearness in the
-    // model's space was tried and cost MemDaily R@1 6–11 points (BENCHMARKS.md, "Changes no
-    // word marks").
+    // 9 engineers`) or changes whose two statements are not clearly each other's nearest (`上个
+    // 月服务全部迁到了腾讯云。` is as near to `上个月云服务账单大约 8 万元。` as to `服务部署在阿里
+    // 云上。`); 5 rank unrelated memories above both. Reading unmarked changes by mutual nearness
+    // in the model's space was tried and cost MemDaily R@1 6–11 points (BENCHMARKS.md, "Changes
+    // no word marks").
     let f = measure(model.clone(), false).await;
     assert_eq!(f.scenarios, 128);
-    at_least("model newer first", f.newer_first.0, 0.87); // measured 0.891 (en 0.922, zh 0.859)
+    at_least("model newer first", f.newer_first.0, 0.86); // measured 0.883 (en 0.922, zh 0.844)
     at_least("model ceiling", f.ceiling, 0.83); // measured 0.852
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 
     let f = measure(model, true).await;
-    at_least("model newer first, rule", f.newer_first.0, 0.88); // measured 0.906 (en 0.922, zh 0.891)
+    at_least("model newer first, rule", f.newer_first.0, 0.87); // measured 0.898 (en 0.922, zh 0.875)
     at_least("model detected, rule", f.detected as f64 / 128.0, 0.83); // measured 110 of 128
     assert!(f.false_supersessions <= 6, "measured 3: {f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");

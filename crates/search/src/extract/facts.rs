@@ -84,8 +84,9 @@ pub enum Update {
     /// enough to supersede: the two are kept side by side.
     Differs,
     /// The newer text only marks a change (a weak word of change: `started`, `moving`, `入职`,
-    /// `开始`…) and shares no subject term with the older one: weaker than [`Update::Stated`],
-    /// and like it only the vectors can say the two are about the same thing.
+    /// `开始`…, or `new X` where X is what the older text is about) and shares no subject term
+    /// with the older one: weaker than [`Update::Stated`], and like it only the vectors can say
+    /// the two are about the same thing.
     Marked,
     /// The newer text states a change (a verb of change or replacement, `no longer`, `instead`,
     /// `搬`, `换成`, `改`, `不再`, `辞`, from X to Y…) and the older one says something the newer
@@ -179,7 +180,10 @@ pub fn update_evidence_of(older: &Reading, newer: &Reading) -> Update {
         new.changes.iter().any(|(_, to)| to.iter().all(|y| said.contains(y.as_str())));
     let newly_changed = strong && !old_markers.strong;
     let restated = old.adds_nothing_to(new) && (holds_new_value || !newly_changed);
+    // `开始` and the like only where nothing else is marked and no subject is shared.
+    let marked_only = markers.marked_only && !subject && !restated;
     match (marked && !restated, subject, strong) {
+        (false, _, _) if marked_only => Update::Marked,
         (false, _, _) => Update::None,
         (true, true, _) => Update::OnTopic,
         (true, false, true) => Update::Stated,
@@ -734,7 +738,12 @@ const ZH_CHANGE_STRONG: &str = "搬 迁 换 改 挪 调整 调到 调成 调为 
 const ZH_NOT_CHANGE: &str = "轮换 交换 兑换 未关闭 不关闭 没关闭 没有关闭";
 /// Weaker Chinese markers. (`现在`, `已经`, `又`, a sentence-final `了` are everywhere in a
 /// story and mark nothing.)
-const ZH_CHANGE_WEAK: &str = "如今 入职 等到 开始";
+const ZH_CHANGE_WEAK: &str = "如今 入职 等到";
+/// Chinese markers too common to count on a shared subject (`例会 10 点开始`, `我从小就开始学钢琴`
+/// after `我会弹钢琴`): they only make [`Update::Marked`], which the vectors must confirm.
+const ZH_MARKED_ONLY: &str = "开始";
+/// Words holding [`ZH_MARKED_ONLY`] that mark no change: "at first".
+const ZH_NOT_MARKED: &str = "一开始 刚开始 开始时";
 /// Plans and intentions: a change that has not happened yet (`今年要去换驾照`, "going to renew
 /// the licence this year") supersedes nothing.
 const ZH_INTENTION: &str = "要去 将要 打算 计划 准备 想要 想去 需要";
@@ -762,6 +771,8 @@ struct Markers {
     strong: bool,
     /// A weaker marker (`these days`, `nowadays`, `如今`…).
     weak: bool,
+    /// A marker that only makes [`Update::Marked`] ([`ZH_MARKED_ONLY`]).
+    marked_only: bool,
     /// What follows each `new`/`新`: the next word's stem, or the next two Han characters.
     new_heads: Vec<String>,
     /// What each `instead of` names (`Fly.io instead of Heroku`): a change of an older text
@@ -816,21 +827,25 @@ fn change_markers(text: &str) -> Markers {
     }
     Markers {
         strong: strong_word
-            || ZH_CHANGE_STRONG.split_whitespace().any(|m| contains_marker(text, m))
+            || ZH_CHANGE_STRONG.split_whitespace().any(|m| contains_marker(text, m, ZH_NOT_CHANGE))
             || has_phrase(EN_CHANGE_PHRASES),
         weak: words.iter().any(|w| listed(EN_CHANGE_WEAK, w))
             || has_phrase(EN_WEAK_PHRASES)
             || ZH_CHANGE_WEAK.split_whitespace().any(|m| text.contains(m)),
+        marked_only: ZH_MARKED_ONLY
+            .split_whitespace()
+            .any(|m| contains_marker(text, m, ZH_NOT_MARKED)),
         new_heads,
         planned,
         replaced,
     }
 }
 
-/// Whether `text` holds the Chinese marker `m` other than inside one of [`ZH_NOT_CHANGE`].
-fn contains_marker(text: &str, m: &str) -> bool {
+/// Whether `text` holds the Chinese marker `m` other than inside one of the words `not_in`
+/// ([`ZH_NOT_CHANGE`], [`ZH_NOT_MARKED`]).
+fn contains_marker(text: &str, m: &str, not_in: &str) -> bool {
     text.match_indices(m).any(|(i, _)| {
-        !ZH_NOT_CHANGE.split_whitespace().any(|word| {
+        !not_in.split_whitespace().any(|word| {
             // `word` holds `m` at byte `at`: is this `m` that occurrence of `word`?
             word.find(m).is_some_and(|at| {
                 i.checked_sub(at)
@@ -1272,6 +1287,9 @@ mod tests {
         ("I write with a fountain pen.", "I'm left-handed."),
         ("I live in Berlin.", "I'm going to move from Berlin to Lisbon next year."),
         ("我住在北京。", "我打算明年搬到上海。"),
+        // `开始` counts only as a change marked, never on a shared subject.
+        ("周一例会 10 点开始。", "周三例会 9 点开始。"),
+        ("我会弹钢琴。", "我从小就开始学钢琴。"),
     ];
 
     #[test]
@@ -1288,6 +1306,7 @@ mod tests {
         assert_eq!(marked, Update::Marked);
         assert_eq!(update_evidence("我吃素。", "我去年开始又吃肉了。"), Update::Marked);
         assert_eq!(update_evidence("我吃素。", "我去年又吃肉了。"), Update::None, "no marker");
+        assert_eq!(update_evidence("我住在天津。", "一开始我不太习惯。"), Update::None, "at first");
         assert!(Update::Marked < Update::Stated, "the write-time rule asks Stated at least");
     }
 
