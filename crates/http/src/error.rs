@@ -1,50 +1,140 @@
-//! One error format for REST, `{"code", "message"}`, and the one table mapping service error
-//! kinds to HTTP status codes.
+//! One error format for REST, `{"code", "message"}`: the codes and their HTTP statuses
+//! ([`ErrorCode`]), and the one table mapping service error kinds to them.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Json, Response};
 use rearview_service::{ErrorKind, ServiceError};
 
+/// The `code` of an error response. One list: each code has one HTTP status, and the OpenAPI
+/// document publishes them from here ([`ErrorCode::ALL`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// 400: a field, a body or a query string that is not what the API takes.
+    InvalidInput,
+    /// 401: no valid API key where the server requires one.
+    Unauthorized,
+    /// 403: a namespace outside the key's grant, or an admin route without an admin key.
+    Forbidden,
+    /// 403: a `Host` or `Origin` the server does not serve (`--allowed-hosts`).
+    HostNotAllowed,
+    /// 404: no such memory, or no such route.
+    NotFound,
+    /// 405: the route exists, the method does not.
+    MethodNotAllowed,
+    /// 408: the request body stalled.
+    RequestTimeout,
+    /// 413: the request body is over `--max-request-bytes`.
+    PayloadTooLarge,
+    /// 422: a tool of `POST /mcp/tools/call` ran and failed.
+    ToolError,
+    /// 429: the key is over its request rate (`--rate-limit`); see `Retry-After`.
+    RateLimited,
+    /// 500: a fault of ours, logged.
+    Internal,
+    /// 503: something the request needs is not there (the store, the model, the LLM).
+    Unavailable,
+    /// 503: the server sheds load (`--max-in-flight`); see `Retry-After`.
+    Overloaded,
+}
+
+impl ErrorCode {
+    /// Every code.
+    pub const ALL: [ErrorCode; 13] = [
+        ErrorCode::InvalidInput,
+        ErrorCode::Unauthorized,
+        ErrorCode::Forbidden,
+        ErrorCode::HostNotAllowed,
+        ErrorCode::NotFound,
+        ErrorCode::MethodNotAllowed,
+        ErrorCode::RequestTimeout,
+        ErrorCode::PayloadTooLarge,
+        ErrorCode::ToolError,
+        ErrorCode::RateLimited,
+        ErrorCode::Internal,
+        ErrorCode::Unavailable,
+        ErrorCode::Overloaded,
+    ];
+
+    /// The code as it is sent (`invalid_input`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidInput => "invalid_input",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::HostNotAllowed => "host_not_allowed",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::RequestTimeout => "request_timeout",
+            ErrorCode::PayloadTooLarge => "payload_too_large",
+            ErrorCode::ToolError => "tool_error",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::Internal => "internal",
+            ErrorCode::Unavailable => "unavailable",
+            ErrorCode::Overloaded => "overloaded",
+        }
+    }
+
+    /// Its HTTP status.
+    pub fn status(self) -> StatusCode {
+        match self {
+            ErrorCode::InvalidInput => StatusCode::BAD_REQUEST,
+            ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+            ErrorCode::Forbidden | ErrorCode::HostNotAllowed => StatusCode::FORBIDDEN,
+            ErrorCode::NotFound => StatusCode::NOT_FOUND,
+            ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::ToolError => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::Unavailable | ErrorCode::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
 /// An error response: `{"code": "...", "message": "..."}`.
 #[derive(Debug)]
 pub struct ApiError {
-    status: StatusCode,
-    code: &'static str,
+    code: ErrorCode,
     message: String,
 }
 
 impl ApiError {
-    /// Any status with our `{code, message}` body.
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        Self { status, code, message: message.into() }
+    /// `code` (and its status) with our `{code, message}` body.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self { code, message: message.into() }
     }
 
     /// A 500 for a fault of ours; logged.
     pub fn internal(message: impl Into<String>) -> Self {
         let message = message.into();
         tracing::error!(message, "request failed internally");
-        Self { status: StatusCode::INTERNAL_SERVER_ERROR, code: "internal", message }
+        Self::new(ErrorCode::Internal, message)
     }
 
     /// The HTTP status.
     pub fn status(&self) -> StatusCode {
-        self.status
+        self.code.status()
     }
 
     /// A 400 for a request body or path that could not be parsed.
     pub fn bad_request(message: impl Into<String>) -> Self {
-        Self { status: StatusCode::BAD_REQUEST, code: "invalid_input", message: message.into() }
+        Self::new(ErrorCode::InvalidInput, message)
     }
 
     /// A 413 for a request body over the configured limit.
     pub fn payload_too_large(max_bytes: usize) -> Self {
-        Self {
-            status: StatusCode::PAYLOAD_TOO_LARGE,
-            code: "payload_too_large",
-            message: format!(
+        Self::new(
+            ErrorCode::PayloadTooLarge,
+            format!(
                 "the request body exceeds {max_bytes} bytes; send less, or raise the limit with --max-request-bytes (REARVIEW_MAX_REQUEST_BYTES)"
             ),
-        }
+        )
+    }
+
+    /// The body alone, for endpoints that add fields to it.
+    pub fn body(&self) -> serde_json::Value {
+        serde_json::json!({ "code": self.code.as_str(), "message": self.message })
     }
 }
 
@@ -57,17 +147,17 @@ impl ApiError {
 /// | `Internal` | 500 | `internal` (logged with its cause) |
 impl From<ServiceError> for ApiError {
     fn from(e: ServiceError) -> Self {
-        let (status, code) = match e.kind() {
-            ErrorKind::InvalidInput => (StatusCode::BAD_REQUEST, "invalid_input"),
-            ErrorKind::NotFound => (StatusCode::NOT_FOUND, "not_found"),
-            ErrorKind::Forbidden => (StatusCode::FORBIDDEN, "forbidden"),
-            ErrorKind::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+        let code = match e.kind() {
+            ErrorKind::InvalidInput => ErrorCode::InvalidInput,
+            ErrorKind::NotFound => ErrorCode::NotFound,
+            ErrorKind::Forbidden => ErrorCode::Forbidden,
+            ErrorKind::Unavailable => ErrorCode::Unavailable,
             ErrorKind::Internal => {
                 tracing::error!(error = ?e, "request failed internally");
-                (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+                ErrorCode::Internal
             }
         };
-        Self { status, code, message: e.to_string() }
+        Self::new(code, e.to_string())
     }
 }
 
@@ -82,14 +172,13 @@ impl From<rearview_core::InputError> for ApiError {
 impl From<axum::extract::rejection::JsonRejection> for ApiError {
     fn from(r: axum::extract::rejection::JsonRejection) -> Self {
         if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            return Self {
-                status: StatusCode::PAYLOAD_TOO_LARGE,
-                code: "payload_too_large",
-                message: format!(
+            return Self::new(
+                ErrorCode::PayloadTooLarge,
+                format!(
                     "{}; raise the limit with --max-request-bytes (REARVIEW_MAX_REQUEST_BYTES)",
                     r.body_text()
                 ),
-            };
+            );
         }
         Self::bad_request(format!("invalid request body: {}", r.body_text()))
     }
@@ -104,7 +193,6 @@ impl From<axum::extract::rejection::QueryRejection> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(serde_json::json!({ "code": self.code, "message": self.message })))
-            .into_response()
+        (self.status(), Json(self.body())).into_response()
     }
 }

@@ -7,13 +7,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use rearview_service::{Caller, MemoryService};
 
-use crate::ApiError;
+use crate::{ApiError, ErrorCode};
 
 /// When API keys are required.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,8 +144,7 @@ pub(crate) async fn check_host(
 fn host_refused(what: &str, value: &str) -> Response {
     let value: String = value.chars().take(200).collect();
     ApiError::new(
-        StatusCode::FORBIDDEN,
-        "host_not_allowed",
+        ErrorCode::HostNotAllowed,
         format!(
             "{what} {value:?} is not an allowed host; add it with --allowed-hosts (REARVIEW_ALLOWED_HOSTS), e.g. --allowed-hosts rearview,localhost"
         ),
@@ -154,7 +153,7 @@ fn host_refused(what: &str, value: &str) -> Response {
 }
 
 /// Routes that answer without a key: liveness, readiness and the API description.
-fn is_public(path: &str) -> bool {
+pub(crate) fn is_public(path: &str) -> bool {
     matches!(path, "/healthz" | "/readyz" | "/openapi.json")
 }
 
@@ -179,8 +178,7 @@ pub(crate) async fn authenticate(
     };
     if is_metrics && !caller.is_admin() {
         return ApiError::new(
-            StatusCode::FORBIDDEN,
-            "forbidden",
+            ErrorCode::Forbidden,
             "/metrics sums over every tenant: it needs an admin key, or start the server with --metrics-public",
         )
         .into_response();
@@ -239,8 +237,7 @@ fn opens_mcp_session(request: &Request) -> bool {
 }
 
 fn unauthorized(message: &str) -> Response {
-    let mut response =
-        ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message).into_response();
+    let mut response = ApiError::new(ErrorCode::Unauthorized, message).into_response();
     response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
     response
 }
@@ -248,8 +245,7 @@ fn unauthorized(message: &str) -> Response {
 fn too_many_requests(wait: Duration) -> Response {
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     let mut response = ApiError::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        "rate_limited",
+        ErrorCode::RateLimited,
         format!("this key is over its request rate (--rate-limit); retry in {seconds} s"),
     )
     .into_response();
@@ -259,8 +255,7 @@ fn too_many_requests(wait: Duration) -> Response {
 
 /// 503 with `Retry-After: 1`: the server sheds load instead of queueing.
 pub(crate) fn overloaded(message: String) -> Response {
-    let mut response =
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "overloaded", message).into_response();
+    let mut response = ApiError::new(ErrorCode::Overloaded, message).into_response();
     response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
     response
 }

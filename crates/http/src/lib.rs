@@ -35,7 +35,7 @@ use axum::routing::{get, post};
 use rearview_core::Namespace;
 use rearview_service::MemoryService;
 
-pub use error::ApiError;
+pub use error::{ApiError, ErrorCode};
 pub use guard::{AuthMode, RateLimit};
 pub use serve::serve;
 
@@ -213,27 +213,22 @@ async fn readyz(State(service): State<Arc<MemoryService>>) -> impl IntoResponse 
                 serde_json::json!({ "status": "ready", "embedding": rearview_api::stats(&stats)["embedding"] }),
             ),
         ),
-        Err(e) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            Json(serde_json::json!({ "code": "unavailable", "message": e.to_string() })),
-        ),
+        Err(e) => {
+            let error = ApiError::new(ErrorCode::Unavailable, e.to_string());
+            (error.status(), Json(error.body()))
+        }
     }
 }
 
 async fn not_found(uri: axum::http::Uri) -> ApiError {
     let path: String = uri.path().chars().take(200).collect();
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "not_found",
-        format!("no route {path:?}; /openapi.json lists the API"),
-    )
+    ApiError::new(ErrorCode::NotFound, format!("no route {path:?}; /openapi.json lists the API"))
 }
 
 async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
     let path: String = uri.path().chars().take(200).collect();
     ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+        ErrorCode::MethodNotAllowed,
         format!("{method} is not allowed on {path:?}; /openapi.json lists the methods"),
     )
 }
@@ -272,20 +267,19 @@ async fn tools_call(
             (StatusCode::OK, Json(serde_json::json!({ "result": result }))).into_response()
         }
         Err(failure) => {
-            let (status, code) = match &failure {
-                Failure::InvalidArguments(_) => (StatusCode::BAD_REQUEST, "invalid_input"),
-                Failure::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
-                Failure::ToolError(_) => (StatusCode::UNPROCESSABLE_ENTITY, "tool_error"),
-                Failure::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            let code = match &failure {
+                Failure::InvalidArguments(_) => ErrorCode::InvalidInput,
+                Failure::Forbidden(_) => ErrorCode::Forbidden,
+                Failure::ToolError(_) => ErrorCode::ToolError,
+                Failure::Internal(_) => ErrorCode::Internal,
             };
             // `error` is what this endpoint always answered; `code` and `message` are the format
             // of every other error.
             let message = failure.message();
-            (
-                status,
-                Json(serde_json::json!({ "code": code, "message": message, "error": message })),
-            )
-                .into_response()
+            let error = ApiError::new(code, message);
+            let mut body = error.body();
+            body["error"] = message.into();
+            (error.status(), Json(body)).into_response()
         }
     }
 }

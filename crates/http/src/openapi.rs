@@ -1,12 +1,16 @@
 //! The OpenAPI 3.1 document served at `/openapi.json`.
 //!
 //! Paths are listed here by hand, next to the router they describe; request and response schemas
-//! are derived from the very types the handlers deserialize and render (schemars), so the schemas
-//! cannot drift from the code. A test checks that every documented path answers.
+//! are derived from the very types the handlers deserialize and render (schemars), and the error
+//! codes from [`ErrorCode`], so neither can drift from the code. What the gate in front of every
+//! route may answer (401, 403, 429, 503, 413) is added to every operation but the public ones,
+//! which also say that they need no key. Tests check that every documented path answers and that
+//! the gate's answers are documented.
 
 use schemars::generate::{Contract, SchemaSettings};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
+use crate::ErrorCode;
 use crate::routes::memories::{ListQuery, PatchBody, StoreBody};
 use crate::routes::recall::TimelineQuery;
 use rearview_api::{
@@ -15,45 +19,134 @@ use rearview_api::{
 
 /// The document.
 pub fn document() -> Value {
-    let mut requests = SchemaSettings::draft2020_12()
-        .with(|s| {
-            s.definitions_path = "/components/schemas".into();
-            s.meta_schema = None;
-        })
-        .into_generator();
-    let store = requests.subschema_for::<StoreBody>().to_value();
-    let patch = requests.subschema_for::<PatchBody>().to_value();
-    let recall = requests.subschema_for::<RecallParams>().to_value();
-    let list = requests.subschema_for::<ListQuery>().to_value();
-    let timeline = requests.subschema_for::<TimelineQuery>().to_value();
-    let ids = requests.subschema_for::<IdsParams>().to_value();
-    let end_session = requests.subschema_for::<EndSessionParams>().to_value();
-    let summarize = requests.subschema_for::<SummarizeEpisodesParams>().to_value();
-    let suggest = requests.subschema_for::<SuggestParams>().to_value();
-    let mut responses = SchemaSettings::draft2020_12()
-        .with(|s| {
-            s.definitions_path = "/components/schemas".into();
-            s.meta_schema = None;
-            s.contract = Contract::Serialize;
-        })
-        .into_generator();
-    let memory = responses.subschema_for::<rearview_api::MemoryView<'static>>().to_value();
-    let recall_result = responses.subschema_for::<rearview_api::RecallView<'static>>().to_value();
+    let (schemas, s) = schemas();
+    let mut paths = memory_paths(&s);
+    paths.extend(lifecycle_paths(&s));
+    paths.extend(server_paths());
+    let mut document = json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "rearview",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Long-term memory for LLM agents: store memories, recall the relevant ones (hybrid vector + BM25 + recency + heat). MCP (streamable HTTP) is served at /mcp beside this API."
+        },
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {
+                "apiKey": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "An API key (`rearview keys create --namespace NAME`), sent as `Authorization: Bearer KEY`. Required once any key exists (or always with --require-keys); until then requests run unauthenticated. The key's grant decides which namespaces it may read and write."
+                }
+            }
+        },
+        // A key, or none while the server has no keys.
+        "security": [{ "apiKey": [] }, {}]
+    });
+    add_gate(&mut document);
+    document
+}
+
+/// The schemas the operations name, each derived from the type a handler reads or renders.
+struct Schemas {
+    store: Value,
+    patch: Value,
+    recall: Value,
+    list: Value,
+    timeline: Value,
+    ids: Value,
+    end_session: Value,
+    summarize: Value,
+    suggest: Value,
+    memory: Value,
+    recall_result: Value,
+}
+
+/// `components.schemas` and the references into it.
+fn schemas() -> (Map<String, Value>, Schemas) {
+    let settings = |contract: Contract| {
+        SchemaSettings::draft2020_12()
+            .with(|s| {
+                s.definitions_path = "/components/schemas".into();
+                s.meta_schema = None;
+                s.contract = contract;
+            })
+            .into_generator()
+    };
+    let mut requests = settings(Contract::Deserialize);
+    let mut responses = settings(Contract::Serialize);
+    let s = Schemas {
+        store: requests.subschema_for::<StoreBody>().to_value(),
+        patch: requests.subschema_for::<PatchBody>().to_value(),
+        recall: requests.subschema_for::<RecallParams>().to_value(),
+        list: requests.subschema_for::<ListQuery>().to_value(),
+        timeline: requests.subschema_for::<TimelineQuery>().to_value(),
+        ids: requests.subschema_for::<IdsParams>().to_value(),
+        end_session: requests.subschema_for::<EndSessionParams>().to_value(),
+        summarize: requests.subschema_for::<SummarizeEpisodesParams>().to_value(),
+        suggest: requests.subschema_for::<SuggestParams>().to_value(),
+        memory: responses.subschema_for::<rearview_api::MemoryView<'static>>().to_value(),
+        recall_result: responses.subschema_for::<rearview_api::RecallView<'static>>().to_value(),
+    };
     let mut schemas = requests.take_definitions(true);
     schemas.extend(responses.take_definitions(true));
-    schemas.insert(
-        "Error".into(),
-        json!({
-            "type": "object",
-            "required": ["code", "message"],
-            "properties": {
-                "code": { "type": "string", "enum": ["invalid_input", "not_found", "unavailable", "internal", "payload_too_large"] },
-                "message": { "type": "string", "description": "What went wrong; for invalid_input, the field and what is allowed." }
-            }
-        }),
-    );
-    let error = |description: &str| json!({ "description": description, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } });
-    let ok = |description: &str, schema: Value| json!({ "description": description, "content": { "application/json": { "schema": schema } } });
+    schemas.insert("Error".into(), error_schema());
+    (schemas, s)
+}
+
+/// `{code, message}`, with every [`ErrorCode`].
+fn error_schema() -> Value {
+    let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+    let statuses: Vec<String> = ErrorCode::ALL
+        .iter()
+        .map(|c| format!("`{}` {}", c.as_str(), c.status().as_u16()))
+        .collect();
+    json!({
+        "type": "object",
+        "required": ["code", "message"],
+        "properties": {
+            "code": {
+                "type": "string",
+                "enum": codes,
+                "description": format!("What went wrong, with its HTTP status: {}.", statuses.join(", "))
+            },
+            "message": { "type": "string", "description": "What went wrong and how to fix it; for invalid_input, the field and what is allowed." }
+        }
+    })
+}
+
+fn ok(description: &str, schema: Value) -> Value {
+    json!({ "description": description, "content": { "application/json": { "schema": schema } } })
+}
+
+fn error(description: &str) -> Value {
+    json!({ "description": description, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } })
+}
+
+fn body(schema: Value) -> Value {
+    json!({ "required": true, "content": { "application/json": { "schema": schema } } })
+}
+
+fn namespace() -> Value {
+    json!({
+        "name": "X-Rearview-Namespace", "in": "header", "required": false,
+        "description": "Tenant (user, agent or memory bank); default `default`, or the key's namespace when it grants one.",
+        "schema": { "type": "string" }
+    })
+}
+
+fn id() -> Value {
+    json!({ "name": "id", "in": "path", "required": true, "schema": { "type": "string", "format": "uuid" } })
+}
+
+fn memories(memory: &Value) -> Value {
+    json!({ "type": "object", "properties": { "memories": { "type": "array", "items": memory } } })
+}
+
+/// `/v1/memories…`, `/v1/recall`, `/v1/timeline`.
+fn memory_paths(s: &Schemas) -> Map<String, Value> {
+    let (namespace, id, memory) = (namespace(), id(), &s.memory);
     let one_memory = json!({ "type": "object", "properties": { "memory": memory } });
     let stored = json!({
         "type": "object",
@@ -75,101 +168,158 @@ pub fn document() -> Value {
             }
         }
     });
-    let body = |schema: Value| json!({ "required": true, "content": { "application/json": { "schema": schema } } });
-    let namespace = json!({
-        "name": "X-Rearview-Namespace", "in": "header", "required": false,
-        "description": "Tenant (user, agent or memory bank); default `default`.",
-        "schema": { "type": "string" }
+    let paths = json!({
+        "/v1/memories": {
+            "post": {
+                "summary": "Store a memory (superseding the memories it updates)", "parameters": [namespace], "requestBody": body(s.store.clone()),
+                "responses": {
+                    "201": ok("The stored memory and what it superseded", stored.clone()),
+                    "200": ok("Merged into an existing memory", stored),
+                    "400": error("Invalid input, e.g. a `supersedes` id that is not a memory of the namespace")
+                }
+            },
+            "get": {
+                "summary": "List memories, newest event first (history with include_superseded)", "parameters": [namespace],
+                "x-query-schema": s.list,
+                "responses": { "200": ok("One page", memories(memory)), "400": error("Invalid input") }
+            }
+        },
+        "/v1/memories/{id}": {
+            "get": {
+                "summary": "One memory", "parameters": [namespace, id],
+                "responses": { "200": ok("The memory", one_memory.clone()), "400": error("Bad id"), "404": error("No such memory") }
+            },
+            "patch": {
+                "summary": "Correct a memory (a changed text is kept as history)", "parameters": [namespace, id], "requestBody": body(s.patch.clone()),
+                "responses": { "200": ok("The corrected memory", one_memory), "400": error("Invalid input"), "404": error("No such memory") }
+            },
+            "delete": {
+                "summary": "Delete a memory", "parameters": [namespace, id],
+                "responses": { "204": { "description": "Deleted" }, "404": error("No such memory") }
+            }
+        },
+        "/v1/memories/{id}/history": {
+            "get": {
+                "summary": "The earlier texts and statements a memory replaced, latest replaced first", "parameters": [namespace, id],
+                "responses": { "200": ok("History", json!({ "type": "object", "properties": { "history": { "type": "array", "items": memory } } })), "400": error("Bad id"), "404": error("No such memory") }
+            }
+        },
+        "/v1/timeline": {
+            "get": {
+                "summary": "Memories per day and tier, and recall latency per minute over the last hour", "parameters": [namespace],
+                "x-query-schema": s.timeline,
+                "responses": { "200": ok("Counts and latency", json!({ "type": "object", "properties": {
+                    "tiers": { "type": "array", "items": { "type": "object", "properties": { "day": { "type": "string", "format": "date" }, "working": { "type": "integer" }, "episodic": { "type": "integer" }, "semantic": { "type": "integer" } } } },
+                    "recall_latency": { "type": "array", "items": { "type": "object", "properties": { "minute": { "type": "string", "format": "date-time" }, "count": { "type": "integer" }, "p50_ms": { "type": "number" }, "p99_ms": { "type": "number" } } } }
+                } })), "400": error("Invalid input") }
+            }
+        },
+        "/v1/recall": {
+            "post": {
+                "summary": "Recall the most relevant memories", "parameters": [namespace], "requestBody": body(s.recall.clone()),
+                "responses": { "200": ok("Ranked hits", s.recall_result.clone()), "400": error("Invalid input") }
+            }
+        }
     });
-    let id = json!({ "name": "id", "in": "path", "required": true, "schema": { "type": "string", "format": "uuid" } });
-    json!({
-        "openapi": "3.1.0",
-        "info": {
-            "title": "rearview",
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": "Long-term memory for LLM agents: store memories, recall the relevant ones (hybrid vector + BM25 + recency + heat)."
-        },
-        "paths": {
-            "/v1/memories": {
-                "post": {
-                    "summary": "Store a memory (superseding the memories it updates)", "parameters": [namespace], "requestBody": body(store),
-                    "responses": {
-                        "201": ok("The stored memory and what it superseded", stored.clone()),
-                        "200": ok("Merged into an existing memory", stored),
-                        "400": error("Invalid input, e.g. a `supersedes` id that is not a memory of the namespace")
-                    }
-                },
-                "get": {
-                    "summary": "List memories, newest event first (history with include_superseded)", "parameters": [namespace],
-                    "x-query-schema": list,
-                    "responses": {
-                        "200": ok("One page", json!({ "type": "object", "properties": { "memories": { "type": "array", "items": memory } } })),
-                        "400": error("Invalid input")
-                    }
+    into_map(paths)
+}
+
+/// The lifecycle: distillation, sessions, the archive, expiry.
+fn lifecycle_paths(s: &Schemas) -> Map<String, Value> {
+    let (namespace, memory) = (namespace(), &s.memory);
+    let paths = json!({
+        "/v1/summarize": { "post": {
+            "summary": "Distil memories into one semantic memory (LLM, or extractive without one); originals archived by default",
+            "parameters": [namespace], "requestBody": body(s.summarize.clone()),
+            "responses": { "200": ok("The new memory, the method, originals changed", json!({ "type": "object", "properties": { "memory": memory, "method": { "type": "string", "enum": ["llm", "extractive-embeddings", "extractive-keywords"] }, "model": { "type": ["string", "null"] }, "originals_changed": { "type": "integer" }, "already_existed": { "type": "boolean", "description": "The same memories had been distilled before: this is that memory, nothing was written" } } })), "400": error("Invalid input"), "404": error("No such memory"), "503": error("The LLM failed; nothing changed") }
+        } },
+        "/v1/suggest-distillations": { "post": {
+            "summary": "Groups of similar episodes worth distilling; writes nothing", "parameters": [namespace], "requestBody": body(s.suggest.clone()),
+            "responses": { "200": ok("Groups", json!({ "type": "object" })), "400": error("Invalid input"), "503": error("No embedding model") }
+        } },
+        "/v1/sessions/end": { "post": {
+            "summary": "End a session: its working memories become episodes", "parameters": [namespace], "requestBody": body(s.end_session.clone()),
+            "responses": { "200": ok("The episodes", json!({ "type": "object", "properties": { "small_talk": { "type": "integer", "description": "Turns skipped as greetings or acknowledgements" } } })), "400": error("Invalid input"), "503": error("The LLM failed; nothing changed") }
+        } },
+        "/v1/archive": { "post": {
+            "summary": "Move memories to the cold archive", "parameters": [namespace], "requestBody": body(s.ids.clone()),
+            "responses": { "200": ok("The archived memories", memories(memory)), "400": error("Invalid input"), "404": error("No such memory") }
+        } },
+        "/v1/restore": { "post": {
+            "summary": "Bring archived memories back into recall", "parameters": [namespace], "requestBody": body(s.ids.clone()),
+            "responses": { "200": ok("The restored memories", memories(memory)), "400": error("Invalid input"), "404": error("No such memory") }
+        } },
+        "/v1/cleanup": { "post": { "summary": "Delete the namespace's expired memories", "parameters": [namespace], "responses": { "200": ok("How many were deleted", json!({ "type": "object", "required": ["cleaned"], "properties": { "cleaned": { "type": "integer", "minimum": 0 }, "namespace": { "type": "string" } } })) } } }
+    });
+    into_map(paths)
+}
+
+/// The server's own routes: statistics, metrics, health, the design's tool endpoints.
+fn server_paths() -> Map<String, Value> {
+    let text = |description: &str| json!({ "description": description, "content": { "text/plain": { "schema": { "type": "string" } } } });
+    let paths = json!({
+        "/v1/stats": { "get": { "summary": "Counts, size and embedding state of what the key may see", "responses": { "200": ok("Statistics", json!({ "type": "object" })) } } },
+        "/metrics": { "get": { "summary": "Prometheus metrics over every tenant: needs an admin key unless the server runs with --metrics-public", "responses": { "200": text("OpenMetrics text") } } },
+        "/mcp/tools/list": { "get": { "summary": "The MCP tools' definitions (as MCP's tools/list), for the design's HTTP clients", "responses": { "200": ok("The tools", json!({ "type": "object", "properties": { "tools": { "type": "array", "items": { "type": "object" } } } })) } } },
+        "/mcp/tools/call": { "post": {
+            "summary": "Call an MCP tool by name, answered in the design's shapes", "parameters": [namespace()],
+            "requestBody": body(json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string" }, "arguments": { "type": "object" } } })),
+            "responses": { "200": ok("The tool's result", json!({ "type": "object", "properties": { "result": {} } })), "400": error("Invalid arguments (the body also carries them as `error`)"), "422": error("The tool ran and failed") }
+        } },
+        "/healthz": { "get": { "summary": "Liveness", "responses": { "200": { "description": "Up" } } } },
+        "/readyz": { "get": { "summary": "Readiness: the store answers", "responses": { "200": { "description": "Ready" }, "503": error("Not ready") } } },
+        "/openapi.json": { "get": { "summary": "This document", "responses": { "200": ok("OpenAPI 3.1", json!({ "type": "object" })) } } }
+    });
+    into_map(paths)
+}
+
+fn into_map(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => unreachable!("paths are written as an object"),
+    }
+}
+
+/// What the gate answers before any handler, on every operation but the public ones (which
+/// need no key: `security: []`). An operation's own entry for a status stays.
+fn add_gate(document: &mut Value) {
+    let gate = [
+        (
+            "401",
+            error("No valid API key where the server requires one (`WWW-Authenticate: Bearer`)"),
+        ),
+        (
+            "403",
+            error(
+                "A namespace outside the key's grant, an admin route without an admin key, or a Host/Origin not allowed",
+            ),
+        ),
+        ("413", error("The request body is over --max-request-bytes")),
+        (
+            "429",
+            error(
+                "The key is over its request rate (--rate-limit); retry after `Retry-After` seconds",
+            ),
+        ),
+        (
+            "503",
+            error("The server sheds load (--max-in-flight); retry after `Retry-After` seconds"),
+        ),
+    ];
+    let Some(paths) = document["paths"].as_object_mut() else { return };
+    for (path, operations) in paths.iter_mut() {
+        let public = crate::guard::is_public(path);
+        for operation in operations.as_object_mut().into_iter().flat_map(|o| o.values_mut()) {
+            if public {
+                operation["security"] = json!([]);
+                continue;
+            }
+            let responses = &mut operation["responses"];
+            for (status, answer) in &gate {
+                if responses.get(status).is_none() {
+                    responses[status] = answer.clone();
                 }
-            },
-            "/v1/memories/{id}": {
-                "get": {
-                    "summary": "One memory", "parameters": [namespace, id],
-                    "responses": { "200": ok("The memory", one_memory.clone()), "400": error("Bad id"), "404": error("No such memory") }
-                },
-                "patch": {
-                    "summary": "Correct a memory (a changed text is kept as history)", "parameters": [namespace, id], "requestBody": body(patch),
-                    "responses": { "200": ok("The corrected memory", one_memory), "400": error("Invalid input"), "404": error("No such memory") }
-                },
-                "delete": {
-                    "summary": "Delete a memory", "parameters": [namespace, id],
-                    "responses": { "204": { "description": "Deleted" }, "404": error("No such memory") }
-                }
-            },
-            "/v1/memories/{id}/history": {
-                "get": {
-                    "summary": "The earlier texts and statements a memory replaced, latest replaced first", "parameters": [namespace, id],
-                    "responses": { "200": ok("History", json!({ "type": "object", "properties": { "history": { "type": "array", "items": memory } } })), "400": error("Bad id"), "404": error("No such memory") }
-                }
-            },
-            "/v1/timeline": {
-                "get": {
-                    "summary": "Memories per day and tier, and recall latency per minute over the last hour", "parameters": [namespace],
-                    "x-query-schema": timeline,
-                    "responses": { "200": ok("Counts and latency", json!({ "type": "object", "properties": {
-                        "tiers": { "type": "array", "items": { "type": "object", "properties": { "day": { "type": "string", "format": "date" }, "working": { "type": "integer" }, "episodic": { "type": "integer" }, "semantic": { "type": "integer" } } } },
-                        "recall_latency": { "type": "array", "items": { "type": "object", "properties": { "minute": { "type": "string", "format": "date-time" }, "count": { "type": "integer" }, "p50_ms": { "type": "number" }, "p99_ms": { "type": "number" } } } }
-                    } })), "400": error("Invalid input") }
-                }
-            },
-            "/v1/recall": {
-                "post": {
-                    "summary": "Recall the most relevant memories", "parameters": [namespace], "requestBody": body(recall),
-                    "responses": { "200": ok("Ranked hits", recall_result), "400": error("Invalid input") }
-                }
-            },
-            "/v1/stats": { "get": { "summary": "Counts, size and embedding state", "responses": { "200": ok("Statistics", json!({ "type": "object" })) } } },
-            "/v1/summarize": { "post": {
-                "summary": "Distil memories into one semantic memory (LLM, or extractive without one); originals archived by default",
-                "parameters": [namespace], "requestBody": body(summarize),
-                "responses": { "200": ok("The new memory, the method, originals changed", json!({ "type": "object", "properties": { "memory": memory, "method": { "type": "string", "enum": ["llm", "extractive-embeddings", "extractive-keywords"] }, "model": { "type": ["string", "null"] }, "originals_changed": { "type": "integer" }, "already_existed": { "type": "boolean", "description": "The same memories had been distilled before: this is that memory, nothing was written" } } })), "400": error("Invalid input"), "404": error("No such memory"), "503": error("The LLM failed; nothing changed") }
-            } },
-            "/v1/suggest-distillations": { "post": {
-                "summary": "Groups of similar episodes worth distilling; writes nothing", "parameters": [namespace], "requestBody": body(suggest),
-                "responses": { "200": ok("Groups", json!({ "type": "object" })), "400": error("Invalid input"), "503": error("No embedding model") }
-            } },
-            "/v1/sessions/end": { "post": {
-                "summary": "End a session: its working memories become episodes", "parameters": [namespace], "requestBody": body(end_session),
-                "responses": { "200": ok("The episodes", json!({ "type": "object", "properties": { "small_talk": { "type": "integer", "description": "Turns skipped as greetings or acknowledgements" } } })), "400": error("Invalid input"), "503": error("The LLM failed; nothing changed") }
-            } },
-            "/v1/archive": { "post": {
-                "summary": "Move memories to the cold archive", "parameters": [namespace], "requestBody": body(ids.clone()),
-                "responses": { "200": ok("The archived memories", json!({ "type": "object", "properties": { "memories": { "type": "array", "items": memory } } })), "400": error("Invalid input"), "404": error("No such memory") }
-            } },
-            "/v1/restore": { "post": {
-                "summary": "Bring archived memories back into recall", "parameters": [namespace], "requestBody": body(ids),
-                "responses": { "200": ok("The restored memories", json!({ "type": "object", "properties": { "memories": { "type": "array", "items": memory } } })), "400": error("Invalid input"), "404": error("No such memory") }
-            } },
-            "/v1/cleanup": { "post": { "summary": "Delete the namespace's expired memories", "parameters": [namespace], "responses": { "200": ok("How many were deleted", json!({ "type": "object", "required": ["cleaned"], "properties": { "cleaned": { "type": "integer", "minimum": 0 }, "namespace": { "type": "string" } } })) } } },
-            "/healthz": { "get": { "summary": "Liveness", "responses": { "200": { "description": "Up" } } } },
-            "/readyz": { "get": { "summary": "Readiness: the store answers", "responses": { "200": { "description": "Ready" }, "503": error("Not ready") } } }
-        },
-        "components": { "schemas": schemas }
-    })
+            }
+        }
+    }
 }

@@ -13,7 +13,7 @@ use http_body_util::BodyExt;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 
-use crate::{ApiError, App, HttpConfig};
+use crate::{ApiError, App, ErrorCode, HttpConfig};
 
 /// Serves `app` on `listener` until `shutdown` completes; then stops accepting, ends open MCP
 /// streams, and lets in-flight requests finish for up to [`HttpConfig::shutdown_grace`].
@@ -115,8 +115,7 @@ pub(crate) async fn read_body(
         match tokio::time::timeout(timeout, body.frame()).await {
             Err(_) => {
                 return ApiError::new(
-                    axum::http::StatusCode::REQUEST_TIMEOUT,
-                    "request_timeout",
+                    ErrorCode::RequestTimeout,
                     format!("the request body stalled for {} s", timeout.as_secs()),
                 )
                 .into_response();

@@ -252,6 +252,48 @@ async fn openapi_document_describes_routes_that_exist_with_resolvable_schemas() 
 }
 
 #[tokio::test]
+async fn openapi_document_says_which_routes_need_a_key_and_what_the_gate_answers() {
+    let service = common::service(ServiceConfig::default()).await;
+    let config =
+        rearview_http::HttpConfig { auth: rearview_http::AuthMode::Required, ..Default::default() };
+    let app = rearview_http::router_with(service, "default".parse().unwrap(), &config).router;
+    let (status, doc, _) = common::send(&app, None, "GET", "/openapi.json", &[], None).await;
+    assert_eq!(status, StatusCode::OK, "the document itself needs no key");
+    let scheme = &doc["components"]["securitySchemes"]["apiKey"];
+    assert_eq!(
+        (scheme["type"].as_str(), scheme["scheme"].as_str()),
+        (Some("http"), Some("bearer"))
+    );
+    let codes = &doc["components"]["schemas"]["Error"]["properties"]["code"]["enum"];
+    for (path, methods) in doc["paths"].as_object().unwrap() {
+        let uri = path.replace("{id}", "01a22910-7243-7e36-b21d-4ba2b60629d1");
+        for (method, operation) in methods.as_object().unwrap() {
+            let body = matches!(method.as_str(), "post" | "patch").then(|| serde_json::json!({}));
+            let (status, answer, _) =
+                common::send(&app, None, &method.to_uppercase(), &uri, &[], body).await;
+            if operation["security"] == serde_json::json!([]) {
+                assert_ne!(
+                    status,
+                    StatusCode::UNAUTHORIZED,
+                    "{method} {path} is documented public"
+                );
+                continue;
+            }
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{method} {path} without a key");
+            assert_eq!(answer["code"], "unauthorized");
+            assert!(codes.as_array().unwrap().contains(&answer["code"]), "{codes}");
+            for documented in ["401", "403", "429", "503"] {
+                let response = &operation["responses"][documented];
+                assert!(response.is_object(), "{method} {path} does not document {documented}");
+            }
+        }
+    }
+    for public in ["/healthz", "/readyz", "/openapi.json"] {
+        assert_eq!(doc["paths"][public]["get"]["security"], serde_json::json!([]), "{public}");
+    }
+}
+
+#[tokio::test]
 async fn oversized_requests_get_413_and_change_nothing() {
     let service =
         common::service(ServiceConfig { max_content_chars: 50, ..ServiceConfig::default() }).await;
