@@ -78,6 +78,120 @@ struct Layer {
     out_norm: (Vec<f32>, Vec<f32>),
 }
 
+/// What `config.json` asks of the runtime, checked: the activation, and the position of a
+/// sequence's first token (see [`Encoder::position_offset`]).
+fn architecture(config: &Config, weights_path: &Path) -> Result<(Activation, usize), ModelError> {
+    let bad = |message: String| ModelError::format(weights_path, message);
+    let activation = match config.hidden_act.as_str() {
+        "gelu" => Activation::Gelu,
+        "gelu_new" | "gelu_pytorch_tanh" | "gelu_fast" => Activation::GeluTanh,
+        "relu" => Activation::Relu,
+        other => {
+            return Err(bad(format!(
+                "config.json hidden_act {other:?} is not supported (gelu, gelu_new, gelu_pytorch_tanh, gelu_fast, relu)"
+            )));
+        }
+    };
+    if let Some(kind) = config.position_embedding_type.as_deref()
+        && kind != "absolute"
+    {
+        return Err(bad(format!(
+            "config.json position_embedding_type {kind:?} is not supported (absolute)"
+        )));
+    }
+    let h = config.hidden_size;
+    if config.num_attention_heads == 0 || !h.is_multiple_of(config.num_attention_heads) {
+        return Err(bad(format!(
+            "config.json hidden_size {h} is not a multiple of num_attention_heads {}",
+            config.num_attention_heads
+        )));
+    }
+    let roberta = matches!(
+        config.model_type.as_deref(),
+        Some("roberta" | "xlm-roberta" | "xlm_roberta" | "camembert")
+    );
+    let position_offset = if roberta { config.pad_token_id + 1 } else { 0 };
+    if position_offset >= config.max_position_embeddings {
+        return Err(bad(format!(
+            "config.json max_position_embeddings {} leaves no position after the RoBERTa offset {position_offset}",
+            config.max_position_embeddings
+        )));
+    }
+    Ok((activation, position_offset))
+}
+
+/// Takes a checkpoint's tensors by name, each checked against the shape `config.json` implies.
+struct Taker<'a> {
+    tensors: Tensors,
+    /// `bert.`, `roberta.` or `<model_type>.` for checkpoints saved with a head; else empty.
+    prefix: String,
+    weights_path: &'a Path,
+}
+
+impl<'a> Taker<'a> {
+    fn new(config: &Config, tensors: Tensors, weights_path: &'a Path) -> Self {
+        let prefix = [
+            "bert.".to_owned(),
+            "roberta.".to_owned(),
+            config.model_type.clone().unwrap_or_default() + ".",
+        ]
+        .into_iter()
+        .find(|p| tensors.contains_key(&format!("{p}embeddings.word_embeddings.weight")))
+        .unwrap_or_default();
+        Taker { tensors, prefix, weights_path }
+    }
+
+    fn values(&mut self, name: &str, shape: &[usize]) -> Result<Values, ModelError> {
+        let bad = |message: String| ModelError::format(self.weights_path, message);
+        let full = format!("{}{name}", self.prefix);
+        let (found, values) = self
+            .tensors
+            .remove(&full)
+            .ok_or_else(|| bad(format!("tensor {full} is missing (config.json: a BERT model)")))?;
+        if found != shape {
+            return Err(bad(format!(
+                "tensor {full} has shape {found:?}; config.json implies {shape:?}"
+            )));
+        }
+        Ok(values)
+    }
+
+    fn f32(&mut self, name: &str, shape: &[usize]) -> Result<Vec<f32>, ModelError> {
+        Ok(match self.values(name, shape)? {
+            Values::F32(values) => values,
+            Values::F16(values) => values.into_iter().map(f16::to_f32).collect(),
+        })
+    }
+
+    /// A LayerNorm's weight and bias.
+    fn norm(&mut self, name: &str, h: usize) -> Result<(Vec<f32>, Vec<f32>), ModelError> {
+        Ok((self.f32(&format!("{name}.weight"), &[h])?, self.f32(&format!("{name}.bias"), &[h])?))
+    }
+
+    /// Layer `l`, of hidden width `h` and feed-forward width `ffn`.
+    fn layer(&mut self, l: usize, h: usize, ffn: usize) -> Result<Layer, ModelError> {
+        let p = format!("encoder.layer.{l}");
+        let mut qkv = Vec::with_capacity(3 * h * h);
+        let mut qkv_bias = Vec::with_capacity(3 * h);
+        for part in ["query", "key", "value"] {
+            qkv.extend(self.f32(&format!("{p}.attention.self.{part}.weight"), &[h, h])?);
+            qkv_bias.extend(self.f32(&format!("{p}.attention.self.{part}.bias"), &[h])?);
+        }
+        Ok(Layer {
+            qkv,
+            qkv_bias,
+            attn_out: self.f32(&format!("{p}.attention.output.dense.weight"), &[h, h])?,
+            attn_out_bias: self.f32(&format!("{p}.attention.output.dense.bias"), &[h])?,
+            attn_norm: self.norm(&format!("{p}.attention.output.LayerNorm"), h)?,
+            up: self.f32(&format!("{p}.intermediate.dense.weight"), &[ffn, h])?,
+            up_bias: self.f32(&format!("{p}.intermediate.dense.bias"), &[ffn])?,
+            down: self.f32(&format!("{p}.output.dense.weight"), &[h, ffn])?,
+            down_bias: self.f32(&format!("{p}.output.dense.bias"), &[h])?,
+            out_norm: self.norm(&format!("{p}.output.LayerNorm"), h)?,
+        })
+    }
+}
+
 /// A loaded encoder.
 pub(crate) struct Encoder {
     hidden: usize,
@@ -101,113 +215,28 @@ impl Encoder {
     /// Builds the encoder from `config` and the tensors of `weights_path` (for messages).
     pub(crate) fn new(
         config: &Config,
-        mut tensors: Tensors,
+        tensors: Tensors,
         weights_path: &Path,
     ) -> Result<Self, ModelError> {
-        let bad = |message: String| ModelError::format(weights_path, message);
-        let activation = match config.hidden_act.as_str() {
-            "gelu" => Activation::Gelu,
-            "gelu_new" | "gelu_pytorch_tanh" | "gelu_fast" => Activation::GeluTanh,
-            "relu" => Activation::Relu,
-            other => {
-                return Err(bad(format!(
-                    "config.json hidden_act {other:?} is not supported (gelu, gelu_new, gelu_pytorch_tanh, gelu_fast, relu)"
-                )));
-            }
-        };
-        if let Some(kind) = config.position_embedding_type.as_deref()
-            && kind != "absolute"
-        {
-            return Err(bad(format!(
-                "config.json position_embedding_type {kind:?} is not supported (absolute)"
-            )));
-        }
-        let (h, ffn) = (config.hidden_size, config.intermediate_size);
-        if config.num_attention_heads == 0 || h % config.num_attention_heads != 0 {
-            return Err(bad(format!(
-                "config.json hidden_size {h} is not a multiple of num_attention_heads {}",
-                config.num_attention_heads
-            )));
-        }
-        let roberta = matches!(
-            config.model_type.as_deref(),
-            Some("roberta" | "xlm-roberta" | "xlm_roberta" | "camembert")
-        );
-        let position_offset = if roberta { config.pad_token_id + 1 } else { 0 };
-        if position_offset >= config.max_position_embeddings {
-            return Err(bad(format!(
-                "config.json max_position_embeddings {} leaves no position after the RoBERTa offset {position_offset}",
-                config.max_position_embeddings
-            )));
-        }
-        // Weights may sit under `bert.`, `roberta.` or `<model_type>.` (checkpoints saved with
-        // a head).
-        let prefix = [
-            "bert.".to_owned(),
-            "roberta.".to_owned(),
-            config.model_type.clone().unwrap_or_default() + ".",
-        ]
-        .into_iter()
-        .find(|p| tensors.contains_key(&format!("{p}embeddings.word_embeddings.weight")))
-        .unwrap_or_default();
-        let mut take = |name: &str, shape: &[usize]| -> Result<Values, ModelError> {
-            let full = format!("{prefix}{name}");
-            let (found, values) = tensors.remove(&full).ok_or_else(|| {
-                bad(format!("tensor {full} is missing (config.json: a BERT model)"))
-            })?;
-            if found != shape {
-                return Err(bad(format!(
-                    "tensor {full} has shape {found:?}; config.json implies {shape:?}"
-                )));
-            }
-            Ok(values)
-        };
-        let words = match take("embeddings.word_embeddings.weight", &[config.vocab_size, h])? {
-            Values::F16(values) => values,
-            Values::F32(values) => values.into_iter().map(f16::from_f32).collect(),
-        };
-        let mut take = |name: &str, shape: &[usize]| -> Result<Vec<f32>, ModelError> {
-            Ok(match take(name, shape)? {
-                Values::F32(values) => values,
-                Values::F16(values) => values.into_iter().map(f16::to_f32).collect(),
-            })
-        };
-        let mut positions =
-            take("embeddings.position_embeddings.weight", &[config.max_position_embeddings, h])?;
-        let types = take("embeddings.token_type_embeddings.weight", &[config.type_vocab_size, h])?;
+        let (activation, position_offset) = architecture(config, weights_path)?;
+        let mut take = Taker::new(config, tensors, weights_path);
+        let h = config.hidden_size;
+        let words =
+            match take.values("embeddings.word_embeddings.weight", &[config.vocab_size, h])? {
+                Values::F16(values) => values,
+                Values::F32(values) => values.into_iter().map(f16::from_f32).collect(),
+            };
+        let mut positions = take
+            .f32("embeddings.position_embeddings.weight", &[config.max_position_embeddings, h])?;
+        let types =
+            take.f32("embeddings.token_type_embeddings.weight", &[config.type_vocab_size, h])?;
         for row in positions.chunks_exact_mut(h) {
             row.iter_mut().zip(&types[..h]).for_each(|(p, t)| *p += t);
         }
-        let embed_norm =
-            (take("embeddings.LayerNorm.weight", &[h])?, take("embeddings.LayerNorm.bias", &[h])?);
-        let mut layers = Vec::with_capacity(config.num_hidden_layers);
-        for l in 0..config.num_hidden_layers {
-            let p = format!("encoder.layer.{l}");
-            let mut qkv = Vec::with_capacity(3 * h * h);
-            let mut qkv_bias = Vec::with_capacity(3 * h);
-            for part in ["query", "key", "value"] {
-                qkv.extend(take(&format!("{p}.attention.self.{part}.weight"), &[h, h])?);
-                qkv_bias.extend(take(&format!("{p}.attention.self.{part}.bias"), &[h])?);
-            }
-            layers.push(Layer {
-                qkv,
-                qkv_bias,
-                attn_out: take(&format!("{p}.attention.output.dense.weight"), &[h, h])?,
-                attn_out_bias: take(&format!("{p}.attention.output.dense.bias"), &[h])?,
-                attn_norm: (
-                    take(&format!("{p}.attention.output.LayerNorm.weight"), &[h])?,
-                    take(&format!("{p}.attention.output.LayerNorm.bias"), &[h])?,
-                ),
-                up: take(&format!("{p}.intermediate.dense.weight"), &[ffn, h])?,
-                up_bias: take(&format!("{p}.intermediate.dense.bias"), &[ffn])?,
-                down: take(&format!("{p}.output.dense.weight"), &[h, ffn])?,
-                down_bias: take(&format!("{p}.output.dense.bias"), &[h])?,
-                out_norm: (
-                    take(&format!("{p}.output.LayerNorm.weight"), &[h])?,
-                    take(&format!("{p}.output.LayerNorm.bias"), &[h])?,
-                ),
-            });
-        }
+        let embed_norm = take.norm("embeddings.LayerNorm", h)?;
+        let layers = (0..config.num_hidden_layers)
+            .map(|l| take.layer(l, h, config.intermediate_size))
+            .collect::<Result<_, _>>()?;
         Ok(Self {
             hidden: h,
             heads: config.num_attention_heads,
