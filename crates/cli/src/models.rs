@@ -92,76 +92,13 @@ pub async fn resolve(settings: &Settings, acquire: Acquire) -> anyhow::Result<Re
     if acquire == Acquire::Never {
         return Ok(resolved);
     }
-    // Without --model, an endpoint alone means "use the endpoint" (no local model).
-    let names: Vec<String> = match (&settings.model, &settings.embed_url) {
-        (Some(list), _) => {
-            list.split(',').map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned).collect()
-        }
-        (None, Some(_)) => Vec::new(),
-        (None, None) => vec![rearview_embed_local::DEFAULT_MODEL.to_owned()],
-    };
     let options = load_options(settings);
     let models = models_dir(settings)?;
     let mut slots = Vec::new();
-    for name in names.iter().filter(|n| !n.eq_ignore_ascii_case("none")) {
-        let as_dir = Path::new(name);
-        if as_dir.is_dir() {
-            let embedder =
-                load(as_dir.to_path_buf(), options.clone()).await.with_context(|| {
-                    format!(
-                        "loading the model directory {} (--model / REARVIEW_MODEL)",
-                        as_dir.display()
-                    )
-                })?;
-            slots.push(Slot::Ready(embedder));
-            continue;
-        }
-        let entry = rearview_embed_local::catalog::find(name).ok_or_else(|| {
-            rearview_core::InputError::new(
-                "model",
-                format!(
-                    "{name:?} is neither a model directory nor a catalog model ({}), nor `none`",
-                    rearview_embed_local::catalog::names()
-                ),
-            )
-        })?;
-        if rearview_embed_local::installed(&models, entry.name).is_some() {
-            let dir = rearview_embed_local::model_dir(&models, entry.name);
-            match load(dir, options.clone()).await {
-                Ok(embedder) => slots.push(Slot::Ready(embedder)),
-                Err(e) => {
-                    crate::output::warning(&format!(
-                        "embedding model {} failed to load ({e:#}); continuing without it; `rearview models fetch {} --force` re-installs it",
-                        entry.name, entry.name
-                    ));
-                    resolved.status = Some(format!("model {} failed to load", entry.name));
-                }
-            }
-            continue;
-        }
-        match acquire {
-            Acquire::Now => {
-                let (dir, name) = (models.clone(), entry.name.to_owned());
-                let fetched = tokio::task::spawn_blocking(move || {
-                    fetch_with_progress(&dir, &name, &fetch_options())
-                })
-                .await
-                .context("model fetch task")?;
-                match fetched {
-                    Ok(dir) => slots.push(Slot::Ready(load(dir, options.clone()).await?)),
-                    Err(e) => {
-                        crate::output::warning(&format!(
-                            "{e:#}\ncontinuing without it; run `rearview backfill` once the model is installed"
-                        ));
-                        resolved.status =
-                            Some(format!("model {} could not be obtained", entry.name));
-                    }
-                }
-            }
-            Acquire::InBackground => slots.push(Slot::Fetch(entry.name.to_owned())),
-            Acquire::IfInstalled | Acquire::Never => {
-                resolved.status = Some(format!("model {} is not installed", entry.name));
-            }
+    for name in model_names(settings).iter().filter(|n| !n.eq_ignore_ascii_case("none")) {
+        match local_slot(name, &models, &options, acquire).await? {
+            Ok(slot) => slots.push(slot),
+            Err(status) => resolved.status = Some(status),
         }
     }
     if settings.embed_url.is_some() {
@@ -189,6 +126,82 @@ pub async fn resolve(settings: &Settings, acquire: Acquire) -> anyhow::Result<Re
         });
     }
     Ok(resolved)
+}
+
+/// The local models asked for, in order. Without --model, an endpoint alone means "use the
+/// endpoint" (no local model), and nothing at all means the default model.
+fn model_names(settings: &Settings) -> Vec<String> {
+    match (&settings.model, &settings.embed_url) {
+        (Some(list), _) => {
+            list.split(',').map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned).collect()
+        }
+        (None, Some(_)) => Vec::new(),
+        (None, None) => vec![rearview_embed_local::DEFAULT_MODEL.to_owned()],
+    }
+}
+
+/// The slot of one local model, `name` a model directory or a catalog name: loaded, fetched
+/// now or left to fetch in the background per `acquire`; or, when it cannot be had, the status
+/// line saying why (reported on stderr too). Errors are the user's: a name that is neither, a
+/// directory that does not load.
+async fn local_slot(
+    name: &str,
+    models: &Path,
+    options: &LoadOptions,
+    acquire: Acquire,
+) -> anyhow::Result<Result<Slot, String>> {
+    let as_dir = Path::new(name);
+    if as_dir.is_dir() {
+        let embedder = load(as_dir.to_path_buf(), options.clone()).await.with_context(|| {
+            format!("loading the model directory {} (--model / REARVIEW_MODEL)", as_dir.display())
+        })?;
+        return Ok(Ok(Slot::Ready(embedder)));
+    }
+    let entry = rearview_embed_local::catalog::find(name).ok_or_else(|| {
+        rearview_core::InputError::new(
+            "model",
+            format!(
+                "{name:?} is neither a model directory nor a catalog model ({}), nor `none`",
+                rearview_embed_local::catalog::names()
+            ),
+        )
+    })?;
+    if rearview_embed_local::installed(models, entry.name).is_some() {
+        let dir = rearview_embed_local::model_dir(models, entry.name);
+        return Ok(match load(dir, options.clone()).await {
+            Ok(embedder) => Ok(Slot::Ready(embedder)),
+            Err(e) => {
+                crate::output::warning(&format!(
+                    "embedding model {} failed to load ({e:#}); continuing without it; `rearview models fetch {} --force` re-installs it",
+                    entry.name, entry.name
+                ));
+                Err(format!("model {} failed to load", entry.name))
+            }
+        });
+    }
+    match acquire {
+        Acquire::Now => {
+            let (dir, name) = (models.to_path_buf(), entry.name.to_owned());
+            let fetched = tokio::task::spawn_blocking(move || {
+                fetch_with_progress(&dir, &name, &fetch_options())
+            })
+            .await
+            .context("model fetch task")?;
+            match fetched {
+                Ok(dir) => Ok(Ok(Slot::Ready(load(dir, options.clone()).await?))),
+                Err(e) => {
+                    crate::output::warning(&format!(
+                        "{e:#}\ncontinuing without it; run `rearview backfill` once the model is installed"
+                    ));
+                    Ok(Err(format!("model {} could not be obtained", entry.name)))
+                }
+            }
+        }
+        Acquire::InBackground => Ok(Ok(Slot::Fetch(entry.name.to_owned()))),
+        Acquire::IfInstalled | Acquire::Never => {
+            Ok(Err(format!("model {} is not installed", entry.name)))
+        }
+    }
 }
 
 impl PendingModels {

