@@ -466,6 +466,16 @@ mod tests {
 
     const NEAR: Option<f32> = Some(0.9);
 
+    /// Berlin (1, day 1), the kids (2, day 2), the move to Lisbon (3, day 9), and `fourth` (4).
+    fn berlin_kids_lisbon(fourth: Option<Statement<'static>>) -> Statements<'static> {
+        let three = [
+            (id(1), statement("I live in Berlin, in a flat by Tempelhofer Feld.", 1)),
+            (id(2), statement("I have two kids, aged 7 and 10.", 2)),
+            (id(3), statement("I moved to Lisbon last month and I'm renting in Alfama.", 9)),
+        ];
+        Statements::read(three.into_iter().chain(fourth.map(|s| (id(4), s))))
+    }
+
     /// Cosines: the pairs listed have theirs, every other pair 0.5 (far).
     fn cosines(pairs: &[(u128, u128, f32)]) -> impl Fn(MemoryId, MemoryId) -> Option<f32> + '_ {
         move |a, b| {
@@ -489,11 +499,7 @@ mod tests {
     fn a_newer_statement_takes_the_place_of_the_one_it_updates() {
         // A stated change with no subject term in common: read because Berlin is clearly the
         // nearest older statement to Lisbon.
-        let statements = Statements::read([
-            (id(1), statement("I live in Berlin, in a flat by Tempelhofer Feld.", 1)),
-            (id(2), statement("I have two kids, aged 7 and 10.", 2)),
-            (id(3), statement("I moved to Lisbon last month and I'm renting in Alfama.", 9)),
-        ]);
+        let statements = berlin_kids_lisbon(None);
         let ranked = vec![scored(1, 0.9), scored(2, 0.5), scored(3, 0.4)];
         let near = near_pairs(&[(1, 3)]);
         let (out, lifted) =
@@ -506,12 +512,8 @@ mod tests {
         // Berlin is not clearly the nearest older statement to Lisbon (the kids are nearly as
         // near), but Lisbon is clearly the nearest later one to Berlin: read from that side.
         // (Lisbon is not clearly the kids' nearest later one: a bike is nearly as near.)
-        let statements = Statements::read([
-            (id(1), statement("I live in Berlin, in a flat by Tempelhofer Feld.", 1)),
-            (id(2), statement("I have two kids, aged 7 and 10.", 2)),
-            (id(3), statement("I moved to Lisbon last month and I'm renting in Alfama.", 9)),
-            (id(4), statement("I have a bike with a child seat.", 10)),
-        ]);
+        let statements =
+            berlin_kids_lisbon(Some(statement("I have a bike with a child seat.", 10)));
         let ranked = vec![scored(1, 0.9), scored(2, 0.5), scored(3, 0.4), scored(4, 0.3)];
         let one_side = cosines(&[(1, 3, 0.9), (2, 3, 0.895), (2, 4, 0.89)]);
         let (out, lifted) =
@@ -519,12 +521,8 @@ mod tests {
         assert_eq!((ids(&out), lifted), (vec![3, 1, 2, 4], HashMap::from([(id(3), id(1))])));
         // Clear from neither side: the kids are as near to Lisbon, and a later change of phone
         // plan is as near to Berlin (and to the kids). A stated change alone moves nothing.
-        let statements = Statements::read([
-            (id(1), statement("I live in Berlin, in a flat by Tempelhofer Feld.", 1)),
-            (id(2), statement("I have two kids, aged 7 and 10.", 2)),
-            (id(3), statement("I moved to Lisbon last month and I'm renting in Alfama.", 9)),
-            (id(4), statement("I switched to a cheaper phone plan.", 10)),
-        ]);
+        let statements =
+            berlin_kids_lisbon(Some(statement("I switched to a cheaper phone plan.", 10)));
         let ranked = vec![scored(1, 0.9), scored(2, 0.5), scored(3, 0.4), scored(4, 0.3)];
         let neither = near_pairs(&[(1, 3), (2, 3), (1, 4), (2, 4)]);
         let (out, lifted) = newer_first(ranked, &statements, &neither, 5, &Succession::DEFAULT);
@@ -535,11 +533,7 @@ mod tests {
     fn a_change_read_by_nearness_updates_one_older_statement() {
         // Lisbon is the nearest later statement to Berlin and the only one to the kids, which
         // rank first: it takes the place of the nearer of the two, and of neither on a tie.
-        let statements = Statements::read([
-            (id(1), statement("I live in Berlin, in a flat by Tempelhofer Feld.", 1)),
-            (id(2), statement("I have two kids, aged 7 and 10.", 2)),
-            (id(3), statement("I moved to Lisbon last month and I'm renting in Alfama.", 9)),
-        ]);
+        let statements = berlin_kids_lisbon(None);
         let ranked = vec![scored(2, 0.9), scored(1, 0.8), scored(3, 0.4)];
         let case = |pairs: &[(u128, u128, f32)]| {
             let near = cosines(pairs);
