@@ -171,6 +171,7 @@ pub fn router_with(
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .merge(console::routes())
+        .method_not_allowed_fallback(method_not_allowed)
         .with_state(service);
     let router = protected
         .merge(public)

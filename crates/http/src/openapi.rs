@@ -10,6 +10,8 @@
 use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Map, Value, json};
 
+use rearview_core::Namespace;
+
 use crate::ErrorCode;
 use crate::routes::memories::{ListQuery, PatchBody, StoreBody};
 use crate::routes::recall::TimelineQuery;
@@ -131,8 +133,8 @@ fn body(schema: Value) -> Value {
 fn namespace() -> Value {
     json!({
         "name": "X-Rearview-Namespace", "in": "header", "required": false,
-        "description": "Tenant (user, agent or memory bank); default `default`, or the key's namespace when it grants one.",
-        "schema": { "type": "string" }
+        "description": "Tenant (user, agent or memory bank); default `default`, or the key's namespace when it grants one. No control characters, no spaces at either end (else 400).",
+        "schema": { "type": "string", "minLength": 1, "maxLength": Namespace::MAX_CHARS }
     })
 }
 
@@ -256,7 +258,9 @@ fn lifecycle_paths(s: &Schemas) -> Map<String, Value> {
 
 /// The server's own routes: statistics, metrics, health, the design's tool endpoints.
 fn server_paths() -> Map<String, Value> {
-    let text = |description: &str| json!({ "description": description, "content": { "text/plain": { "schema": { "type": "string" } } } });
+    // The media type without its parameters (`; version=…`).
+    let media = rearview_api::metrics::CONTENT_TYPE.split(';').next().unwrap_or_default();
+    let text = |description: &str| json!({ "description": description, "content": { media: { "schema": { "type": "string" } } } });
     let paths = json!({
         "/v1/stats": { "get": { "summary": "Counts, size and embedding state of what the key may see", "responses": { "200": ok("Statistics", json!({ "type": "object" })) } } },
         "/metrics": { "get": { "summary": "Prometheus metrics over every tenant: needs an admin key unless the server runs with --metrics-public", "responses": { "200": text("OpenMetrics text") } } },
@@ -314,7 +318,12 @@ fn add_gate(document: &mut Value) {
                 operation["security"] = json!([]);
                 continue;
             }
+            // A parameter (the namespace header, an id) can be malformed on any operation.
+            let has_parameters = operation.get("parameters").is_some_and(|p| p != &json!([]));
             let responses = &mut operation["responses"];
+            if has_parameters && responses.get("400").is_none() {
+                responses["400"] = error("Invalid input, e.g. a malformed namespace header or id");
+            }
             for (status, answer) in &gate {
                 if responses.get(status).is_none() {
                     responses[status] = answer.clone();

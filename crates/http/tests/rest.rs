@@ -294,6 +294,50 @@ async fn openapi_document_says_which_routes_need_a_key_and_what_the_gate_answers
 }
 
 #[tokio::test]
+async fn openapi_document_matches_what_bad_parameters_and_metrics_answer() {
+    let app = app().await;
+    let (_, doc) = send(&app, "GET", "/openapi.json", None, None).await;
+    // A malformed id or namespace header is a 400 wherever a parameter is taken.
+    let (status, answer) = send(&app, "DELETE", "/v1/memories/not-a-uuid", None, None).await;
+    assert_eq!((status, answer["code"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid_input")));
+    assert!(doc["paths"]["/v1/memories/{id}"]["delete"]["responses"]["400"].is_object());
+    let (status, _) = send(&app, "POST", "/v1/cleanup", None, Some(&"n".repeat(129))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(doc["paths"]["/v1/cleanup"]["post"]["responses"]["400"].is_object());
+    let header = &doc["paths"]["/v1/cleanup"]["post"]["parameters"][0];
+    assert_eq!(
+        (header["name"].as_str(), header["schema"]["maxLength"].as_u64()),
+        (Some("X-Rearview-Namespace"), Some(128))
+    );
+    // The documented media type of /metrics is the one it answers with.
+    let request = Request::builder().uri("/metrics").body(Body::empty()).unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let answered = response.headers()["content-type"].to_str().unwrap().to_owned();
+    let documented = doc["paths"]["/metrics"]["get"]["responses"]["200"]["content"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    assert!(answered.starts_with(&format!("{documented};")), "{answered} / {documented}");
+    // A tier is one of three, in the schema as in the server.
+    let store = &doc["components"]["schemas"]["StoreBody"]["properties"]["memory_type"];
+    assert!(store.to_string().contains("\"#/components/schemas/Tier\""), "{store}");
+}
+
+#[tokio::test]
+async fn public_routes_answer_a_wrong_method_in_the_error_format() {
+    let app = app().await;
+    for path in ["/healthz", "/readyz", "/openapi.json"] {
+        let (status, answer) = send(&app, "POST", path, None, None).await;
+        assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "{path}");
+        assert_eq!(answer["code"], "method_not_allowed", "{path}");
+    }
+}
+
+#[tokio::test]
 async fn oversized_requests_get_413_and_change_nothing() {
     let service =
         common::service(ServiceConfig { max_content_chars: 50, ..ServiceConfig::default() }).await;

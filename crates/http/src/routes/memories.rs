@@ -20,8 +20,10 @@ use crate::{ApiError, AppState};
 #[serde(deny_unknown_fields)]
 pub struct StoreBody {
     /// The text to remember.
+    #[schemars(length(min = 1))]
     content: String,
     /// Tier: `working`, `episodic` (default when storing) or `semantic`.
+    #[schemars(with = "Option<rearview_api::Tier>")]
     memory_type: Option<String>,
     /// A JSON object, e.g. {"source": "chat", "tags": ["work"]}.
     metadata: Option<serde_json::Value>,
@@ -73,6 +75,7 @@ pub async fn store(
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
     /// Tier: `working`, `episodic` (default when storing) or `semantic`.
+    #[schemars(with = "Option<rearview_api::Tier>")]
     memory_type: Option<String>,
     /// Conversation id.
     session_id: Option<String>,
@@ -154,6 +157,7 @@ pub struct PatchBody {
     /// A JSON object, e.g. {"source": "chat", "tags": ["work"]}.
     metadata: Option<serde_json::Value>,
     /// Tier: `working`, `episodic` (default when storing) or `semantic`.
+    #[schemars(with = "Option<rearview_api::Tier>")]
     memory_type: Option<String>,
     /// Seconds to live; 0 = never expires; absent = the tier default (on PATCH: counted from now).
     ttl: Option<i64>,
