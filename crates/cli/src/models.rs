@@ -142,8 +142,9 @@ fn model_names(settings: &Settings) -> Vec<String> {
 
 /// The slot of one local model, `name` a model directory or a catalog name: loaded, fetched
 /// now or left to fetch in the background per `acquire`; or, when it cannot be had, the status
-/// line saying why (reported on stderr too). Errors are the user's: a name that is neither, a
-/// directory that does not load.
+/// line saying why (with a warning on stderr when it failed to load or to download). Errors: a
+/// name that is neither, a model directory that does not load, a model fetched now that does
+/// not load, a fetch task that died.
 async fn local_slot(
     name: &str,
     models: &Path,
@@ -180,23 +181,15 @@ async fn local_slot(
         });
     }
     match acquire {
-        Acquire::Now => {
-            let (dir, name) = (models.to_path_buf(), entry.name.to_owned());
-            let fetched = tokio::task::spawn_blocking(move || {
-                fetch_with_progress(&dir, &name, &fetch_options())
-            })
-            .await
-            .context("model fetch task")?;
-            match fetched {
-                Ok(dir) => Ok(Ok(Slot::Ready(load(dir, options.clone()).await?))),
-                Err(e) => {
-                    crate::output::warning(&format!(
-                        "{e:#}\ncontinuing without it; run `rearview backfill` once the model is installed"
-                    ));
-                    Ok(Err(format!("model {} could not be obtained", entry.name)))
-                }
+        Acquire::Now => match fetch_off_thread(models, entry.name).await? {
+            Ok(dir) => Ok(Ok(Slot::Ready(load(dir, options.clone()).await?))),
+            Err(e) => {
+                crate::output::warning(&format!(
+                    "{e:#}\ncontinuing without it; run `rearview backfill` once the model is installed"
+                ));
+                Ok(Err(format!("model {} could not be obtained", entry.name)))
             }
-        }
+        },
         Acquire::InBackground => Ok(Ok(Slot::Fetch(entry.name.to_owned()))),
         Acquire::IfInstalled | Acquire::Never => {
             Ok(Err(format!("model {} is not installed", entry.name)))
@@ -268,14 +261,20 @@ impl PendingModels {
     }
 
     async fn fetch_and_load(&self, name: &str) -> anyhow::Result<Arc<dyn Embedder>> {
-        let (models, owned) = (self.models_dir.clone(), name.to_owned());
-        let dir = tokio::task::spawn_blocking(move || {
-            fetch_with_progress(&models, &owned, &fetch_options())
-        })
-        .await
-        .context("model fetch task")??;
+        let dir = fetch_off_thread(&self.models_dir, name).await??;
         load(dir, self.load.clone()).await
     }
+}
+
+/// [`fetch_with_progress`] on a blocking thread; the outer error is the task's.
+async fn fetch_off_thread(
+    models_dir: &Path,
+    name: &str,
+) -> anyhow::Result<Result<PathBuf, rearview_embed_local::ModelError>> {
+    let (models, name) = (models_dir.to_path_buf(), name.to_owned());
+    tokio::task::spawn_blocking(move || fetch_with_progress(&models, &name, &fetch_options()))
+        .await
+        .context("model fetch task")
 }
 
 async fn load(dir: PathBuf, options: LoadOptions) -> anyhow::Result<Arc<dyn Embedder>> {
