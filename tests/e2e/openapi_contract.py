@@ -1,12 +1,15 @@
 """The REST API against its own OpenAPI document, with schemathesis (property-based, from PyPI).
 
-Starts `rearview serve` on a fresh database with the default model, stores a few memories, and
-runs schemathesis over every documented operation twice: without a key (a server that has none
-trusts the local caller) and with a key made by `rearview keys create` beside the running server
-(then every request needs it). The checks are the ones a client relies on: no 5xx, every status
-code documented, the documented content type, headers and response schema. Inputs the server
-refuses that the schemas allow (a namespace of spaces, an unknown tool name) are not failures
-here: the server may be stricter than its document, never looser.
+Starts `rearview serve` on a fresh database with the default model (no rate limit, no settings
+from the environment or a config file), stores a few memories, and runs schemathesis over every
+documented operation twice: without a key (a server that has none trusts the local caller) and
+with an admin key made by `rearview keys create` beside the running server (then every request
+needs it). Before each run, `GET /v1/stats` must answer 200 as that caller, so a run cannot pass
+on refusals alone. The checks are the ones a client relies on: no 5xx, every status code
+documented, the documented content type, headers (`Retry-After`, `WWW-Authenticate`) and
+response schema. Inputs the server refuses that the schemas allow (a namespace of spaces, an
+unknown tool name) are not failures here: the server may be stricter than its document, never
+looser.
 
 Prints one line per run and a closing "N passed, M failed" line; exits 1 on failure.
 
@@ -21,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 CHECKS = ",".join([
@@ -59,6 +63,15 @@ def wait_for_health(base, server):
     raise RuntimeError("server did not answer /healthz")
 
 
+def stats_status(base, headers):
+    request = urllib.request.Request(base + "/v1/stats", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
 def store(base, content, headers=None):
     request = urllib.request.Request(
         base + "/v1/memories", data=json.dumps({"content": content}).encode(), method="POST",
@@ -68,8 +81,9 @@ def store(base, content, headers=None):
 
 
 def schemathesis(base, workdir, headers=()):
-    """Runs schemathesis against the document in `workdir` (where it keeps its cache); its exit
-    code and report."""
+    """Runs schemathesis against the document in `workdir` (created; where it keeps its cache);
+    its exit code and report."""
+    os.makedirs(workdir)
     st = os.path.join(os.path.dirname(sys.executable), "st")
     command = [st, "run", base + "/openapi.json", "--checks", CHECKS, "--max-examples", EXAMPLES,
                "--seed", SEED, "--workers", "1", "--no-color"]
@@ -80,33 +94,53 @@ def schemathesis(base, workdir, headers=()):
 
 
 def main(binary):
-    env = dict(os.environ, REARVIEW_LOG="warn")
     with tempfile.TemporaryDirectory() as tmp:
+        # Only what this test sets: no key, rate limit or listen address from the caller's
+        # environment or config file. The models directory is kept (the default model).
+        env = {k: v for k, v in os.environ.items() if not k.startswith("REARVIEW_")}
+        env.update(REARVIEW_LOG="warn", XDG_CONFIG_HOME=tmp)
+        if "REARVIEW_MODELS_DIR" in os.environ:
+            env["REARVIEW_MODELS_DIR"] = os.environ["REARVIEW_MODELS_DIR"]
         db = f"{tmp}/contract.db"
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen([binary, "--db", db, "serve", "--listen", f"127.0.0.1:{port}"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        log = open(f"{tmp}/server.log", "w")
+        server = subprocess.Popen(
+            [binary, "--db", db, "serve", "--listen", f"127.0.0.1:{port}", "--rate-limit", "0"],
+            stdout=subprocess.DEVNULL, stderr=log, env=env)
         try:
             wait_for_health(base, server)
             for content in ["服务端口从 8080 改成 8765", "Alice prefers tea over coffee",
                             "The deploy pipeline runs nightly at 02:00 UTC"]:
                 store(base, content)
 
-            code, report = schemathesis(base, tmp)
+            check("without a key, /v1/stats answers", stats_status(base, {}) == 200)
+            code, report = schemathesis(base, f"{tmp}/anonymous")
             check("every operation without a key (the server has none yet)", code == 0, report)
 
-            created = subprocess.run([binary, "--db", db, "--json", "--namespace", "default", "keys", "create", "--label", "contract"],
-                                     capture_output=True, text=True, timeout=120, env=env)
+            created = subprocess.run(
+                [binary, "--db", db, "--json", "keys", "create", "--admin", "--label", "contract"],
+                capture_output=True, text=True, timeout=120, env=env)
             key = json.loads(created.stdout)["key"] if created.returncode == 0 else None
             check("`rearview keys create` beside the running server", key, created.stderr[-500:])
             if key:
-                code, report = schemathesis(base, tmp, [f"Authorization: Bearer {key}"])
+                auth = {"Authorization": f"Bearer {key}"}
+                check("with the key, /v1/stats answers (and not without)",
+                      (stats_status(base, auth), stats_status(base, {})) == (200, 401))
+                code, report = schemathesis(base, f"{tmp}/keyed", [f"Authorization: Bearer {key}"])
                 check("every operation with a key", code == 0, report)
             check("the server is still up", server.poll() is None)
         finally:
             server.terminate()
-            server.wait(timeout=30)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+            log.close()
+            if False in RESULTS:
+                with open(f"{tmp}/server.log") as f:
+                    print("server log (end):\n" + f.read()[-3000:])
     failed = RESULTS.count(False)
     print(f"{len(RESULTS) - failed} passed, {failed} failed")
     return 1 if failed else 0

@@ -196,3 +196,40 @@ impl IntoResponse for ApiError {
         (self.status(), Json(self.body())).into_response()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The wire table, written out: each code's name and status. The match is exhaustive, so a
+    /// new code does not compile until it is placed here, with the position it must have in
+    /// [`ErrorCode::ALL`].
+    fn wire(code: ErrorCode) -> (usize, &'static str, u16) {
+        match code {
+            ErrorCode::InvalidInput => (0, "invalid_input", 400),
+            ErrorCode::Unauthorized => (1, "unauthorized", 401),
+            ErrorCode::Forbidden => (2, "forbidden", 403),
+            ErrorCode::HostNotAllowed => (3, "host_not_allowed", 403),
+            ErrorCode::NotFound => (4, "not_found", 404),
+            ErrorCode::MethodNotAllowed => (5, "method_not_allowed", 405),
+            ErrorCode::RequestTimeout => (6, "request_timeout", 408),
+            ErrorCode::PayloadTooLarge => (7, "payload_too_large", 413),
+            ErrorCode::ToolError => (8, "tool_error", 422),
+            ErrorCode::RateLimited => (9, "rate_limited", 429),
+            ErrorCode::Internal => (10, "internal", 500),
+            ErrorCode::Unavailable => (11, "unavailable", 503),
+            ErrorCode::Overloaded => (12, "overloaded", 503),
+        }
+    }
+
+    #[test]
+    fn every_code_is_listed_once_with_its_status() {
+        for (i, code) in ErrorCode::ALL.into_iter().enumerate() {
+            let (position, name, status) = wire(code);
+            assert_eq!(position, i, "{name} out of place in ErrorCode::ALL");
+            assert_eq!((code.as_str(), code.status().as_u16()), (name, status));
+        }
+        // The last position of the table is the last of the list: none left out.
+        assert_eq!(wire(ErrorCode::Overloaded).0 + 1, ErrorCode::ALL.len());
+    }
+}

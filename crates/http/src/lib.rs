@@ -138,6 +138,7 @@ pub fn router_with(
     let tools = rearview_mcp::RearviewMcp::new(Arc::clone(&service), default_namespace.clone());
     let max = config.max_request_bytes;
     let read_timeout = config.read_timeout;
+    let access = openapi::Access { auth: config.auth, metrics_public: config.metrics_public };
     let protected = Router::new()
         .route("/metrics", get(metrics))
         .route("/v1/memories", post(routes::memories::store).get(routes::memories::list))
@@ -167,7 +168,7 @@ pub fn router_with(
         .layer(axum::middleware::from_fn(audit::audit_rest))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&guard), guard::authenticate));
     let public = Router::new()
-        .route("/openapi.json", get(|| async { Json(openapi::document()) }))
+        .route("/openapi.json", get(move || async move { Json(openapi::document(access)) }))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .merge(console::routes())

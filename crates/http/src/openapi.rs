@@ -2,25 +2,35 @@
 //!
 //! Paths are listed here by hand, next to the router they describe; request and response schemas
 //! are derived from the very types the handlers deserialize and render (schemars), and the error
-//! codes from [`ErrorCode`], so neither can drift from the code. What the gate in front of every
-//! route may answer (401, 403, 429, 503, 413) is added to every operation but the public ones,
-//! which also say that they need no key. Tests check that every documented path answers and that
-//! the gate's answers are documented.
+//! codes from [`ErrorCode`], so neither can drift from the code. What the gate in front of the
+//! routes may answer is added to the operations (see `add_gate`), and what the document says
+//! about keys follows the server's settings ([`Access`]). Tests check that every documented path
+//! answers and that the gate's answers are documented; `tests/e2e/openapi_contract.py` runs
+//! schemathesis against a running server.
 
 use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Map, Value, json};
 
 use rearview_core::Namespace;
 
-use crate::ErrorCode;
 use crate::routes::memories::{ListQuery, PatchBody, StoreBody};
 use crate::routes::recall::TimelineQuery;
+use crate::{AuthMode, ErrorCode};
 use rearview_api::{
     EndSessionParams, IdsParams, RecallParams, SuggestParams, SummarizeEpisodesParams,
 };
 
-/// The document.
-pub fn document() -> Value {
+/// Who may call what, as the server was started: what the document says about keys.
+#[derive(Debug, Clone, Copy)]
+pub struct Access {
+    /// When API keys are required.
+    pub auth: AuthMode,
+    /// `/metrics` without a key.
+    pub metrics_public: bool,
+}
+
+/// The document, for a server started with `access`.
+pub fn document(access: Access) -> Value {
     let (schemas, s) = schemas();
     let mut paths = memory_paths(&s);
     paths.extend(lifecycle_paths(&s));
@@ -39,15 +49,28 @@ pub fn document() -> Value {
                 "apiKey": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "An API key (`rearview keys create --namespace NAME`), sent as `Authorization: Bearer KEY`. Required once any key exists (or always with --require-keys); until then requests run unauthenticated. The key's grant decides which namespaces it may read and write."
+                    "description": "An API key (`rearview keys create --namespace NAME`), sent as `Authorization: Bearer KEY`. The key's grant decides which namespaces it may read and write."
                 }
             }
         },
-        // A key, or none while the server has no keys.
-        "security": [{ "apiKey": [] }, {}]
+        "security": security(access.auth)
     });
+    if access.metrics_public {
+        document["paths"]["/metrics"]["get"]["security"] = json!([]);
+    }
     add_gate(&mut document);
     document
+}
+
+/// The document's `security`: a key, or also none where the server lets callers without one
+/// in.
+fn security(auth: AuthMode) -> Value {
+    match auth {
+        // A non-loopback address: no key, no access.
+        AuthMode::Required => json!([{ "apiKey": [] }]),
+        // On loopback until the first key exists, or --insecure-no-auth.
+        AuthMode::WhenKeysExist | AuthMode::Off => json!([{ "apiKey": [] }, {}]),
+    }
 }
 
 /// The schemas the operations name, each derived from the type a handler reads or renders.
@@ -284,30 +307,60 @@ fn into_map(value: Value) -> Map<String, Value> {
     }
 }
 
-/// What the gate answers before any handler, on every operation but the public ones (which
-/// need no key: `security: []`). An operation's own entry for a status stays.
+/// What the gate answers before any handler. On every route: a Host or Origin not allowed
+/// (403), load shed (503), a body too large (413) or stalled (408). On every route but the
+/// public ones (which need no key: `security: []`): no valid key (401), a namespace outside the
+/// key's grant (403), the key over its rate (429), and a malformed namespace header or id
+/// (400). An operation's own entry for a status stays.
 fn add_gate(document: &mut Value) {
-    let gate = [
+    let retry_after = json!({ "Retry-After": { "description": "Seconds to wait before retrying", "schema": { "type": "integer" } } });
+    let with_headers = |mut response: Value, headers: &Value| {
+        response["headers"] = headers.clone();
+        response
+    };
+    let everywhere = [
+        (
+            "403",
+            error(
+                "A Host or Origin the server does not serve (--allowed-hosts): `host_not_allowed`",
+            ),
+        ),
+        ("408", error("The request body stalled (`request_timeout`)")),
+        ("413", error("The request body is over --max-request-bytes (`payload_too_large`)")),
+        (
+            "503",
+            with_headers(
+                error(
+                    "The server sheds load (--max-in-flight): `overloaded`; retry after `Retry-After` seconds",
+                ),
+                &retry_after,
+            ),
+        ),
+    ];
+    let www_authenticate = json!({ "WWW-Authenticate": { "description": "`Bearer`", "schema": { "type": "string" } } });
+    let with_key = [
+        ("400", error("Invalid input, e.g. a malformed namespace header or id")),
         (
             "401",
-            error("No valid API key where the server requires one (`WWW-Authenticate: Bearer`)"),
+            with_headers(
+                error("No valid API key where the server requires one (`unauthorized`)"),
+                &www_authenticate,
+            ),
         ),
         (
             "403",
             error(
-                "A namespace outside the key's grant, an admin route without an admin key, or a Host/Origin not allowed",
+                "A namespace outside the key's grant, an admin route without an admin key (`forbidden`), or a Host or Origin not allowed (`host_not_allowed`)",
             ),
         ),
-        ("413", error("The request body is over --max-request-bytes")),
         (
             "429",
-            error(
-                "The key is over its request rate (--rate-limit); retry after `Retry-After` seconds",
+            with_headers(
+                error(
+                    "The key is over its request rate (--rate-limit): `rate_limited`; retry after `Retry-After` seconds",
+                ),
+                &retry_after,
             ),
-        ),
-        (
-            "503",
-            error("The server sheds load (--max-in-flight); retry after `Retry-After` seconds"),
         ),
     ];
     let Some(paths) = document["paths"].as_object_mut() else { return };
@@ -316,15 +369,10 @@ fn add_gate(document: &mut Value) {
         for operation in operations.as_object_mut().into_iter().flat_map(|o| o.values_mut()) {
             if public {
                 operation["security"] = json!([]);
-                continue;
             }
-            // A parameter (the namespace header, an id) can be malformed on any operation.
-            let has_parameters = operation.get("parameters").is_some_and(|p| p != &json!([]));
+            let gate = if public { &[][..] } else { &with_key[..] };
             let responses = &mut operation["responses"];
-            if has_parameters && responses.get("400").is_none() {
-                responses["400"] = error("Invalid input, e.g. a malformed namespace header or id");
-            }
-            for (status, answer) in &gate {
+            for (status, answer) in gate.iter().chain(&everywhere) {
                 if responses.get(status).is_none() {
                     responses[status] = answer.clone();
                 }

@@ -259,6 +259,7 @@ async fn openapi_document_says_which_routes_need_a_key_and_what_the_gate_answers
     let app = rearview_http::router_with(service, "default".parse().unwrap(), &config).router;
     let (status, doc, _) = common::send(&app, None, "GET", "/openapi.json", &[], None).await;
     assert_eq!(status, StatusCode::OK, "the document itself needs no key");
+    assert_eq!(doc["security"], serde_json::json!([{ "apiKey": [] }]), "a key, always");
     let scheme = &doc["components"]["securitySchemes"]["apiKey"];
     assert_eq!(
         (scheme["type"].as_str(), scheme["scheme"].as_str()),
@@ -280,9 +281,11 @@ async fn openapi_document_says_which_routes_need_a_key_and_what_the_gate_answers
                 continue;
             }
             assert_eq!(status, StatusCode::UNAUTHORIZED, "{method} {path} without a key");
+            let unauthorized = &operation["responses"]["401"];
+            assert!(unauthorized["headers"]["WWW-Authenticate"].is_object(), "{method} {path}");
             assert_eq!(answer["code"], "unauthorized");
             assert!(codes.as_array().unwrap().contains(&answer["code"]), "{codes}");
-            for documented in ["401", "403", "429", "503"] {
+            for documented in ["400", "401", "403", "408", "413", "429", "503"] {
                 let response = &operation["responses"][documented];
                 assert!(response.is_object(), "{method} {path} does not document {documented}");
             }
@@ -290,6 +293,9 @@ async fn openapi_document_says_which_routes_need_a_key_and_what_the_gate_answers
     }
     for public in ["/healthz", "/readyz", "/openapi.json"] {
         assert_eq!(doc["paths"][public]["get"]["security"], serde_json::json!([]), "{public}");
+        // The host check, load shedding and the body's limits come before every route.
+        let responses = &doc["paths"][public]["get"]["responses"];
+        assert!(["403", "408", "413", "503"].iter().all(|s| responses[s].is_object()), "{public}");
     }
 }
 
@@ -297,6 +303,8 @@ async fn openapi_document_says_which_routes_need_a_key_and_what_the_gate_answers
 async fn openapi_document_matches_what_bad_parameters_and_metrics_answer() {
     let app = app().await;
     let (_, doc) = send(&app, "GET", "/openapi.json", None, None).await;
+    // On loopback the server lets callers without a key in until the first key exists.
+    assert_eq!(doc["security"], serde_json::json!([{ "apiKey": [] }, {}]));
     // A malformed id or namespace header is a 400 wherever a parameter is taken.
     let (status, answer) = send(&app, "DELETE", "/v1/memories/not-a-uuid", None, None).await;
     assert_eq!((status, answer["code"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid_input")));
