@@ -31,8 +31,7 @@ step "Python venv for the REST contract test: schemathesis (~/.cache/rearview/ve
 contract_venv="${REARVIEW_CONTRACT_VENV:-$HOME/.cache/rearview/venv-contract}"
 if ! "$contract_venv/bin/python" -c 'import schemathesis' 2>/dev/null \
   || [ "$("$contract_venv/bin/python" -c 'import schemathesis; print(schemathesis.__version__)')" != 4.32.5 ]; then
-  rm -rf "$contract_venv"
-  python3 -m venv "$contract_venv"
+  [ -x "$contract_venv/bin/python" ] || python3 -m venv "$contract_venv"
   "$contract_venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==4.32.5"
 fi
 

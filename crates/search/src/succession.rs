@@ -50,13 +50,16 @@
 //! (Lisbon, then Paris, then Berlin), also when only Berlin ranks in the window; a memory is
 //! placed once.
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use rearview_core::{MemoryId, MemoryType, Timestamp};
 
 use crate::extract::{Reading, Update, is_statement, strip_timestamps, update_evidence_of};
 use crate::rank::{Explanation, Scored};
+
+mod nearness;
+
+use nearness::{Nearness, Side, one_subject};
 
 /// Settings of the stage.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -221,13 +224,7 @@ fn updates_found(
     let read = &statements.read;
     let candidates: Vec<MemoryId> =
         ranked.iter().map(|s| s.id).filter(|id| read.contains_key(id)).collect();
-    let nearness = Nearness {
-        read,
-        candidates: &candidates,
-        similarity: &similarity,
-        margin: config.nearest_margin,
-        found: RefCell::default(),
-    };
+    let nearness = Nearness::new(read, &candidates, &similarity, config.nearest_margin);
     let mut newer_of: HashMap<MemoryId, Vec<MemoryId>> = HashMap::new();
     // The older statements each newer one updates by nearness alone, with their cosines.
     let mut by_nearness: HashMap<MemoryId, Vec<(MemoryId, f32)>> = HashMap::new();
@@ -280,87 +277,6 @@ fn updates_found(
         one_subject(&mut newer_of, newer, claims, config.nearest_margin);
     }
     newer_of
-}
-
-/// A change whose subject only nearness says (`I got promoted to engineering manager`) is about
-/// one older statement: of the candidates that read `newer` as their update so (`claims`, with
-/// their cosines), it keeps the nearest, by `margin` over the next, and no other (none when two
-/// are as near: which one it changes is unclear).
-fn one_subject(
-    newer_of: &mut HashMap<MemoryId, Vec<MemoryId>>,
-    newer: MemoryId,
-    mut claims: Vec<(MemoryId, f32)>,
-    margin: f32,
-) {
-    if claims.len() < 2 {
-        return;
-    }
-    claims.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let keep = (claims[0].1 - claims[1].1 >= margin).then_some(claims[0].0);
-    for (older, _) in claims.into_iter().filter(|(older, _)| Some(*older) != keep) {
-        if let Some(found) = newer_of.get_mut(&older) {
-            found.retain(|n| *n != newer);
-            if found.is_empty() {
-                newer_of.remove(&older);
-            }
-        }
-    }
-}
-
-/// The side in time of a statement that [`Nearness`] looks at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Side {
-    /// Statements that happened before it.
-    Older,
-    /// Statements that happened after it.
-    Later,
-}
-
-/// Each statement's nearest statement of its tier by meaning among the candidates on one side
-/// of it in time, if it is nearer than the next one there by `margin`; found once per
-/// statement and side, and only when asked.
-struct Nearness<'r, 'a, F> {
-    read: &'r HashMap<MemoryId, Read<'a>>,
-    candidates: &'r [MemoryId],
-    similarity: &'r F,
-    margin: f32,
-    found: RefCell<HashMap<(MemoryId, Side), Option<MemoryId>>>,
-}
-
-impl<F: Fn(MemoryId, MemoryId) -> Option<f32>> Nearness<'_, '_, F> {
-    /// Whether `that` is the nearest statement to `of` on `side` of it.
-    fn is(&self, of: MemoryId, side: Side, that: MemoryId) -> bool {
-        let known = self.found.borrow().get(&(of, side)).copied();
-        let nearest = known.unwrap_or_else(|| {
-            let nearest = self.nearest(of, side);
-            self.found.borrow_mut().insert((of, side), nearest);
-            nearest
-        });
-        nearest == Some(that)
-    }
-
-    fn nearest(&self, of: MemoryId, side: Side) -> Option<MemoryId> {
-        let this = &self.read[&of].statement;
-        let mut near: Vec<(MemoryId, f32)> = self
-            .candidates
-            .iter()
-            .filter(|other| {
-                let other = &self.read[*other].statement;
-                let on_side = match side {
-                    Side::Older => other.occurred_at < this.occurred_at,
-                    Side::Later => other.occurred_at > this.occurred_at,
-                };
-                other.memory_type == this.memory_type && on_side
-            })
-            .filter_map(|other| Some((*other, (self.similarity)(of, *other)?)))
-            .collect();
-        near.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        match near.as_slice() {
-            [] => None,
-            [(best, _)] => Some(*best),
-            [(best, a), (_, b), ..] => (a - b >= self.margin).then_some(*best),
-        }
-    }
 }
 
 /// Places `id` after the newer statements of it not yet placed (each before its own newer
