@@ -88,50 +88,34 @@ cargo test --workspace --all-features 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 
+# Runs one check after the cargo tests, its output into the log; a failure fails the suite at
+# the end, after every check has run.
+check() {
+  set +e
+  "$@" 2>&1 | tee -a "$log"
+  local code=${PIPESTATUS[0]}
+  set -e
+  if [ "$status" -eq 0 ]; then status=$code; fi
+}
+
 step "MCP end to end with the official Python SDK (rearview mcp over stdio and HTTP)"
-set +e
-"$venv/bin/python" tests/e2e/mcp_e2e.py "$bin" 2>&1 | tee -a "$log"
-e2e=${PIPESTATUS[0]}
-set -e
-[ "$status" -eq 0 ] && status=$e2e
+check "$venv/bin/python" tests/e2e/mcp_e2e.py "$bin"
 
 step "two rearview servers on one PostgreSQL database, over REST"
-set +e
-python3 tests/e2e/postgres_e2e.py "$bin" 2>&1 | tee -a "$log"
-pg_e2e=${PIPESTATUS[0]}
-set -e
-[ "$status" -eq 0 ] && status=$pg_e2e
+check python3 tests/e2e/postgres_e2e.py "$bin"
 
 step "web console in headless Chromium (Selenium): browse, search in Chinese, edit, delete"
-set +e
-"$venv/bin/python" tests/e2e/console_e2e.py "$bin" 2>&1 | tee -a "$log"
-console=${PIPESTATUS[0]}
-set -e
-[ "$status" -eq 0 ] && status=$console
+check "$venv/bin/python" tests/e2e/console_e2e.py "$bin"
 
 step "REST API against its own OpenAPI document (schemathesis; without and with a key)"
-set +e
-"$contract_venv/bin/python" tests/e2e/openapi_contract.py "$bin" 2>&1 | tee -a "$log"
-contract=${PIPESTATUS[0]}
-set -e
-[ "$status" -eq 0 ] && status=$contract
+check "$contract_venv/bin/python" tests/e2e/openapi_contract.py "$bin"
 
 step "reliability: kill -9 under 4 writers (20 cycles), soak 64 clients x 15 s (default model)"
-set +e
-python3 tests/reliability/crash.py "$bin" --cycles 20 2>&1 | tee -a "$log"
-crash=${PIPESTATUS[0]}
-python3 tests/reliability/soak.py "$bin" --clients 64 --seconds 15 2>&1 | tee -a "$log"
-soak=${PIPESTATUS[0]}
-set -e
-[ "$status" -eq 0 ] && status=$crash
-[ "$status" -eq 0 ] && status=$soak
+check python3 tests/reliability/crash.py "$bin" --cycles 20
+check python3 tests/reliability/soak.py "$bin" --clients 64 --seconds 15
 
 step "examples: MCP client configs, LangChain (MCP adapters and plain HTTP), agent loop"
-set +e
-"$examples_venv/bin/python" examples/run_examples.py "$bin" 2>&1 | tee -a "$log"
-examples=${PIPESTATUS[0]}
-set -e
-[ "$status" -eq 0 ] && status=$examples
+check "$examples_venv/bin/python" examples/run_examples.py "$bin"
 # cargo prints one result line per test binary, the last often "0 passed" (a crate without doc
 # tests); close with the totals so the run's outcome is readable at a glance.
 passed=$(grep -Eo '[0-9]+ passed' "$log" | awk '{ s += $1 } END { print s + 0 }')
