@@ -34,6 +34,13 @@ impl fmt::Display for MemoryId {
     }
 }
 
+impl MemoryId {
+    /// A memory id as a JSON Schema pattern for API descriptions: a hyphenated UUID (the parser
+    /// also takes the other forms `Uuid::parse_str` does).
+    pub const PATTERN: &'static str =
+        r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+}
+
 impl FromStr for MemoryId {
     type Err = InputError;
 
@@ -58,6 +65,12 @@ pub struct Namespace(String);
 impl Namespace {
     /// Longest namespace we accept, in characters.
     pub const MAX_CHARS: usize = 128;
+
+    /// What a namespace may be, as a JSON Schema (ECMA-262) pattern for API descriptions: no
+    /// control characters, no white space at either end. (A little stricter than the parser at
+    /// the edges of Unicode's white space, never looser.)
+    pub const PATTERN: &'static str =
+        r"^[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$";
 
     /// The namespace used when a client names none.
     pub fn default_namespace() -> Self {

@@ -157,7 +157,7 @@ fn namespace() -> Value {
     json!({
         "name": "X-Rearview-Namespace", "in": "header", "required": false,
         "description": "Tenant (user, agent or memory bank); default `default`, or the key's namespace when it grants one. No control characters, no spaces at either end (else 400).",
-        "schema": { "type": "string", "minLength": 1, "maxLength": Namespace::MAX_CHARS }
+        "schema": { "type": "string", "minLength": 1, "maxLength": Namespace::MAX_CHARS, "pattern": Namespace::PATTERN }
     })
 }
 
@@ -290,7 +290,7 @@ fn server_paths() -> Map<String, Value> {
         "/mcp/tools/list": { "get": { "summary": "The MCP tools' definitions (as MCP's tools/list), for the design's HTTP clients", "responses": { "200": ok("The tools", json!({ "type": "object", "properties": { "tools": { "type": "array", "items": { "type": "object" } } } })) } } },
         "/mcp/tools/call": { "post": {
             "summary": "Call an MCP tool by name, answered in the design's shapes", "parameters": [namespace()],
-            "requestBody": body(json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string" }, "arguments": { "type": "object" } } })),
+            "requestBody": body(json!({ "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "enum": tool_names() }, "arguments": { "type": "object" } } })),
             "responses": { "200": ok("The tool's result", json!({ "type": "object", "properties": { "result": {} } })), "400": error("Invalid arguments (the body also carries them as `error`)"), "422": error("The tool ran and failed") }
         } },
         "/healthz": { "get": { "summary": "Liveness", "responses": { "200": { "description": "Up" } } } },
@@ -298,6 +298,12 @@ fn server_paths() -> Map<String, Value> {
         "/openapi.json": { "get": { "summary": "This document", "responses": { "200": ok("OpenAPI 3.1", json!({ "type": "object" })) } } }
     });
     into_map(paths)
+}
+
+/// The MCP tools' names, from the one registry.
+fn tool_names() -> Vec<Value> {
+    let tools = rearview_mcp::tool_definitions();
+    tools.as_array().into_iter().flatten().map(|tool| tool["name"].clone()).collect()
 }
 
 fn into_map(value: Value) -> Map<String, Value> {

@@ -333,6 +333,18 @@ async fn openapi_document_matches_what_bad_parameters_and_metrics_answer() {
     // A tier is one of three, in the schema as in the server.
     let store = &doc["components"]["schemas"]["StoreBody"]["properties"]["memory_type"];
     assert!(store.to_string().contains("\"#/components/schemas/Tier\""), "{store}");
+    // A PATCH must change something, in the schema as in the server.
+    assert_eq!(doc["components"]["schemas"]["PatchBody"]["minProperties"], 1);
+    let (_, stored) =
+        send(&app, "POST", "/v1/memories", Some(serde_json::json!({"content": "x"})), None).await;
+    let uri = format!("/v1/memories/{}", stored["memory"]["id"].as_str().unwrap());
+    let (status, _) = send(&app, "PATCH", &uri, Some(serde_json::json!({})), None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // The design's tool endpoint names the tools of the one registry.
+    let call =
+        &doc["paths"]["/mcp/tools/call"]["post"]["requestBody"]["content"]["application/json"];
+    let names = call["schema"]["properties"]["name"]["enum"].as_array().unwrap();
+    assert!(names.contains(&serde_json::json!("store_memory")), "{names:?}");
 }
 
 #[tokio::test]

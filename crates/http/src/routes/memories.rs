@@ -15,6 +15,10 @@ use serde::Deserialize;
 use crate::routes::{Tenant, parse_tier};
 use crate::{ApiError, AppState};
 
+/// The largest `ttl` the API description promises: about 31,700 years. The server takes more,
+/// up to the last representable expiry time, which depends on the current time.
+const MAX_DOCUMENTED_TTL: i64 = 1_000_000_000_000;
+
 /// Body of `POST /v1/memories`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -28,8 +32,10 @@ pub struct StoreBody {
     /// A JSON object, e.g. {"source": "chat", "tags": ["work"]}.
     metadata: Option<serde_json::Value>,
     /// Seconds to live; 0 = never expires; absent = the tier default (on PATCH: counted from now).
+    #[schemars(range(min = 0, max = MAX_DOCUMENTED_TTL))]
     ttl: Option<i64>,
     /// Conversation id.
+    #[schemars(length(min = 1, max = 256), pattern(r"^[^\x00]*$"))]
     session_id: Option<String>,
     /// When the event happened, RFC 3339; default now.
     occurred_at: Option<String>,
@@ -39,6 +45,7 @@ pub struct StoreBody {
     /// Ids of memories this one replaces because the fact they state changed: they become
     /// history. Each must exist (else 400 naming `supersedes`). The answer's `superseded` lists
     /// what was replaced, these and the updates the server found itself.
+    #[schemars(inner(pattern(rearview_core::MemoryId::PATTERN)), extend("uniqueItems" = true))]
     supersedes: Option<Vec<String>>,
 }
 
@@ -148,18 +155,26 @@ pub async fn history(
     Ok(Json(serde_json::json!({ "history": views })))
 }
 
-/// Body of `PATCH /v1/memories/{id}`.
+/// Body of `PATCH /v1/memories/{id}`: at least one change, and no field null.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(extend("minProperties" = 1))]
 pub struct PatchBody {
     /// New text (re-indexed and re-embedded); the earlier text is kept as history.
+    #[serde(default)]
+    #[schemars(with = "String", length(min = 1))]
     content: Option<String>,
     /// A JSON object, e.g. {"source": "chat", "tags": ["work"]}.
+    #[serde(default)]
+    #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
     metadata: Option<serde_json::Value>,
     /// Tier: `working`, `episodic` (default when storing) or `semantic`.
-    #[schemars(with = "Option<rearview_api::Tier>")]
+    #[serde(default)]
+    #[schemars(with = "rearview_api::Tier")]
     memory_type: Option<String>,
     /// Seconds to live; 0 = never expires; absent = the tier default (on PATCH: counted from now).
+    #[serde(default)]
+    #[schemars(with = "i64", range(min = 0, max = MAX_DOCUMENTED_TTL))]
     ttl: Option<i64>,
 }
 
