@@ -139,6 +139,7 @@ pub fn router_with(
     let max = config.max_request_bytes;
     let read_timeout = config.read_timeout;
     let access = openapi::Access { auth: config.auth, metrics_public: config.metrics_public };
+    let document = Arc::new(std::sync::OnceLock::new());
     let protected = Router::new()
         .route("/metrics", get(metrics))
         .route("/v1/memories", post(routes::memories::store).get(routes::memories::list))
@@ -168,7 +169,7 @@ pub fn router_with(
         .layer(axum::middleware::from_fn(audit::audit_rest))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&guard), guard::authenticate));
     let public = Router::new()
-        .route("/openapi.json", get(move || async move { Json(openapi::document(access)) }))
+        .route("/openapi.json", get(move || std::future::ready(openapi_json(access, &document))))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .merge(console::routes())
@@ -207,19 +208,24 @@ async fn healthz() -> impl IntoResponse {
     Json(serde_json::json!({ "status": "ok" }))
 }
 
-async fn readyz(State(service): State<Arc<MemoryService>>) -> impl IntoResponse {
-    match service.stats().await {
-        Ok(stats) => (
-            StatusCode::OK,
-            Json(
-                serde_json::json!({ "status": "ready", "embedding": rearview_api::stats(&stats)["embedding"] }),
-            ),
-        ),
-        Err(e) => {
-            let error = ApiError::new(ErrorCode::Unavailable, e.to_string());
-            (error.status(), Json(error.body()))
-        }
-    }
+/// `GET /openapi.json`: the document, built and serialised once per router, when first asked.
+fn openapi_json(
+    access: openapi::Access,
+    document: &std::sync::OnceLock<axum::body::Bytes>,
+) -> impl IntoResponse + use<> {
+    let body = document.get_or_init(|| {
+        serde_json::to_vec(&openapi::document(access)).expect("JSON serialises").into()
+    });
+    ([(axum::http::header::CONTENT_TYPE, "application/json")], body.clone())
+}
+
+async fn readyz(
+    State(service): State<Arc<MemoryService>>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let stats =
+        service.stats().await.map_err(|e| ApiError::new(ErrorCode::Unavailable, e.to_string()))?;
+    let embedding = &rearview_api::stats(&stats)["embedding"];
+    Ok(Json(serde_json::json!({ "status": "ready", "embedding": embedding })))
 }
 
 async fn not_found(uri: axum::http::Uri) -> ApiError {

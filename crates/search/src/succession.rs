@@ -226,8 +226,9 @@ fn updates_found(
         ranked.iter().map(|s| s.id).filter(|id| read.contains_key(id)).collect();
     let nearness = Nearness::new(read, &candidates, &similarity, config.nearest_margin);
     let mut newer_of: HashMap<MemoryId, Vec<MemoryId>> = HashMap::new();
-    // The older statements each newer one updates by nearness alone, with their cosines.
-    let mut by_nearness: HashMap<MemoryId, Vec<(MemoryId, f32)>> = HashMap::new();
+    // The newer statements read as updates by nearness alone: each is weighed against every
+    // candidate that reads it so, below.
+    let mut by_nearness: HashSet<MemoryId> = HashSet::new();
     // The returned memories are read as older statements, and so is every newer statement
     // found for one (it is lifted into the answer: its own update must come before it).
     let mut olders: Vec<MemoryId> =
@@ -242,9 +243,9 @@ fn updates_found(
             let similarity = || similarity(older, n);
             match updates(o, &read[&n], similarity, older_is_nearest, newer_is_nearest, config) {
                 Some(Grounds::Words) => found.push(n),
-                Some(Grounds::Nearness(cosine)) => {
+                Some(Grounds::Nearness(_)) => {
                     found.push(n);
-                    by_nearness.entry(n).or_default().push((older, cosine));
+                    by_nearness.insert(n);
                 }
                 None => {}
             }
@@ -258,7 +259,7 @@ fn updates_found(
     }
     // Every candidate that reads a newer statement so (not only those in the window: the
     // answer must not depend on how many memories were asked for).
-    for newer in by_nearness.into_keys() {
+    for newer in by_nearness {
         let n = &read[&newer];
         let claims: Vec<(MemoryId, f32)> = candidates
             .iter()
@@ -403,12 +404,9 @@ mod tests {
     }
 
     /// Cosines: the pairs listed are near (0.9), every other pair far (0.5).
-    fn near_pairs(pairs: &[(u128, u128)]) -> impl Fn(MemoryId, MemoryId) -> Option<f32> + '_ {
-        move |a, b| {
-            let near =
-                pairs.iter().any(|&(x, y)| (a, b) == (id(x), id(y)) || (a, b) == (id(y), id(x)));
-            Some(if near { 0.9 } else { 0.5 })
-        }
+    fn near_pairs(pairs: &[(u128, u128)]) -> impl Fn(MemoryId, MemoryId) -> Option<f32> {
+        let near: Vec<(u128, u128, f32)> = pairs.iter().map(|&(x, y)| (x, y, 0.9)).collect();
+        move |a, b| cosines(&near)(a, b)
     }
 
     #[test]
