@@ -38,7 +38,9 @@ pub const NAMES: [&str; 7] =
 /// - custom: a fusion `weighted:V:K:S`, `rrf:K:V:W` or `rel:V:K:raw|minmax[:max|coverS]`, followed by any of
 ///   `+decay` (the design's), `+prior:W:H` (recency prior: weight, half-life in days),
 ///   `+focus:T:W:D` (dialogue focus: tail turns, tail weight, keyword decay per turn),
-///   `+succession:S:M` (newer statements first, pairs at cosine ≥ S, nearest by M),
+///   `+succession:S:M` (newer statements first, pairs at cosine ≥ S, nearest by M), `+tie:R`
+///   (the two best answers a near tie broken by time when the second scores ≥ R × the first;
+///   over 1: never),
 ///   `+nosuccession`, `+feedback:T:W` (every query vector moved toward the first ranking's top
 ///   T memories with weight W), `+dialoguefeedback:T:W` (only dialogue queries),
 ///   `+nofeedback`, `+baretail` (the focus tail without its speaker labels),
@@ -97,7 +99,7 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
             EvalError::Input(format!(
                 "unknown configuration {other:?}; allowed: {}, or a custom fusion \
                  (weighted:V:K:S, rrf:K:V:W, rel:V:K:raw|minmax[:max|coverS], or default) with any \
-                 of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +nosuccession, \
+                 of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +tie:R, +nosuccession, \
                  +feedback:T:W, +dialoguefeedback:T:W, +nofeedback, +baretail, +labelledtail, +replies:N:S, +noreplies",
                 NAMES.join(", ")
             ))
@@ -137,7 +139,13 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                 ranking.succession = Some(Succession {
                     min_similarity: *min_similarity,
                     nearest_margin: *nearest_margin,
+                    ..ranking.succession.unwrap_or(Succession::DEFAULT)
                 })
+            }
+            // Over 1: no near tie is ever broken by time.
+            ("tie", [ratio]) => {
+                let succession = ranking.succession.unwrap_or(Succession::DEFAULT);
+                ranking.succession = Some(Succession { tie_ratio: *ratio, ..succession })
             }
             ("nosuccession", []) => ranking.succession = None,
             ("baretail", []) => ranking.focus.bare_tail = true,

@@ -2,7 +2,8 @@
 //! namespace with 34 unrelated memories, an older statement of a fact, a newer one that changes
 //! it (moved city, changed port, negated preference, new e-mail, new job, deadline, phone, from X
 //! to Y…) and a question asked after the change whose gold is the newer statement
-//! (`data/facts_change.jsonl`, written by `data/facts_change.py`).
+//! (`data/facts_change.jsonl`, written by `data/facts_change.py`); and the same measured on a
+//! held-out set of 80 (`data/facts_change_holdout.jsonl`, by `data/facts_change_holdout.py`).
 //!
 //! Each run reports, and holds floors on, with rule-based supersession off (the default:
 //! `LifecycleConfig::supersede_by_rule`) and on:
@@ -23,15 +24,30 @@
 //!
 //! | | newer first | ceiling | detected | false | reachable |
 //! |---|---|---|---|---|---|
-//! | multilingual-e5-small, default (no rule) | 0.883 (en 0.922, zh 0.844) | 0.852 | 0 / 128 | 0 | 126 / 128 |
-//! | multilingual-e5-small, `supersede_by_rule` | 0.898 (en 0.922, zh 0.875) | 0.852 | 110 / 128 | 3 | 126 / 128 |
+//! | multilingual-e5-small, default (no rule) | 0.906 (en 0.938, zh 0.875) | 0.844 | 0 / 128 | 0 | 126 / 128 |
+//! | multilingual-e5-small, `supersede_by_rule` | 0.922 (en 0.938, zh 0.906) | 0.844 | 110 / 128 | 3 | 126 / 128 |
 //! | keyword-only, default (no rule) | 0.742 (en 0.750, zh 0.734) | 0.781 | 0 / 128 | 0 | 126 / 128 |
 //! | keyword-only, `supersede_by_rule` | 0.758 (en 0.781, zh 0.734) | 0.781 | 91 / 128 | 5 | 126 / 128 |
 //!
 //! (Before the change words added after a7daec8 (`started`, `wait until`, `instead of` what the
 //! older text names, `关闭`, `等到`): 0.812, 0.836, 0.711 and 0.719. Before the stage read
 //! nearness from both sides and changes only marked (`started`, `开始`): 0.852 and 0.875 with the
-//! model.)
+//! model. Before the two best answers' near tie was broken by time: 0.883 and 0.898, ceiling
+//! 0.852.)
+//!
+//! **Held out** (`data/facts_change_holdout.jsonl`, 80 scenarios, 40 per language, written after
+//! the rules by someone who had not read them, never tuned on), by default with no rule:
+//!
+//! | | newer first | ceiling | reachable |
+//! |---|---|---|---|
+//! | multilingual-e5-small | 0.588 (en 0.475, zh 0.700) | 0.700 | 77 / 80 |
+//! | keyword-only | 0.263 (en 0.225, zh 0.300) | 0.488 | 65 / 80 |
+//!
+//! (0.400 with the model before the near tie was broken by time.) The words of change read on
+//! the tuned set carry poorly to wording they were not read from; what carries is the near tie
+//! of the two best answers (`rearview_search::succession`). A ceiling of 0.700 says that in 30 %
+//! of the held-out questions an unrelated memory outranks the newer statement even with the
+//! older one gone: ranking, not succession.
 //! `REARVIEW_FACTS_MISSES=1` prints each question whose newer statement is not first, with both
 //! statements and the top 3.
 //!
@@ -64,8 +80,21 @@ use rearview_service::{
 use rearview_store::Page;
 use rearview_store_sqlite::SqliteStore;
 
-fn data() -> Dataset {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/facts_change.jsonl");
+/// The set the rules were read from (`data/facts_change.jsonl`), or the held-out one
+/// (`data/facts_change_holdout.jsonl`: 80 scenarios written afterwards by someone who had not
+/// read the rules, and never tuned on).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Set {
+    Tuned,
+    HeldOut,
+}
+
+fn data(set: Set) -> Dataset {
+    let file = match set {
+        Set::Tuned => "data/facts_change.jsonl",
+        Set::HeldOut => "data/facts_change_holdout.jsonl",
+    };
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(file);
     load_jsonl(&path).expect("the facts-change data loads")
 }
 
@@ -90,15 +119,19 @@ struct Figures {
 /// The model, each text embedded once for every run of a test.
 async fn cached(model: Option<Arc<dyn Embedder>>) -> Option<Arc<dyn Embedder>> {
     let cache = Arc::new(CachingEmbedder::new(model?));
-    let mut texts: Vec<String> = data().memories.iter().map(|m| m.text.clone()).collect();
+    let mut texts: Vec<String> = [Set::Tuned, Set::HeldOut]
+        .into_iter()
+        .flat_map(|set| data(set).memories)
+        .map(|m| m.text)
+        .collect();
     texts.sort();
     texts.dedup();
     cache.warm(&texts, TextKind::Passage).await.unwrap();
     Some(cache)
 }
 
-async fn measure(embedder: Option<Arc<dyn Embedder>>, rule: bool) -> Figures {
-    let data = data();
+async fn measure(set: Set, embedder: Option<Arc<dyn Embedder>>, rule: bool) -> Figures {
+    let data = data(set);
     let default = [config("default").unwrap()];
     let report = rearview_eval::run(&data, embedder.clone(), &default, &NoProgress).await.unwrap();
     let json = report.to_json();
@@ -248,7 +281,7 @@ async fn measure(embedder: Option<Arc<dyn Embedder>>, rule: bool) -> Figures {
 async fn facts_that_change_keyword_only() {
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios. Not
     // reached keyword-only: without vectors only a change about a shared subject term is read.
-    let f = measure(None, false).await;
+    let f = measure(Set::Tuned, None, false).await;
     assert_eq!(f.scenarios, 128);
     // By default the rule does not supersede (`LifecycleConfig::supersede_by_rule`): only an
     // explicit `supersedes` or an LLM does; recall puts the newer statement first.
@@ -258,7 +291,7 @@ async fn facts_that_change_keyword_only() {
     // Two older statements share no word with their question: reachable only by id or listing.
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 
-    let f = measure(None, true).await;
+    let f = measure(Set::Tuned, None, true).await;
     at_least("keyword-only newer first, rule", f.newer_first.0, 0.73); // measured 0.758 (en 0.781, zh 0.734)
     at_least("keyword-only detected, rule", f.detected as f64 / 128.0, 0.67); // measured 91 of 128
     assert!(f.false_supersessions <= 6, "measured 5: {f:?}");
@@ -275,27 +308,47 @@ async fn facts_that_change_with_the_default_model() {
     let model = cached(Some(Arc::new(model))).await;
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios.
     // By default (the rule off, the newer statement placed before the older one at recall)
-    // 88.3 %; with no older statement at all (perfect supersession) 85.2 %: lifting the newer
-    // statement into the older one's place does better than removing the older one. Of the 15
-    // misses: 10 put the older statement first, by changes no word marks (`I took a full-time
-    // job at Canva` after `I freelance as a graphic designer`, `After the new hires the team is
-    // 9 engineers`) or changes whose two statements are not clearly each other's nearest (`上个
-    // 月服务全部迁到了腾讯云。` is as near to `上个月云服务账单大约 8 万元。` as to `服务部署在阿里
-    // 云上。`); 5 rank unrelated memories above both. Reading unmarked changes by mutual nearness
-    // in the model's space was tried and cost MemDaily R@1 6–11 points (BENCHMARKS.md, "Changes
-    // no word marks").
-    let f = measure(model.clone(), false).await;
+    // 90.6 %; with no older statement at all (perfect supersession) 84.4 %: lifting the newer
+    // statement into the older one's place does better than removing the older one. Of the 12
+    // misses: 7 put the older statement first, by changes no word marks whose two statements
+    // are not each other's nearest (`I took a full-time job at Canva` after `I freelance as a
+    // graphic designer`; `上个月服务全部迁到了腾讯云。` is as near to `上个月云服务账单大约 8 万
+    // 元。` as to `服务部署在阿里云上。`); 5 rank unrelated memories above both.
+    let f = measure(Set::Tuned, model.clone(), false).await;
     assert_eq!(f.scenarios, 128);
-    at_least("model newer first", f.newer_first.0, 0.86); // measured 0.883 (en 0.922, zh 0.844)
-    at_least("model ceiling", f.ceiling, 0.83); // measured 0.852
+    at_least("model newer first", f.newer_first.0, 0.88); // measured 0.906 (en 0.938, zh 0.875)
+    at_least("model ceiling", f.ceiling, 0.82); // measured 0.844
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 
-    let f = measure(model, true).await;
-    at_least("model newer first, rule", f.newer_first.0, 0.87); // measured 0.898 (en 0.922, zh 0.875)
+    let f = measure(Set::Tuned, model, true).await;
+    at_least("model newer first, rule", f.newer_first.0, 0.89); // measured 0.922 (en 0.938, zh 0.906)
     at_least("model detected, rule", f.detected as f64 / 128.0, 0.83); // measured 110 of 128
     assert!(f.false_supersessions <= 6, "measured 3: {f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn held_out_facts_that_change() {
+    // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios.
+    // The held-out set says how far the rules carry to wording they were not read from.
+    let f = measure(Set::HeldOut, None, false).await;
+    assert_eq!(f.scenarios, 80);
+    at_least("held-out keyword-only newer first", f.newer_first.0, 0.24); // measured 0.263 (en 0.225, zh 0.300)
+    at_least("held-out keyword-only ceiling", f.ceiling, 0.46); // measured 0.488
+    assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
+    assert!(f.reachable >= 63, "measured 65: {f:?}");
+    let Some(model) =
+        rearview_embed_local::testing::installed_or_skip(rearview_embed_local::DEFAULT_MODEL)
+    else {
+        return;
+    };
+    let model = cached(Some(Arc::new(model))).await;
+    let f = measure(Set::HeldOut, model, false).await;
+    at_least("held-out model newer first", f.newer_first.0, 0.56); // measured 0.588 (en 0.475, zh 0.700)
+    at_least("held-out model ceiling", f.ceiling, 0.67); // measured 0.700
+    assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
+    assert!(f.reachable >= 75, "measured 77: {f:?}");
 }
 
 /// Memories of the shared benchmarks (stories, a conversation, templated facts; `$REARVIEW_DATA`

@@ -138,6 +138,12 @@ impl Reading {
         let subject = subject_terms(text, &facts);
         Reading { markers: change_markers(text), subject, pairs: han_pairs(text), facts }
     }
+
+    /// Whether the text states a plan or an intention (`going to`, `打算`): a change that has
+    /// not happened, which leaves what was true before true for now.
+    pub fn is_a_plan(&self) -> bool {
+        self.markers.planned
+    }
 }
 
 /// [`update_evidence`] of two texts already read.

@@ -41,6 +41,8 @@ pub(super) enum Side {
     Older,
     /// Statements that happened after it.
     Later,
+    /// Statements of any other time.
+    Either,
 }
 
 /// Each statement's nearest statement of its tier by meaning among the candidates on one side
@@ -81,11 +83,13 @@ impl<'r, 'a, F: Fn(MemoryId, MemoryId) -> Option<f32>> Nearness<'r, 'a, F> {
         let mut near: Vec<(MemoryId, f32)> = self
             .candidates
             .iter()
+            .filter(|other| **other != of)
             .filter(|other| {
                 let other = &self.read[*other].statement;
                 let on_side = match side {
                     Side::Older => other.occurred_at < this.occurred_at,
                     Side::Later => other.occurred_at > this.occurred_at,
+                    Side::Either => true,
                 };
                 other.memory_type == this.memory_type && on_side
             })
