@@ -38,9 +38,9 @@ pub const NAMES: [&str; 7] =
 /// - custom: a fusion `weighted:V:K:S`, `rrf:K:V:W` or `rel:V:K:raw|minmax[:max|coverS]`, followed by any of
 ///   `+decay` (the design's), `+prior:W:H` (recency prior: weight, half-life in days),
 ///   `+focus:T:W:D` (dialogue focus: tail turns, tail weight, keyword decay per turn),
-///   `+succession:S:M` (newer statements first, pairs at cosine ≥ S, nearest by M), `+tie:R`
-///   (the two best answers a near tie broken by time when the second scores ≥ R × the first;
-///   over 1: never),
+///   `+succession:S:M` (newer statements first, pairs at cosine ≥ S, nearest by M; the tie
+///   below as it was), `+tie:R` (the stage's near tie of the two best answers broken by time
+///   when the second scores ≥ R × the first; over 1: never, as before 8a70b9c),
 ///   `+nosuccession`, `+feedback:T:W` (every query vector moved toward the first ranking's top
 ///   T memories with weight W), `+dialoguefeedback:T:W` (only dialogue queries),
 ///   `+nofeedback`, `+baretail` (the focus tail without its speaker labels),
@@ -142,10 +142,11 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                     ..ranking.succession.unwrap_or(Succession::DEFAULT)
                 })
             }
-            // Over 1: no near tie is ever broken by time.
+            // Over 1: no near tie is broken by time. Nothing without the stage.
             ("tie", [ratio]) => {
-                let succession = ranking.succession.unwrap_or(Succession::DEFAULT);
-                ranking.succession = Some(Succession { tie_ratio: *ratio, ..succession })
+                if let Some(succession) = &mut ranking.succession {
+                    succession.tie_ratio = *ratio;
+                }
             }
             ("nosuccession", []) => ranking.succession = None,
             ("baretail", []) => ranking.focus.bare_tail = true,

@@ -93,3 +93,14 @@ async fn the_default_configuration_is_what_recall_does_with_no_options() {
     let design = report.get("hybrid", "frac", 1).unwrap();
     assert!(design < 1.0, "the design's formula ranks differently here: {}", report.to_text());
 }
+
+#[test]
+fn the_tie_modifier_sets_the_stage_ratio_and_nothing_without_the_stage() {
+    let tie = |name: &str| {
+        let ranking = config(name).unwrap().ranking.expect("a custom configuration's ranking");
+        ranking.succession.map(|s| s.tie_ratio)
+    };
+    assert_eq!(tie("default+tie:2"), Some(2.0));
+    assert_eq!(tie("default+succession:0.8:0.01"), Some(0.5), "the tie as it was");
+    assert_eq!(tie("default+nosuccession+tie:0.3"), None);
+}

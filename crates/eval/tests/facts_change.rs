@@ -2,8 +2,8 @@
 //! namespace with 34 unrelated memories, an older statement of a fact, a newer one that changes
 //! it (moved city, changed port, negated preference, new e-mail, new job, deadline, phone, from X
 //! to Y…) and a question asked after the change whose gold is the newer statement
-//! (`data/facts_change.jsonl`, written by `data/facts_change.py`); and the same measured on a
-//! held-out set of 80 (`data/facts_change_holdout.jsonl`, by `data/facts_change_holdout.py`).
+//! (`data/facts_change.jsonl`, written by `data/facts_change.py`); and the same measured on two
+//! held-out sets of 80 (`data/facts_change_holdout{,2}.jsonl`, by the `.py` beside each).
 //!
 //! Each run reports, and holds floors on, with rule-based supersession off (the default:
 //! `LifecycleConfig::supersede_by_rule`) and on:
@@ -35,19 +35,24 @@
 //! model. Before the two best answers' near tie was broken by time: 0.883 and 0.898, ceiling
 //! 0.852.)
 //!
-//! **Held out** (`data/facts_change_holdout.jsonl`, 80 scenarios, 40 per language, written after
-//! the rules by someone who had not read them, never tuned on), by default with no rule:
+//! **Held out**, by default with no rule: two sets of 80 scenarios (40 per language), each written
+//! by someone who had read neither the rules nor the other sets' misses. Set 1
+//! (`data/facts_change_holdout.jsonl`) was written after the words of change; the stage's near
+//! tie of the two best answers was then designed from its misses, so only its figure before
+//! the tie (0.400 with the model) is held out. Set 2 (`data/facts_change_holdout2.jsonl`) was
+//! written after the tie and nothing was changed after measuring it (0.537 without the tie):
 //!
 //! | | newer first | ceiling | reachable |
 //! |---|---|---|---|
-//! | multilingual-e5-small | 0.588 (en 0.475, zh 0.700) | 0.700 | 77 / 80 |
-//! | keyword-only | 0.263 (en 0.225, zh 0.300) | 0.488 | 65 / 80 |
+//! | set 1, multilingual-e5-small | 0.588 (en 0.475, zh 0.700) | 0.700 | 77 / 80 |
+//! | set 1, keyword-only | 0.263 (en 0.225, zh 0.300) | 0.488 | 65 / 80 |
+//! | set 2, multilingual-e5-small | 0.650 (en 0.700, zh 0.600) | 0.788 | 72 / 80 |
+//! | set 2, keyword-only | 0.363 (en 0.325, zh 0.400) | 0.625 | 70 / 80 |
 //!
-//! (0.400 with the model before the near tie was broken by time.) The words of change read on
-//! the tuned set carry poorly to wording they were not read from; what carries is the near tie
-//! of the two best answers (`rearview_search::succession`). A ceiling of 0.700 says that in 30 %
-//! of the held-out questions an unrelated memory outranks the newer statement even with the
-//! older one gone: ranking, not succession.
+//! The words of change read on the tuned set carry poorly to wording they were not read from;
+//! the near tie carries (`rearview_search::succession`). The ceilings say that in 21–30 % of
+//! the held-out questions an unrelated memory outranks the newer statement even with the older
+//! one gone (the tie changes neither held-out ceiling): ranking, not succession.
 //! `REARVIEW_FACTS_MISSES=1` prints each question whose newer statement is not first, with both
 //! statements and the top 3.
 //!
@@ -80,19 +85,24 @@ use rearview_service::{
 use rearview_store::Page;
 use rearview_store_sqlite::SqliteStore;
 
-/// The set the rules were read from (`data/facts_change.jsonl`), or the held-out one
-/// (`data/facts_change_holdout.jsonl`: 80 scenarios written afterwards by someone who had not
-/// read the rules, and never tuned on).
+/// Which facts-change set.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Set {
+    /// `data/facts_change.jsonl`: the 128 scenarios the words of change were read from.
     Tuned,
-    HeldOut,
+    /// `data/facts_change_holdout.jsonl`: 80 written after the words of change by someone who
+    /// had not read them; the near tie was then designed from its misses.
+    HeldOut1,
+    /// `data/facts_change_holdout2.jsonl`: 80 written after the near tie by someone who had read
+    /// neither the rules nor the other sets' misses; nothing was changed after measuring it.
+    HeldOut2,
 }
 
 fn data(set: Set) -> Dataset {
     let file = match set {
         Set::Tuned => "data/facts_change.jsonl",
-        Set::HeldOut => "data/facts_change_holdout.jsonl",
+        Set::HeldOut1 => "data/facts_change_holdout.jsonl",
+        Set::HeldOut2 => "data/facts_change_holdout2.jsonl",
     };
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(file);
     load_jsonl(&path).expect("the facts-change data loads")
@@ -119,7 +129,7 @@ struct Figures {
 /// The model, each text embedded once for every run of a test.
 async fn cached(model: Option<Arc<dyn Embedder>>) -> Option<Arc<dyn Embedder>> {
     let cache = Arc::new(CachingEmbedder::new(model?));
-    let mut texts: Vec<String> = [Set::Tuned, Set::HeldOut]
+    let mut texts: Vec<String> = [Set::Tuned, Set::HeldOut1, Set::HeldOut2]
         .into_iter()
         .flat_map(|set| data(set).memories)
         .map(|m| m.text)
@@ -310,10 +320,11 @@ async fn facts_that_change_with_the_default_model() {
     // By default (the rule off, the newer statement placed before the older one at recall)
     // 90.6 %; with no older statement at all (perfect supersession) 84.4 %: lifting the newer
     // statement into the older one's place does better than removing the older one. Of the 12
-    // misses: 7 put the older statement first, by changes no word marks whose two statements
-    // are not each other's nearest (`I took a full-time job at Canva` after `I freelance as a
-    // graphic designer`; `上个月服务全部迁到了腾讯云。` is as near to `上个月云服务账单大约 8 万
-    // 元。` as to `服务部署在阿里云上。`); 5 rank unrelated memories above both.
+    // misses: 7 put the older statement first, by changes no word marks (`I took a full-time job
+    // at Canva` after `I freelance as a graphic designer`) or stated changes, whose two
+    // statements are not each other's nearest (`上个月服务全部迁到了腾讯云。` is as near to `上个
+    // 月云服务账单大约 8 万元。` as to `服务部署在阿里云上。`); 5 rank unrelated memories above
+    // both.
     let f = measure(Set::Tuned, model.clone(), false).await;
     assert_eq!(f.scenarios, 128);
     at_least("model newer first", f.newer_first.0, 0.88); // measured 0.906 (en 0.938, zh 0.875)
@@ -331,24 +342,35 @@ async fn facts_that_change_with_the_default_model() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn held_out_facts_that_change() {
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios.
-    // The held-out set says how far the rules carry to wording they were not read from.
-    let f = measure(Set::HeldOut, None, false).await;
+    // The held-out sets say how far the rules carry to wording they were not read from.
+    let f = measure(Set::HeldOut1, None, false).await;
     assert_eq!(f.scenarios, 80);
-    at_least("held-out keyword-only newer first", f.newer_first.0, 0.24); // measured 0.263 (en 0.225, zh 0.300)
-    at_least("held-out keyword-only ceiling", f.ceiling, 0.46); // measured 0.488
+    at_least("held-out 1 keyword-only newer first", f.newer_first.0, 0.24); // measured 0.263 (en 0.225, zh 0.300)
+    at_least("held-out 1 keyword-only ceiling", f.ceiling, 0.46); // measured 0.488
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 63, "measured 65: {f:?}");
+    let f = measure(Set::HeldOut2, None, false).await;
+    assert_eq!(f.scenarios, 80);
+    at_least("held-out 2 keyword-only newer first", f.newer_first.0, 0.33); // measured 0.363 (en 0.325, zh 0.400)
+    at_least("held-out 2 keyword-only ceiling", f.ceiling, 0.60); // measured 0.625
+    assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
+    assert!(f.reachable >= 68, "measured 70: {f:?}");
     let Some(model) =
         rearview_embed_local::testing::installed_or_skip(rearview_embed_local::DEFAULT_MODEL)
     else {
         return;
     };
     let model = cached(Some(Arc::new(model))).await;
-    let f = measure(Set::HeldOut, model, false).await;
-    at_least("held-out model newer first", f.newer_first.0, 0.56); // measured 0.588 (en 0.475, zh 0.700)
-    at_least("held-out model ceiling", f.ceiling, 0.67); // measured 0.700
+    let f = measure(Set::HeldOut1, model.clone(), false).await;
+    at_least("held-out 1 model newer first", f.newer_first.0, 0.56); // measured 0.588 (en 0.475, zh 0.700)
+    at_least("held-out 1 model ceiling", f.ceiling, 0.67); // measured 0.700
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 75, "measured 77: {f:?}");
+    let f = measure(Set::HeldOut2, model, false).await;
+    at_least("held-out 2 model newer first", f.newer_first.0, 0.62); // measured 0.650 (en 0.700, zh 0.600)
+    at_least("held-out 2 model ceiling", f.ceiling, 0.76); // measured 0.788
+    assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
+    assert!(f.reachable >= 70, "measured 72: {f:?}");
 }
 
 /// Memories of the shared benchmarks (stories, a conversation, templated facts; `$REARVIEW_DATA`

@@ -41,13 +41,13 @@ pub(super) enum Side {
     Older,
     /// Statements that happened after it.
     Later,
-    /// Statements of any other time.
+    /// Every other statement, whenever it happened.
     Either,
 }
 
 /// Each statement's nearest statement of its tier by meaning among the candidates on one side
-/// of it in time, if it is nearer than the next one there by `margin`; found once per
-/// statement and side, and only when asked.
+/// of it in time (or on either), if it is nearer than the next one there by `margin`; found
+/// once per statement and side, and only when asked.
 pub(super) struct Nearness<'r, 'a, F> {
     read: &'r HashMap<MemoryId, Read<'a>>,
     candidates: &'r [MemoryId],
@@ -65,6 +65,21 @@ impl<'r, 'a, F: Fn(MemoryId, MemoryId) -> Option<f32>> Nearness<'r, 'a, F> {
         margin: f32,
     ) -> Self {
         Nearness { read, candidates, similarity, margin, found: RefCell::default() }
+    }
+
+    /// The statements, each with its reading.
+    pub(super) fn read(&self) -> &'r HashMap<MemoryId, Read<'a>> {
+        self.read
+    }
+
+    /// The candidates that are statements, in ranked order.
+    pub(super) fn candidates(&self) -> &'r [MemoryId] {
+        self.candidates
+    }
+
+    /// The cosine of two candidates (`None` without vectors).
+    pub(super) fn similarity(&self, a: MemoryId, b: MemoryId) -> Option<f32> {
+        (self.similarity)(a, b)
     }
 
     /// Whether `that` is the nearest statement to `of` on `side` of it.

@@ -204,29 +204,56 @@ fn the_later_of_two_near_tied_statements_of_one_fact_answers_first() {
     let office = "I'm in the office five days a week.";
     let hybrid = "We went hybrid: office on Tuesdays and Thursdays only.";
     let parking = "Parking near the office costs £12 a day.";
-    let case = |second: Statement<'static>, score: f32, pairs: &[(u128, u128, f32)]| {
+    type Similarity<'p> = Box<dyn Fn(MemoryId, MemoryId) -> Option<f32> + 'p>;
+    let case = |second: Statement<'static>, score: f32, near: Similarity<'_>| {
         let statements = Statements::read([
             (id(1), statement(office, 2)),
             (id(2), second),
             (id(3), statement(parking, 5)),
         ]);
         let ranked = vec![scored(1, 0.9), scored(2, score), scored(3, 0.3)];
-        let near = cosines(pairs);
-        let (out, lifted) = newer_first(ranked, &statements, &near, 5, &Succession::DEFAULT);
-        (ids(&out), lifted, out[0].score)
+        let (out, lifted) = newer_first(ranked, &statements, near, 5, &Succession::DEFAULT);
+        (ids(&out), lifted, out)
     };
-    let tied = case(statement(hybrid, 9), 0.6, &[(1, 2, 0.9)]);
-    assert_eq!(tied, (vec![2, 1, 3], HashMap::from([(id(2), id(1))]), 0.9));
-    let not = |(order, lifted, _): (Vec<u128>, HashMap<MemoryId, MemoryId>, f32)| {
+    let near =
+        |pairs: &'static [(u128, u128, f32)]| -> Similarity<'static> { Box::new(cosines(pairs)) };
+    let (order, lifted, out) = case(statement(hybrid, 9), 0.6, near(&[(1, 2, 0.9)]));
+    assert_eq!((order, lifted), (vec![2, 1, 3], HashMap::from([(id(2), id(1))])));
+    assert_eq!(out[0].score, 0.9, "it takes the older statement's score");
+    assert!(out[0].explanation.description.contains(&id(1).to_string()));
+    assert_eq!(out[0].explanation.details[0].value, 0.6, "its own score stays explained");
+    assert_eq!(case(statement(hybrid, 9), 0.45, near(&[(1, 2, 0.9)])).0, [2, 1, 3], "half");
+
+    let kept = |second: Statement<'static>, score: f32, near: Similarity<'static>| {
+        let (order, lifted, _) = case(second, score, near);
         order == [1, 2, 3] && lifted.is_empty()
     };
-    assert!(not(case(statement(hybrid, 9), 0.4, &[(1, 2, 0.9)])), "under half the first's score");
-    assert!(not(case(statement(hybrid, 9), 0.6, &[(1, 2, 0.79)])), "not near in meaning");
-    let parking_as_near = [(1, 2, 0.9), (1, 3, 0.895)];
-    assert!(not(case(statement(hybrid, 9), 0.6, &parking_as_near)), "not clearly the nearest");
-    assert!(not(case(statement(hybrid, 1), 0.6, &[(1, 2, 0.9)])), "the older one second");
+    assert!(kept(statement(hybrid, 9), 0.4, near(&[(1, 2, 0.9)])), "under half the first's score");
+    assert!(kept(statement(hybrid, 9), 0.6, near(&[(1, 2, 0.79)])), "not near in meaning");
+    let parking_near_first = &[(1, 2, 0.9), (1, 3, 0.895)];
+    assert!(kept(statement(hybrid, 9), 0.6, near(parking_near_first)), "not the first's nearest");
+    let parking_near_second = &[(1, 2, 0.9), (2, 3, 0.895)];
+    assert!(kept(statement(hybrid, 9), 0.6, near(parking_near_second)), "not the second's");
+    assert!(kept(statement(hybrid, 1), 0.6, near(&[(1, 2, 0.9)])), "the older one second");
     let semantic = Statement { memory_type: MemoryType::Semantic, ..statement(hybrid, 9) };
-    assert!(not(case(semantic, 0.6, &[(1, 2, 0.9)])), "another tier");
+    assert!(kept(semantic, 0.6, near(&[(1, 2, 0.9)])), "another tier");
     let plan = statement("We're going to go hybrid next year.", 9);
-    assert!(not(case(plan, 0.6, &[(1, 2, 0.9)])), "a plan is no change yet");
+    assert!(kept(plan, 0.6, near(&[(1, 2, 0.9)])), "a plan is no change yet");
+    assert!(kept(statement(hybrid, 9), 0.6, Box::new(|_, _| None)), "keyword-only");
+}
+
+#[test]
+fn a_newer_statement_placed_before_its_older_one_keeps_it_when_a_tie_lifts_it_further() {
+    // 2 contradicts 3 by its words and takes its place, second; then it is the later of a near
+    // tie with the first, which shares no word with it.
+    let statements = Statements::read([
+        (id(1), statement("Scary films keep me up at night.", 2)),
+        (id(2), statement("I don't like horror movies.", 9)),
+        (id(3), statement("I like horror movies.", 1)),
+    ]);
+    let ranked = vec![scored(1, 0.9), scored(3, 0.6), scored(2, 0.2)];
+    let near = cosines(&[(1, 2, 0.95), (2, 3, 0.85)]);
+    let (out, lifted) = newer_first(ranked, &statements, &near, 5, &Succession::DEFAULT);
+    assert_eq!(ids(&out), [2, 1, 3]);
+    assert_eq!(lifted, HashMap::from([(id(2), id(3))]), "the first older statement it replaced");
 }
