@@ -44,7 +44,7 @@
 //!
 //! | | newer first | ceiling | reachable |
 //! |---|---|---|---|
-//! | set 1, multilingual-e5-small | 0.588 (en 0.475, zh 0.700) | 0.700 | 77 / 80 |
+//! | set 1, multilingual-e5-small | 0.562 (en 0.475, zh 0.650) | 0.700 | 77 / 80 |
 //! | set 1, keyword-only | 0.263 (en 0.225, zh 0.300) | 0.488 | 65 / 80 |
 //! | set 2, multilingual-e5-small | 0.650 (en 0.700, zh 0.600) | 0.788 | 72 / 80 |
 //! | set 2, keyword-only | 0.363 (en 0.325, zh 0.400) | 0.625 | 70 / 80 |
@@ -362,7 +362,7 @@ async fn held_out_facts_that_change() {
     };
     let model = cached(Some(Arc::new(model))).await;
     let f = measure(Set::HeldOut1, model.clone(), false).await;
-    at_least("held-out 1 model newer first", f.newer_first.0, 0.56); // measured 0.588 (en 0.475, zh 0.700)
+    at_least("held-out 1 model newer first", f.newer_first.0, 0.53); // measured 0.562 (en 0.475, zh 0.650)
     at_least("held-out 1 model ceiling", f.ceiling, 0.67); // measured 0.700
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 75, "measured 77: {f:?}");

@@ -139,6 +139,12 @@ impl Reading {
         Reading { markers: change_markers(text), subject, pairs: han_pairs(text), facts }
     }
 
+    /// Whether the two texts share a subject term (see [`subject_shared`], which asks more):
+    /// something both name, beyond the words every text says.
+    pub fn shares_a_subject_term(&self, other: &Reading) -> bool {
+        !self.subject.is_disjoint(&other.subject)
+    }
+
     /// Whether the text states a plan or an intention (`going to`, `打算`): a change that has
     /// not happened, which leaves what was true before true for now.
     pub fn is_a_plan(&self) -> bool {

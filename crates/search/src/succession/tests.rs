@@ -240,14 +240,27 @@ fn the_later_of_two_near_tied_statements_of_one_fact_answers_first() {
     let plan = statement("We're going to go hybrid next year.", 9);
     assert!(kept(plan, 0.6, near(&[(1, 2, 0.9)])), "a plan is no change yet");
     assert!(kept(statement(hybrid, 9), 0.6, Box::new(|_, _| None)), "keyword-only");
+    let nothing_in_common = statement("Parking costs £12 a day.", 9);
+    assert!(kept(nothing_in_common, 0.6, near(&[(1, 2, 0.9)])), "no subject term in common");
+
+    // Two memories of a small namespace are each other's nearest whatever they say (Chinese
+    // sentences sit at cosine 0.85 and more): a hike and an allergy name nothing in common.
+    let statements = Statements::read([
+        (id(1), statement("我喜欢在周末去香山爬山", 1)),
+        (id(2), statement("用户对花生过敏，点餐时要避开含花生的菜。", 2)),
+    ]);
+    let ranked = vec![scored(1, 0.6), scored(2, 0.58)];
+    let near = cosines(&[(1, 2, 0.86)]);
+    let (out, _) = newer_first(ranked, &statements, &near, 5, &Succession::DEFAULT);
+    assert_eq!(ids(&out), [1, 2], "户外运动 asks for the hike");
 }
 
 #[test]
 fn a_newer_statement_placed_before_its_older_one_keeps_it_when_a_tie_lifts_it_further() {
     // 2 contradicts 3 by its words and takes its place, second; then it is the later of a near
-    // tie with the first, which shares no word with it.
+    // tie with the first, which it does not read as changing.
     let statements = Statements::read([
-        (id(1), statement("Scary films keep me up at night.", 2)),
+        (id(1), statement("I watch horror movies with my sister.", 2)),
         (id(2), statement("I don't like horror movies.", 9)),
         (id(3), statement("I like horror movies.", 1)),
     ]);
