@@ -139,8 +139,8 @@ impl Reading {
         Reading { markers: change_markers(text), subject, pairs: han_pairs(text), facts }
     }
 
-    /// Whether the two texts share a subject term (see [`subject_shared`], which asks more):
-    /// something both name, beyond the words every text says.
+    /// Whether the two texts share a subject term: something both name, beyond the words every
+    /// text says (`subject_shared`, which reads two texts as about one subject, asks more).
     pub fn shares_a_subject_term(&self, other: &Reading) -> bool {
         !self.subject.is_disjoint(&other.subject)
     }
