@@ -332,10 +332,13 @@ def stamp(t):
     return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def scenario(rng, lang, n, topic, old, new, question, pool):
-    namespace = f"fc-{lang}-{n:02d}"
+def scenario(rng, lang, n, topic, old, new, question, pool, prefix="fc"):
+    """One scenario's records. `topic` is a key, or a tuple of keys, whose unrelated memories are
+    left out; the held-out generators (`facts_change_holdout*.py`) call this too."""
+    namespace = f"{prefix}-{lang}-{n:02d}"
+    keys = {topic} if isinstance(topic, str) else set(topic)
     start = datetime(2024, 1, 1, tzinfo=timezone.utc) + timedelta(days=rng.randrange(0, 300))
-    others = rng.sample([text for key, text in pool if key != topic], UNRELATED)
+    others = rng.sample([text for key, text in pool if key not in keys], UNRELATED)
     at = lambda day: start + timedelta(days=day, minutes=rng.randrange(8 * 60, 22 * 60))
     old_at = at(rng.randrange(10, 70))
     new_at = old_at + timedelta(days=rng.randrange(20, 100))

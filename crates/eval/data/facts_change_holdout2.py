@@ -13,9 +13,9 @@ changes it (`new`), and a question asked after the change whose gold is `["new"]
 statements are phrased as people write to an assistant: some with explicit change words, many
 without; a few mention the old value, most do not. Categories are `en` and `zh`.
 
-Unrelated memories never use "user"/"用户". The pools are copied from facts_change.py, plus a
-few new ones near some scenarios (a relative's job or bike, another service's port). A scenario
-names one or more topic keys; unrelated memories with any of those keys are left out of its
+Unrelated memories never use "user"/"用户". The pools are imported from facts_change.py (as is
+the function that writes a scenario), plus a few new ones near some scenarios (a relative's job
+or bike, another service's port). A scenario names one or more topic keys; unrelated memories with any of those keys are left out of its
 namespace, so no distractor states or contradicts the scenario's fact.
 
 Deterministic (seeded):
@@ -27,7 +27,8 @@ The format is `rearview_eval::load_jsonl`'s.
 
 import json
 import random
-from datetime import datetime, timedelta, timezone
+
+from facts_change import EN_OTHER as TUNED_EN_OTHER, ZH_OTHER as TUNED_ZH_OTHER, scenario
 
 # (topic key or keys, older statement, newer statement, question).
 EN = [
@@ -116,173 +117,12 @@ ZH = [
     ("cpa", "我今年 CPA 报了会计和税法。", "CPA 改报审计和经济法了，会计明年再考。", "用户今年 CPA 考哪两科？"),
 ]
 
-# Unrelated memories: (topic key, text). Some are near a scenario's topic on purpose (a sister's
-# city, another service's port, the marketing site's framework): a rule must not take them for
-# the fact that changed.
-EN_OTHER = [
-    ("sister", "My sister Laura lives in Munich and works at BMW."),
-    ("partner", "My partner's name is Daniel."),
-    ("dog", "We have a golden retriever named Biscuit."),
-    ("allergy", "I'm allergic to peanuts."),
-    ("birthday", "My birthday is on October 3rd."),
-    ("seat", "I prefer window seats on flights."),
-    ("sleep", "I usually go to bed around 11 pm."),
-    ("son", "My son plays football on Saturday mornings."),
-    ("book", "I'm reading 'The Three-Body Problem' at the moment."),
-    ("dentist", "I have a dentist appointment on the 14th at 2 pm."),
-    ("band", "My favourite band is Radiohead."),
-    ("camera", "I collect vintage film cameras."),
-    ("badminton", "I play badminton with colleagues on Thursdays."),
-    ("passport", "My passport expires in 2027."),
-    ("trip", "I'm saving up for a trip to Japan next spring."),
-    ("mother", "My mother's birthday is in June."),
-    ("desk-home", "I use a standing desk at home."),
-    ("hand", "I'm left-handed."),
-    ("meditation", "I've been meditating for ten minutes every morning."),
-    ("takeaway", "My go-to takeaway is Thai green curry."),
-    ("screen", "I'm trying to reduce my screen time in the evenings."),
-    ("football", "I support Arsenal."),
-    ("hometown", "I grew up in a small town near Porto."),
-    ("spoken", "I speak German and a bit of French."),
-    ("flight", "My flight to Chicago leaves on Friday at 7:40."),
-    ("license", "I need to renew my driver's license this year."),
-    ("plants", "I water the plants every Sunday."),
-    ("yoga", "My yoga class is on Wednesday evenings."),
-    ("hours", "I'm a night owl and do my best work after 10 pm."),
-    ("kids", "I have two kids, aged 7 and 10."),
-    ("apartment", "Our apartment is on the fourth floor without an elevator."),
-    ("notebook", "I prefer paper notebooks for brainstorming."),
-    ("cuisine", "My favourite cuisine is Korean."),
-    ("milk", "I buy oat milk instead of cow's milk."),
-    ("staging-db", "The staging database runs on port 5439."),
-    ("sprint", "Our sprint length is two weeks."),
-    ("review", "Code review requires two approvals before merging."),
-    ("mobile", "The mobile app is built with Flutter."),
-    ("region", "Production runs in the eu-west-1 region."),
-    ("design", "The design system lives in Figma."),
-    ("iac", "We use Terraform for infrastructure."),
-    ("notes", "Release notes are written by the product manager."),
-    ("backend", "The backend is a Go monolith with a few Python workers."),
-    ("flags", "Feature flags are managed in LaunchDarkly."),
-    ("rotation", "The on-call rotation changes every Monday."),
-    ("feedback", "Customer feedback is collected in a shared Airtable base."),
-    ("customer", "Our biggest customer is Northwind Traders."),
-    ("warehouse", "The data warehouse is BigQuery."),
-    ("logs", "Logs are retained for 30 days."),
-    ("semver", "We follow semantic versioning for the public SDK."),
-    ("holidays", "The office is closed on public holidays."),
-    ("expenses", "Expense reports must be filed within 30 days."),
-    ("allhands", "The quarterly all-hands is usually in the last week of the quarter."),
-    ("tests", "Unit tests must pass before deploys are allowed."),
-    ("slack", "The company uses Slack for chat."),
-    ("design-review", "Our design review happens on Fridays."),
-    ("sdk", "The SDK supports Python 3.9 and newer."),
-    ("backups", "Backups run nightly at 02:00 UTC."),
-    ("roadmap", "The product roadmap is reviewed every quarter."),
-    ("sso", "Password resets go through Okta."),
-    ("rate", "The API rate limit is 100 requests per minute per key."),
-    ("translations", "Translations are handled by an agency in Dublin."),
-    ("site", "The marketing site is built with Next.js."),
-    ("bill", "Our cloud bill last month was about $12,000."),
-    ("intern", "The intern, Priya, starts in July."),
-    ("repo", "The main repository is called atlas."),
-    ("secrets", "We store secrets in HashiCorp Vault."),
-    ("lb", "The load balancer is an AWS ALB."),
-    ("ios", "The app's minimum iOS version is 15."),
-    ("triage", "Support tickets are triaged every morning."),
-    ("retro", "The team's retro is every other Friday."),
-    ("dashboard", "The analytics dashboard refreshes hourly."),
-    ("docker", "Docker images are built for amd64 and arm64."),
-    ("licence", "The legal team must approve any new open-source licence."),
-    ("sla", "Our SLA promises 99.9% uptime."),
-    ("quiet", "The office has a quiet room on the third floor."),
-    ("fiscal", "Our fiscal year starts in April."),
-    ("panel", "Our research panel has about 40 participants."),
-    ("churn", "Customer churn was 3% last quarter."),
-    ("talk", "My conference talk next month is about observability."),
-]
+# Unrelated memories: (topic key, text), the tuned set's (`facts_change.py`) and some more. Some
+# are near a scenario's topic on purpose (a sister's city, another service's port, the marketing
+# site's framework): a rule must not take them for the fact that changed.
+EN_OTHER = list(TUNED_EN_OTHER)
+ZH_OTHER = list(TUNED_ZH_OTHER)
 
-ZH_OTHER = [
-    ("sister", "我姐姐在成都开了一家火锅店。"),
-    ("allergy", "我对花生过敏。"),
-    ("birthday", "我的生日是 10 月 3 日。"),
-    ("seat", "坐飞机我喜欢靠窗的位置。"),
-    ("sleep", "我一般晚上 11 点睡觉。"),
-    ("son", "儿子每周六上午踢足球。"),
-    ("book", "最近在读《三体》。"),
-    ("band", "我最喜欢的乐队是五月天。"),
-    ("camera", "我收藏老式胶片相机。"),
-    ("badminton", "我和同事每周四打羽毛球。"),
-    ("passport", "我的护照 2027 年到期。"),
-    ("trip", "我在攒钱，明年春天想去日本旅行。"),
-    ("desk-home", "我在家用升降桌办公。"),
-    ("hand", "我是左撇子。"),
-    ("meditation", "我每天早上冥想十分钟。"),
-    ("takeaway", "点外卖我最常点黄焖鸡。"),
-    ("screen", "我在努力减少晚上刷手机的时间。"),
-    ("football", "我支持北京国安队。"),
-    ("hometown", "我老家在江西九江。"),
-    ("spoken", "我会说粤语和一点英语。"),
-    ("flight", "周五早上 7 点 40 的航班飞重庆。"),
-    ("license", "今年要去换驾照。"),
-    ("plants", "每周日给阳台的花浇水。"),
-    ("kids", "我有两个孩子，一个 7 岁，一个 10 岁。"),
-    ("apartment", "我家住六楼，没有电梯。"),
-    ("notebook", "我习惯用纸质笔记本记灵感。"),
-    ("cuisine", "我最喜欢的菜系是粤菜。"),
-    ("mother", "我妈妈的生日在六月。"),
-    ("hours", "我是夜猫子，晚上效率最高。"),
-    ("dog", "我们家养了一只叫团子的柯基。"),
-    ("weekend", "周末常带孩子去科技馆。"),
-    ("staging-db", "预发环境的数据库端口是 5439。"),
-    ("sprint", "我们的迭代周期是两周。"),
-    ("review", "合并代码需要两人评审通过。"),
-    ("mobile", "移动端是用 Flutter 开发的。"),
-    ("region", "生产环境部署在华东 2 区。"),
-    ("design", "设计稿都放在 Figma 里。"),
-    ("iac", "基础设施用 Terraform 管理。"),
-    ("backend", "后端是 Go 写的单体服务。"),
-    ("flags", "灰度发布用的是自研的开关平台。"),
-    ("rotation", "值班每周一轮换。"),
-    ("feedback", "客户反馈统一记在多维表格里。"),
-    ("customer", "最大的客户是一家连锁超市。"),
-    ("warehouse", "数据仓库用的是 ClickHouse。"),
-    ("logs", "日志保留 30 天。"),
-    ("semver", "SDK 遵循语义化版本。"),
-    ("expenses", "报销单要在 30 天内提交。"),
-    ("allhands", "每季度末开一次全员大会。"),
-    ("tests", "单元测试不通过不能发布。"),
-    ("design-review", "每周五下午做设计评审。"),
-    ("sdk", "SDK 支持 Python 3.9 及以上版本。"),
-    ("backups", "每晚两点自动备份数据库。"),
-    ("roadmap", "产品路线图每季度评审一次。"),
-    ("rate", "接口限流是每个密钥每分钟 100 次。"),
-    ("site", "官网是用 Next.js 搭的。"),
-    ("bill", "上个月云服务账单大约 8 万元。"),
-    ("intern", "实习生小周七月入职。"),
-    ("repo", "主仓库叫 atlas。"),
-    ("secrets", "密钥统一放在 Vault 里。"),
-    ("ios", "App 最低支持 iOS 15。"),
-    ("triage", "客服工单每天早上统一分派。"),
-    ("retro", "每两周的周五开一次回顾会。"),
-    ("dashboard", "数据看板每小时刷新一次。"),
-    ("docker", "镜像同时构建 amd64 和 arm64 两个架构。"),
-    ("licence", "引入新的开源协议需要法务审批。"),
-    ("sla", "服务承诺 99.9% 的可用性。"),
-    ("quiet", "三楼有一间安静的电话间。"),
-    ("fiscal", "公司财年从四月开始。"),
-    ("panel", "调研小组大约有 40 人。"),
-    ("churn", "上季度客户流失率是 3%。"),
-    ("talk", "我下个月要在技术大会上讲可观测性。"),
-    ("release", "新版本计划在周四晚上灰度发布。"),
-    ("weekly-report", "运营周报每周一上午发出。"),
-    ("party", "公司年会定在一月中旬。"),
-    ("postman", "测试同学主要用 Postman 调接口。"),
-]
-
-
-# New unrelated memories, some near a scenario on purpose (a relative's bike or job, another
-# service's port). They never use "user"/"用户".
 EN_OTHER += [
     ("cousin", "My cousin Marta works as a pharmacist in Lisbon."),
     ("brother-bike", "My brother rides a carbon road bike at weekends."),
@@ -304,38 +144,6 @@ ZH_OTHER += [
     ("sister-in-law", "我嫂子在保险公司做理赔。"),
 ]
 
-UNRELATED = 34
-WINDOW_DAYS = 200
-
-
-def stamp(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def scenario(rng, lang, n, topic, old, new, question, pool):
-    namespace = f"h2-{lang}-{n:02d}"
-    keys = {topic} if isinstance(topic, str) else set(topic)
-    start = datetime(2024, 1, 1, tzinfo=timezone.utc) + timedelta(days=rng.randrange(0, 300))
-    others = rng.sample([text for key, text in pool if key not in keys], UNRELATED)
-    at = lambda day: start + timedelta(days=day, minutes=rng.randrange(8 * 60, 22 * 60))
-    old_at = at(rng.randrange(10, 70))
-    new_at = old_at + timedelta(days=rng.randrange(20, 100))
-    lines = [(at(rng.randrange(0, WINDOW_DAYS)), f"d{i + 1:02d}", text) for i, text in enumerate(others)]
-    lines += [(old_at, "old", old), (new_at, "new", new)]
-    lines.sort()
-    last = max(t for t, _, _ in lines)
-    out = [
-        {"type": "memory", "namespace": namespace, "id": mid, "text": text, "timestamp": stamp(t)}
-        for t, mid, text in lines
-    ]
-    asked = last + timedelta(days=rng.randrange(1, 15), hours=1)
-    out.append({
-        "type": "question", "namespace": namespace, "id": namespace, "text": question,
-        "as_of": stamp(asked), "gold": ["new"], "category": lang,
-    })
-    return out
-
-
 def main():
     rng = random.Random(20260131)
     assert len(EN) == 40 and len(ZH) == 40
@@ -343,7 +151,7 @@ def main():
         assert len({text for _, text in pool}) == len(pool), f"{lang}: repeated distractor"
         assert not any("user" in text.lower() or "用户" in text for _, text in pool), f"{lang}: 'user' in a distractor"
         for n, (topic, old, new, question) in enumerate(scenarios, 1):
-            for line in scenario(rng, lang, n, topic, old, new, question, pool):
+            for line in scenario(rng, lang, n, topic, old, new, question, pool, "h2"):
                 print(json.dumps(line, ensure_ascii=False))
 
 
