@@ -373,6 +373,22 @@ async fn held_out_facts_that_change() {
     assert!(f.reachable >= 70, "measured 72: {f:?}");
 }
 
+#[test]
+fn the_generators_write_the_committed_sets() {
+    // Each set is what its script writes (the held-out ones import the tuned one's pools).
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data");
+    for set in ["facts_change", "facts_change_holdout", "facts_change_holdout2"] {
+        let written = std::process::Command::new("python3")
+            .arg(dir.join(format!("{set}.py")))
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .output()
+            .expect("python3 runs");
+        assert!(written.status.success(), "{set}.py: {}", String::from_utf8_lossy(&written.stderr));
+        let committed = std::fs::read(dir.join(format!("{set}.jsonl"))).unwrap();
+        assert!(written.stdout == committed, "{set}.jsonl is not what {set}.py writes");
+    }
+}
+
 /// Memories of the shared benchmarks (stories, a conversation, templated facts; `$REARVIEW_DATA`
 /// as in `slices.rs`) that the rule supersedes, though none updates another.
 async fn supersessions_in(
