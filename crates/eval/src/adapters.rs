@@ -2,7 +2,7 @@
 //! `../shared/data/`) to [`Dataset`]. They only reshape: no gold label or id that would leak it
 //! reaches the text that is stored or asked.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use chrono::{NaiveDate, NaiveDateTime, TimeDelta};
@@ -47,82 +47,109 @@ pub fn locomo(path: &Path) -> Result<Dataset, EvalError> {
     let mut data = Dataset { name: "locomo".into(), ..Default::default() };
     for sample in samples {
         let ns = sample["sample_id"].as_str().unwrap_or("conversation").to_owned();
-        let conversation = &sample["conversation"];
-        let mut sessions: Vec<(u32, Timestamp, &Vec<Value>)> = Vec::new();
-        if let Some(map) = conversation.as_object() {
-            for (key, value) in map {
-                let Some(n) = key.strip_prefix("session_").and_then(|r| r.parse::<u32>().ok())
-                else {
-                    continue;
-                };
-                let Some(turns) = value.as_array().filter(|t| !t.is_empty()) else { continue };
-                let date =
-                    conversation[format!("session_{n}_date_time")].as_str().unwrap_or_default();
-                let when = parse_locomo_date(date).ok_or_else(|| {
-                    EvalError::format(path, format!("{ns} session {n}: unreadable date {date:?}"))
-                })?;
-                sessions.push((n, when, turns));
-            }
-        }
-        sessions.sort_by_key(|(n, _, _)| *n);
-        let mut last = None;
-        let mut turn_ids = std::collections::HashSet::new();
-        for (_, when, turns) in &sessions {
-            for (i, turn) in turns.iter().enumerate() {
-                let id = turn["dia_id"].as_str().unwrap_or_default().to_owned();
-                let mut text = format!(
-                    "({}) {}: {}",
-                    when.format("%-d %B %Y"),
-                    turn["speaker"].as_str().unwrap_or("?"),
-                    turn["text"].as_str().unwrap_or_default()
-                );
-                if let Some(caption) = turn["blip_caption"].as_str() {
-                    text += &format!(" [shares a photo: {caption}]");
-                }
-                let timestamp = *when + TimeDelta::seconds(i as i64);
-                last = Some(timestamp);
-                turn_ids.insert(id.clone());
-                data.memories.push(EvalMemory { namespace: ns.clone(), id, text, timestamp });
-            }
-        }
+        let sessions = locomo_sessions(path, &ns, &sample["conversation"])?;
+        let (last, turn_ids) = locomo_turns(&mut data, &ns, &sessions);
         let as_of = last.unwrap_or_default() + TimeDelta::days(1);
-        for (i, qa) in sample["qa"].as_array().into_iter().flatten().enumerate() {
-            let qid = format!("{ns}#{i}");
-            let evidence: Vec<String> = qa["evidence"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .flat_map(|e| e.split(|c: char| c == ';' || c == ',' || c.is_whitespace()))
-                .map(str::trim)
-                .filter(|e| !e.is_empty())
-                .map(str::to_owned)
-                .collect();
-            let gold: Vec<String> =
-                evidence.iter().filter(|e| turn_ids.contains(*e)).cloned().collect();
-            if gold.is_empty() {
-                data.skipped.push(format!("{qid}: no usable evidence ({evidence:?})"));
-                continue;
-            }
-            let category = match qa["category"].as_u64() {
-                Some(1) => "1 multi-hop",
-                Some(2) => "2 temporal",
-                Some(3) => "3 open-domain",
-                Some(4) => "4 single-hop",
-                Some(5) => "5 adversarial",
-                _ => "other",
-            };
-            data.questions.push(EvalQuestion {
-                namespace: ns.clone(),
-                id: qid,
-                text: qa["question"].as_str().unwrap_or_default().to_owned(),
-                as_of,
-                gold,
-                category: category.to_owned(),
-            });
-        }
+        locomo_questions(&mut data, &ns, sample, as_of, &turn_ids);
     }
     Ok(data)
+}
+
+/// A LoCoMo conversation's sessions that have turns, in order, each with its date.
+fn locomo_sessions<'a>(
+    path: &Path,
+    ns: &str,
+    conversation: &'a Value,
+) -> Result<Vec<(u32, Timestamp, &'a Vec<Value>)>, EvalError> {
+    let mut sessions: Vec<(u32, Timestamp, &Vec<Value>)> = Vec::new();
+    for (key, value) in conversation.as_object().into_iter().flatten() {
+        let Some(n) = key.strip_prefix("session_").and_then(|r| r.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Some(turns) = value.as_array().filter(|t| !t.is_empty()) else { continue };
+        let date = conversation[format!("session_{n}_date_time")].as_str().unwrap_or_default();
+        let when = parse_locomo_date(date).ok_or_else(|| {
+            EvalError::format(path, format!("{ns} session {n}: unreadable date {date:?}"))
+        })?;
+        sessions.push((n, when, turns));
+    }
+    sessions.sort_by_key(|(n, _, _)| *n);
+    Ok(sessions)
+}
+
+/// Each turn of `sessions` as a memory of `data`; the last turn's time and every turn id.
+fn locomo_turns(
+    data: &mut Dataset,
+    ns: &str,
+    sessions: &[(u32, Timestamp, &Vec<Value>)],
+) -> (Option<Timestamp>, HashSet<String>) {
+    let mut last = None;
+    let mut turn_ids = HashSet::new();
+    for (_, when, turns) in sessions {
+        for (i, turn) in turns.iter().enumerate() {
+            let id = turn["dia_id"].as_str().unwrap_or_default().to_owned();
+            let mut text = format!(
+                "({}) {}: {}",
+                when.format("%-d %B %Y"),
+                turn["speaker"].as_str().unwrap_or("?"),
+                turn["text"].as_str().unwrap_or_default()
+            );
+            if let Some(caption) = turn["blip_caption"].as_str() {
+                text += &format!(" [shares a photo: {caption}]");
+            }
+            let timestamp = *when + TimeDelta::seconds(i as i64);
+            last = Some(timestamp);
+            turn_ids.insert(id.clone());
+            data.memories.push(EvalMemory { namespace: ns.to_owned(), id, text, timestamp });
+        }
+    }
+    (last, turn_ids)
+}
+
+/// A conversation's questions, asked `as_of`, gold = the evidence ids that name a turn; one
+/// without any is skipped.
+fn locomo_questions(
+    data: &mut Dataset,
+    ns: &str,
+    sample: &Value,
+    as_of: Timestamp,
+    turn_ids: &HashSet<String>,
+) {
+    for (i, qa) in sample["qa"].as_array().into_iter().flatten().enumerate() {
+        let qid = format!("{ns}#{i}");
+        let evidence: Vec<String> = qa["evidence"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .flat_map(|e| e.split(|c: char| c == ';' || c == ',' || c.is_whitespace()))
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let gold: Vec<String> =
+            evidence.iter().filter(|e| turn_ids.contains(*e)).cloned().collect();
+        if gold.is_empty() {
+            data.skipped.push(format!("{qid}: no usable evidence ({evidence:?})"));
+            continue;
+        }
+        let category = match qa["category"].as_u64() {
+            Some(1) => "1 multi-hop",
+            Some(2) => "2 temporal",
+            Some(3) => "3 open-domain",
+            Some(4) => "4 single-hop",
+            Some(5) => "5 adversarial",
+            _ => "other",
+        };
+        data.questions.push(EvalQuestion {
+            namespace: ns.to_owned(),
+            id: qid,
+            text: qa["question"].as_str().unwrap_or_default().to_owned(),
+            as_of,
+            gold,
+            category: category.to_owned(),
+        });
+    }
 }
 
 /// `"1:56 pm on 8 May, 2023"`.
