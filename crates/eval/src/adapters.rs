@@ -55,13 +55,16 @@ pub fn locomo(path: &Path) -> Result<Dataset, EvalError> {
     Ok(data)
 }
 
-/// A LoCoMo conversation's sessions that have turns, in order, each with its date.
+/// A LoCoMo session: its number, its date and its turns.
+type Session<'a> = (u32, Timestamp, &'a Vec<Value>);
+
+/// A LoCoMo conversation's sessions that have turns, in order.
 fn locomo_sessions<'a>(
     path: &Path,
     ns: &str,
     conversation: &'a Value,
-) -> Result<Vec<(u32, Timestamp, &'a Vec<Value>)>, EvalError> {
-    let mut sessions: Vec<(u32, Timestamp, &Vec<Value>)> = Vec::new();
+) -> Result<Vec<Session<'a>>, EvalError> {
+    let mut sessions: Vec<Session<'a>> = Vec::new();
     for (key, value) in conversation.as_object().into_iter().flatten() {
         let Some(n) = key.strip_prefix("session_").and_then(|r| r.parse::<u32>().ok()) else {
             continue;
@@ -81,7 +84,7 @@ fn locomo_sessions<'a>(
 fn locomo_turns(
     data: &mut Dataset,
     ns: &str,
-    sessions: &[(u32, Timestamp, &Vec<Value>)],
+    sessions: &[Session<'_>],
 ) -> (Option<Timestamp>, HashSet<String>) {
     let mut last = None;
     let mut turn_ids = HashSet::new();
