@@ -430,18 +430,7 @@ pub(crate) fn read_safetensors(path: &Path) -> Result<Tensors, ModelError> {
     use std::io::{Read, Seek, SeekFrom};
     let bad = |message: String| ModelError::format(path, message);
     let mut file = std::fs::File::open(path).map_err(ModelError::io("reading", path))?;
-    let file_len = file.metadata().map_err(ModelError::io("reading", path))?.len();
-    let mut len = [0u8; 8];
-    file.read_exact(&mut len).map_err(ModelError::io("reading", path))?;
-    let header_len = u64::from_le_bytes(len);
-    if header_len > 100 << 20 || header_len + 8 > file_len {
-        return Err(bad("not a safetensors file (bad header length)".into()));
-    }
-    let mut header = vec![0u8; header_len as usize];
-    file.read_exact(&mut header).map_err(ModelError::io("reading", path))?;
-    let header: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&header)
-        .map_err(|e| bad(format!("not a safetensors file (header: {e})")))?;
-    let data_start = 8 + header_len;
+    let (header, data_start, file_len) = read_safetensors_header(&mut file, path)?;
     let mut tensors = Tensors::with_capacity(header.len());
     for (name, info) in header {
         if name == "__metadata__" {
@@ -472,50 +461,89 @@ pub(crate) fn read_safetensors(path: &Path) -> Result<Tensors, ModelError> {
                 .map_err(ModelError::io("reading", path))?;
             Values::F32(values)
         } else {
-            // Read in 1 MiB slices and convert, so a large table never exists twice.
-            let half_precision = held_as_f16(&name);
-            let mut halves = Vec::with_capacity(if half_precision { count } else { 0 });
-            let mut floats = Vec::with_capacity(if half_precision { 0 } else { count });
-            let mut buffer = vec![0f32; 1 << 18];
-            let mut widened = Vec::new();
-            let mut left = count;
-            while left > 0 {
-                let n = left.min(buffer.len() * 4 / width);
-                let raw = &mut bytemuck::cast_slice_mut::<f32, u8>(&mut buffer)[..n * width];
-                file.read_exact(raw).map_err(ModelError::io("reading", path))?;
-                left -= n;
-                let slice: &[f32] = if dtype == "F32" {
-                    &buffer[..n]
-                } else {
-                    let raw = &bytemuck::cast_slice::<f32, u8>(&buffer)[..n * width];
-                    widened.clear();
-                    match dtype {
-                        "F16" => widened.extend(
-                            raw.chunks_exact(2).map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32()),
-                        ),
-                        "BF16" => widened.extend(
-                            raw.chunks_exact(2)
-                                .map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()),
-                        ),
-                        _ => widened
-                            .extend(raw.chunks_exact(8).map(|b| {
-                                f64::from_le_bytes(b.try_into().expect("8 bytes")) as f32
-                            })),
-                    }
-                    &widened
-                };
-                if half_precision {
-                    // The slice conversion uses the CPU's F16C instructions where present.
-                    let start = halves.len();
-                    halves.resize(start + n, f16::ZERO);
-                    halves[start..].convert_from_f32_slice(slice);
-                } else {
-                    floats.extend_from_slice(slice);
-                }
-            }
-            if half_precision { Values::F16(halves) } else { Values::F32(floats) }
+            let wanted = Wanted { dtype, width, count, half_precision: held_as_f16(&name) };
+            read_converted(&mut file, path, wanted)?
         };
         tensors.insert(name, (shape, values));
     }
     Ok(tensors)
+}
+
+/// A safetensors file's JSON header, where its data starts, and the file's length.
+fn read_safetensors_header(
+    file: &mut std::fs::File,
+    path: &Path,
+) -> Result<(serde_json::Map<String, serde_json::Value>, u64, u64), ModelError> {
+    use std::io::Read;
+    let bad = |message: String| ModelError::format(path, message);
+    let file_len = file.metadata().map_err(ModelError::io("reading", path))?.len();
+    let mut len = [0u8; 8];
+    file.read_exact(&mut len).map_err(ModelError::io("reading", path))?;
+    let header_len = u64::from_le_bytes(len);
+    if header_len > 100 << 20 || header_len + 8 > file_len {
+        return Err(bad("not a safetensors file (bad header length)".into()));
+    }
+    let mut header = vec![0u8; header_len as usize];
+    file.read_exact(&mut header).map_err(ModelError::io("reading", path))?;
+    let header = serde_json::from_slice(&header)
+        .map_err(|e| bad(format!("not a safetensors file (header: {e})")))?;
+    Ok((header, 8 + header_len, file_len))
+}
+
+/// What [`read_converted`] reads: `count` values of `dtype` (`width` bytes each), kept at half
+/// precision or as `f32`.
+struct Wanted<'a> {
+    dtype: &'a str,
+    width: usize,
+    count: usize,
+    half_precision: bool,
+}
+
+/// One tensor's values from where `file` stands, widened to `f32` (F16, BF16, F64) and kept at
+/// half precision or as `f32`, read in 1 MiB slices so a large table never exists twice.
+fn read_converted(
+    file: &mut std::fs::File,
+    path: &Path,
+    wanted: Wanted<'_>,
+) -> Result<Values, ModelError> {
+    use std::io::Read;
+    let Wanted { dtype, width, count, half_precision } = wanted;
+    let mut halves = Vec::with_capacity(if half_precision { count } else { 0 });
+    let mut floats = Vec::with_capacity(if half_precision { 0 } else { count });
+    let mut buffer = vec![0f32; 1 << 18];
+    let mut widened = Vec::new();
+    let mut left = count;
+    while left > 0 {
+        let n = left.min(buffer.len() * 4 / width);
+        let raw = &mut bytemuck::cast_slice_mut::<f32, u8>(&mut buffer)[..n * width];
+        file.read_exact(raw).map_err(ModelError::io("reading", path))?;
+        left -= n;
+        let slice: &[f32] = if dtype == "F32" {
+            &buffer[..n]
+        } else {
+            let raw = &bytemuck::cast_slice::<f32, u8>(&buffer)[..n * width];
+            widened.clear();
+            match dtype {
+                "F16" => widened
+                    .extend(raw.chunks_exact(2).map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32())),
+                "BF16" => widened.extend(
+                    raw.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()),
+                ),
+                _ => widened.extend(
+                    raw.chunks_exact(8)
+                        .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")) as f32),
+                ),
+            }
+            &widened
+        };
+        if half_precision {
+            // The slice conversion uses the CPU's F16C instructions where present.
+            let start = halves.len();
+            halves.resize(start + n, f16::ZERO);
+            halves[start..].convert_from_f32_slice(slice);
+        } else {
+            floats.extend_from_slice(slice);
+        }
+    }
+    Ok(if half_precision { Values::F16(halves) } else { Values::F32(floats) })
 }
