@@ -19,8 +19,8 @@
 //! small namespace any two memories are each other's nearest, and Chinese sentences sit at
 //! cosine 0.85 and more whatever they say, so `我喜欢在周末去香山爬山` and `用户对花生过敏…` would
 //! tie), and scoring at least [`Succession::tie_ratio`] of the first. It takes the first one's
-//! score. This was designed from that set's misses; a second held-out set, written after it,
-//! measures it: 53.7 % → 65.0 % newer first.
+//! score. This was designed from that set's misses; two more held-out sets, written after it,
+//! measure it: 53.7 % → 65.0 % and 43.8 % → 61.3 % newer first.
 //!
 //! Only the first two are read: a swap between them moves no memory into or out of any top k
 //! but the first (before the relevance floor, which the newer one then passes as the older one
