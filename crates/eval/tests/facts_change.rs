@@ -2,8 +2,8 @@
 //! namespace with 34 unrelated memories, an older statement of a fact, a newer one that changes
 //! it (moved city, changed port, negated preference, new e-mail, new job, deadline, phone, from X
 //! to Y…) and a question asked after the change whose gold is the newer statement
-//! (`data/facts_change.jsonl`, written by `data/facts_change.py`); and the same measured on two
-//! held-out sets of 80 (`data/facts_change_holdout{,2,3}.jsonl`, by the `.py` beside each).
+//! (`data/facts_change.jsonl`, written by `data/facts_change.py`); and the same measured on
+//! three held-out sets of 80 (`data/facts_change_holdout{,2,3}.jsonl`, by the `.py` beside each).
 //!
 //! Each run reports, and holds floors on, with rule-based supersession off (the default:
 //! `LifecycleConfig::supersede_by_rule`) and on:
@@ -24,8 +24,8 @@
 //!
 //! | | newer first | ceiling | detected | false | reachable |
 //! |---|---|---|---|---|---|
-//! | multilingual-e5-small, default (no rule) | 0.906 (en 0.938, zh 0.875) | 0.844 | 0 / 128 | 0 | 126 / 128 |
-//! | multilingual-e5-small, `supersede_by_rule` | 0.922 (en 0.938, zh 0.906) | 0.844 | 110 / 128 | 3 | 126 / 128 |
+//! | multilingual-e5-small, default (no rule) | 0.898 (en 0.938, zh 0.859) | 0.844 | 0 / 128 | 0 | 126 / 128 |
+//! | multilingual-e5-small, `supersede_by_rule` | 0.914 (en 0.938, zh 0.891) | 0.844 | 110 / 128 | 3 | 126 / 128 |
 //! | keyword-only, default (no rule) | 0.742 (en 0.750, zh 0.734) | 0.781 | 0 / 128 | 0 | 126 / 128 |
 //! | keyword-only, `supersede_by_rule` | 0.758 (en 0.781, zh 0.734) | 0.781 | 91 / 128 | 5 | 126 / 128 |
 //!
@@ -47,7 +47,7 @@
 //! |---|---|---|---|
 //! | set 1, multilingual-e5-small | 0.562 (en 0.475, zh 0.650) | 0.700 | 77 / 80 |
 //! | set 1, keyword-only | 0.263 (en 0.225, zh 0.300) | 0.488 | 65 / 80 |
-//! | set 2, multilingual-e5-small | 0.650 (en 0.700, zh 0.600) | 0.788 | 72 / 80 |
+//! | set 2, multilingual-e5-small | 0.650 (en 0.700, zh 0.600) | 0.787 | 72 / 80 |
 //! | set 2, keyword-only | 0.363 (en 0.325, zh 0.400) | 0.625 | 70 / 80 |
 //! | set 3, multilingual-e5-small | 0.613 (en 0.625, zh 0.600) | 0.763 | 79 / 80 |
 //! | set 3, keyword-only | 0.213 (en 0.275, zh 0.150) | 0.588 | 76 / 80 |
@@ -324,22 +324,23 @@ async fn facts_that_change_with_the_default_model() {
     let model = cached(Some(Arc::new(model))).await;
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios.
     // By default (the rule off, the newer statement placed before the older one at recall)
-    // 90.6 %; with no older statement at all (perfect supersession) 84.4 %: lifting the newer
-    // statement into the older one's place does better than removing the older one. Of the 12
-    // misses: 7 put the older statement first, by changes no word marks (`I took a full-time job
-    // at Canva` after `I freelance as a graphic designer`) or stated changes, whose two
-    // statements are not each other's nearest (`上个月服务全部迁到了腾讯云。` is as near to `上个
+    // 89.8 %; with no older statement at all (perfect supersession) 84.4 %: lifting the newer
+    // statement into the older one's place does better than removing the older one. Of the 13
+    // misses: 8 put the older statement first, by changes no word marks (`I took a full-time job
+    // at Canva` after `I freelance as a graphic designer`; `我更喜欢用 Go 写代码了。` shares only
+    // `喜欢` with `我最喜欢的编程语言是 Python。`, which the near tie does not count) or stated
+    // changes, whose two statements are not each other's nearest (`上个月服务全部迁到了腾讯云。` is as near to `上个
     // 月云服务账单大约 8 万元。` as to `服务部署在阿里云上。`); 5 rank unrelated memories above
     // both.
     let f = measure(Set::Tuned, model.clone(), false).await;
     assert_eq!(f.scenarios, 128);
-    at_least("model newer first", f.newer_first.0, 0.88); // measured 0.906 (en 0.938, zh 0.875)
+    at_least("model newer first", f.newer_first.0, 0.87); // measured 0.898 (en 0.938, zh 0.859)
     at_least("model ceiling", f.ceiling, 0.82); // measured 0.844
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");
 
     let f = measure(Set::Tuned, model, true).await;
-    at_least("model newer first, rule", f.newer_first.0, 0.89); // measured 0.922 (en 0.938, zh 0.906)
+    at_least("model newer first, rule", f.newer_first.0, 0.88); // measured 0.914 (en 0.938, zh 0.891)
     at_least("model detected, rule", f.detected as f64 / 128.0, 0.83); // measured 110 of 128
     assert!(f.false_supersessions <= 6, "measured 3: {f:?}");
     assert!(f.reachable >= 125, "measured 126: {f:?}");
@@ -385,7 +386,7 @@ async fn held_out_facts_that_change() {
     assert!(f.reachable >= 77, "measured 79: {f:?}");
     let f = measure(Set::HeldOut2, model, false).await;
     at_least("held-out 2 model newer first", f.newer_first.0, 0.62); // measured 0.650 (en 0.700, zh 0.600)
-    at_least("held-out 2 model ceiling", f.ceiling, 0.76); // measured 0.788
+    at_least("held-out 2 model ceiling", f.ceiling, 0.76); // measured 0.787
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 70, "measured 72: {f:?}");
 }
@@ -400,6 +401,8 @@ fn the_generators_write_the_committed_sets() {
         let written = std::process::Command::new("python3")
             .arg(dir.join(format!("{set}.py")))
             .env("PYTHONDONTWRITEBYTECODE", "1")
+            // Where `facts_change` is imported from, also under `PYTHONSAFEPATH`.
+            .env("PYTHONPATH", &dir)
             .output()
             .expect("python3 runs");
         assert!(written.status.success(), "{set}.py: {}", String::from_utf8_lossy(&written.stderr));

@@ -370,8 +370,9 @@ impl MemoryService {
     }
 
     /// Stage 4b: each newer statement of a fact placed right before the older statement it
-    /// updates, among the `window` memories a recall returns (`rearview_search::succession`),
-    /// and the memories so placed with the older one each took the place of. Pairs are compared
+    /// updates, among the `window` memories a recall returns and at least the first two, and
+    /// the later of a near tie of the first two first (`rearview_search::succession`); with the
+    /// memories so placed and the older one each took the place of. Pairs are compared
     /// in the first query space (cosines of the candidates' stored vectors); keyword-only, by
     /// their texts alone.
     async fn put_newer_first(

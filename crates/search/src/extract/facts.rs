@@ -139,10 +139,15 @@ impl Reading {
         Reading { markers: change_markers(text), subject, pairs: han_pairs(text), facts }
     }
 
-    /// Whether the two texts share a subject term: something both name, beyond the words every
-    /// text says (`subject_shared`, which reads two texts as about one subject, asks more).
+    /// Whether the two texts share a subject term that says what they are about: not only whom
+    /// (`用户`, `user`: an agent may write every memory about its user so) nor only a side of an
+    /// antonym pair (`喜欢`: `用户喜欢爬山` and `用户喜欢吃辣` are two facts). `subject_shared`,
+    /// which reads two texts as about one subject, asks more.
     pub fn shares_a_subject_term(&self, other: &Reading) -> bool {
-        !self.subject.is_disjoint(&other.subject)
+        self.subject.intersection(&other.subject).any(|term| {
+            !WHO_TERMS.contains(&term.as_str())
+                && !antonym_forms().iter().any(|(form, _, _)| *form == term)
+        })
     }
 
     /// Whether the text states a plan or an intention (`going to`, `打算`): a change that has
@@ -247,6 +252,9 @@ fn han_pairs(text: &str) -> BTreeSet<String> {
         .filter(|pair| !listed(ZH_TIME_WORDS, pair))
         .collect()
 }
+
+/// Subject terms that say whom a memory is about, which an agent's memories of its user all may.
+const WHO_TERMS: &[&str] = &["用户", "user", "users"];
 
 /// Two-character words of time, which frame a fact rather than name its subject.
 const ZH_TIME_WORDS: &str = "每天 每周 每月 每年 每晚 每次 上午 下午 中午 早上 晚上 今天 明天 昨天 \
@@ -1124,6 +1132,18 @@ fn push_word(word: &str, chinese: bool, sentence_start: bool, out: &mut Vec<Toke
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shared_subject_term_says_what_both_are_about() {
+        let shared = |a: &str, b: &str| Reading::of(a).shares_a_subject_term(&Reading::of(b));
+        assert!(shared("孩子每天下午四点半放学。", "这学期学校调了作息，五点才放学。"));
+        assert!(shared("The free plan allows 3 projects.", "Free accounts get 5 projects."));
+        // Whom they are about, or a side of an antonym pair, is not what.
+        assert!(!shared("用户喜欢在周末去香山爬山", "用户对花生过敏，点餐时要避开含花生的菜。"));
+        assert!(!shared("用户喜欢爬山", "我喜欢吃辣"));
+        assert!(!shared("The user likes spicy food.", "The user lives in Toronto."));
+        assert!(!shared("我喜欢在周末去香山爬山", "用户对花生过敏。"));
+    }
 
     /// `(older, newer)` pairs that state different facts, each language.
     const CONTRADICTIONS: &[(&str, &str)] = &[

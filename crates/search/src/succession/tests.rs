@@ -272,7 +272,10 @@ fn a_newer_statement_placed_before_its_older_one_keeps_it_when_a_tie_lifts_it_fu
     ]);
     let ranked = vec![scored(1, 0.9), scored(3, 0.6), scored(2, 0.2)];
     let near = cosines(&[(1, 2, 0.95), (2, 3, 0.85)]);
-    let (out, lifted) = newer_first(ranked, &statements, &near, 5, &Succession::DEFAULT);
+    let (out, lifted) = newer_first(ranked.clone(), &statements, &near, 5, &Succession::DEFAULT);
     assert_eq!(ids(&out), [2, 1, 3]);
+    // A recall for one memory answers the same: the second is read as an older statement.
+    let (one, _) = newer_first(ranked, &statements, &near, 1, &Succession::DEFAULT);
+    assert_eq!(ids(&one)[0], 2);
     assert_eq!(lifted, HashMap::from([(id(2), id(3))]), "the first older statement it replaced");
 }

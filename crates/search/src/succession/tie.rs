@@ -23,8 +23,8 @@
 //! measure it: 53.7 % → 65.0 % and 43.8 % → 61.3 % newer first.
 //!
 //! Only the first two are read: a swap between them moves no memory into or out of any top k
-//! but the first (before the relevance floor, which the newer one then passes as the older one
-//! would). What it can cost is the first answer where two near-identical statements are about
+//! but the first (before the relevance floor, which the newer one then passes as the older
+//! statement it took the place of would: the first, or the one it was already placed before). What it can cost is the first answer where two near-identical statements are about
 //! two things (MemDaily's `我同事身高161厘米。` and `我上司身高177厘米。`); the nearness is asked
 //! of all candidates and by a margin to keep that rare (figures in `BENCHMARKS.md`, "A held-out
 //! set, and a near tie of the two best answers").
