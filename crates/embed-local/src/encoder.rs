@@ -270,37 +270,9 @@ impl Encoder {
         pooling: Pooling,
     ) -> Result<Vec<Vec<f32>>, ModelError> {
         let h = self.hidden;
-        let mut starts = Vec::with_capacity(seqs.len() + 1);
-        let mut total = 0;
-        for seq in seqs {
-            if seq.is_empty() || seq.len() > self.max_positions {
-                return Err(ModelError::Runtime(format!(
-                    "a sequence of {} tokens; this model takes 1 to {}",
-                    seq.len(),
-                    self.max_positions
-                )));
-            }
-            if let Some(&id) = seq.iter().find(|&&id| id as usize >= self.vocab) {
-                return Err(ModelError::Runtime(format!(
-                    "token id {id} is outside the model's vocabulary of {}; tokenizer.json does not belong to these weights",
-                    self.vocab
-                )));
-            }
-            starts.push(total);
-            total += seq.len();
-        }
-        starts.push(total);
-
-        // Embeddings: word + position (+ token type 0), then LayerNorm.
-        let mut x = vec![0f32; total * h];
-        let tokens = seqs.iter().flat_map(|seq| seq.iter().enumerate());
-        for (row, (position, &id)) in x.chunks_exact_mut(h).zip(tokens) {
-            self.words[id as usize * h..][..h].convert_to_f32_slice(row);
-            let pos = &self.positions[(self.position_offset + position) * h..][..h];
-            row.iter_mut().zip(pos).for_each(|(v, p)| *v += p);
-        }
-        kernels::layer_norm(&mut x, None, &self.embed_norm.0, &self.embed_norm.1, self.eps);
-
+        let starts = self.sequence_starts(seqs)?;
+        let total = starts.last().copied().unwrap_or(0);
+        let mut x = self.embed_tokens(seqs, total);
         let ffn = self.layers.first().map_or(0, |l| l.up_bias.len());
         let mut qkv = vec![0f32; total * 3 * h];
         let mut context = vec![0f32; total * h];
@@ -330,25 +302,47 @@ impl Encoder {
             );
             std::mem::swap(&mut x, &mut projected);
         }
+        Ok(starts.windows(2).map(|span| pool(&x[span[0] * h..span[1] * h], h, pooling)).collect())
+    }
 
-        Ok(starts
-            .windows(2)
-            .map(|span| {
-                let rows = &x[span[0] * h..span[1] * h];
-                match pooling {
-                    Pooling::Cls => rows[..h].to_vec(),
-                    Pooling::Mean => {
-                        let mut sum = vec![0f32; h];
-                        for row in rows.chunks_exact(h) {
-                            sum.iter_mut().zip(row).for_each(|(s, v)| *s += v);
-                        }
-                        let count = (span[1] - span[0]) as f32;
-                        sum.iter_mut().for_each(|s| *s /= count);
-                        sum
-                    }
-                }
-            })
-            .collect())
+    /// Where each of `seqs` starts among all their tokens, and (last) the total; an empty or
+    /// too long sequence, or a token id outside the vocabulary, is an error.
+    fn sequence_starts(&self, seqs: &[Vec<u32>]) -> Result<Vec<usize>, ModelError> {
+        let mut starts = Vec::with_capacity(seqs.len() + 1);
+        let mut total = 0;
+        for seq in seqs {
+            if seq.is_empty() || seq.len() > self.max_positions {
+                return Err(ModelError::Runtime(format!(
+                    "a sequence of {} tokens; this model takes 1 to {}",
+                    seq.len(),
+                    self.max_positions
+                )));
+            }
+            if let Some(&id) = seq.iter().find(|&&id| id as usize >= self.vocab) {
+                return Err(ModelError::Runtime(format!(
+                    "token id {id} is outside the model's vocabulary of {}; tokenizer.json does not belong to these weights",
+                    self.vocab
+                )));
+            }
+            starts.push(total);
+            total += seq.len();
+        }
+        starts.push(total);
+        Ok(starts)
+    }
+
+    /// The input rows of `total` tokens: word + position (+ token type 0), then LayerNorm.
+    fn embed_tokens(&self, seqs: &[Vec<u32>], total: usize) -> Vec<f32> {
+        let h = self.hidden;
+        let mut x = vec![0f32; total * h];
+        let tokens = seqs.iter().flat_map(|seq| seq.iter().enumerate());
+        for (row, (position, &id)) in x.chunks_exact_mut(h).zip(tokens) {
+            self.words[id as usize * h..][..h].convert_to_f32_slice(row);
+            let pos = &self.positions[(self.position_offset + position) * h..][..h];
+            row.iter_mut().zip(pos).for_each(|(v, p)| *v += p);
+        }
+        kernels::layer_norm(&mut x, None, &self.embed_norm.0, &self.embed_norm.1, self.eps);
+        x
     }
 
     /// Scaled dot-product self-attention within each sequence, every head: `qkv` rows are
@@ -421,6 +415,22 @@ fn attend_head(
         }
     }
     Arch::new().dispatch(Head { rows, h, offset, dh, scale, scores, out });
+}
+
+/// One sequence's output `rows` (`h` wide) pooled into one vector.
+fn pool(rows: &[f32], h: usize, pooling: Pooling) -> Vec<f32> {
+    match pooling {
+        Pooling::Cls => rows[..h].to_vec(),
+        Pooling::Mean => {
+            let mut sum = vec![0f32; h];
+            for row in rows.chunks_exact(h) {
+                sum.iter_mut().zip(row).for_each(|(s, v)| *s += v);
+            }
+            let count = (rows.len() / h) as f32;
+            sum.iter_mut().for_each(|s| *s /= count);
+            sum
+        }
+    }
 }
 
 /// Reads a safetensors file one tensor at a time: `f32` vectors (F16, BF16 and F64 converted),
