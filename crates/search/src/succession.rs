@@ -39,11 +39,12 @@
 //! Last, the two best answers (`succession/tie.rs`): when the second is a later statement of
 //! the first's tier, near in meaning, the two each other's nearest statement among the
 //! candidates by the margin, sharing a subject term, and it scores at least
-//! [`Succession::tie_ratio`] of the first, it goes first. A near tie between two statements of one fact is broken by time, with no word of
-//! change needed: `这学期学校调了作息，五点才放学。` before `孩子每天下午四点半放学。` for
-//! `用户的孩子几点放学？`. The words of change above were read from the facts-change set and carry poorly to
-//! wording they were not read from: on two held-out sets written after this, 53.7 % and 43.8 %
-//! newer first without it, 65.0 % and 61.3 % with it.
+//! [`Succession::tie_ratio`] of the first, it goes first. A near tie between two statements of
+//! one fact is broken by time, with no word of change needed: `这学期学校调了作息，五点才放
+//! 学。` before `孩子每天下午四点半放学。` for `用户的孩子几点放学？`. The words of change above
+//! were read from the facts-change set and carry poorly to wording they were not read from: on
+//! two held-out sets written after this, 53.7 % and 43.8 % newer first without it, 65.0 % and
+//! 61.3 % with it.
 //!
 //! Any nearby memory would be too loose: a person's short event memories (MADial-Bench's
 //! `Bart在…，感到非常开心`) sit at cosine 0.85–0.95 from each other, and a `新` or `开始` in the
@@ -55,9 +56,9 @@
 //!
 //! Only the best `window` candidates (the top k asked for, before the relevance floor and a
 //! token budget cut further, and at least two, which the tie reads) are read as older
-//! statements, and each newer statement lifted among them; any candidate of the query may be the newer one. Chains keep their order
-//! (Lisbon, then Paris, then Berlin), also when only Berlin ranks in the window; a memory is
-//! placed once.
+//! statements, and each newer statement lifted among them; any candidate of the query may be
+//! the newer one. Chains keep their order (Lisbon, then Paris, then Berlin), also when only
+//! Berlin ranks in the window; a memory is placed once.
 
 use std::collections::{HashMap, HashSet};
 
@@ -331,22 +332,25 @@ fn place(
     let Some(mut scored) = by_id.remove(&id) else { return };
     if let Some((older, score)) = instead {
         lifted.insert(id, older);
-        let score = score.max(scored.score);
-        let own = std::mem::replace(&mut scored.explanation, Explanation::leaf(0.0, ""));
-        scored.explanation = Explanation {
-            value: score,
-            description: format!(
-                "score of the older statement {older}, which this newer one reads as updating \
-                 (placed before it)"
-            ),
-            details: vec![own],
-        };
-        scored.score = score;
+        let why = format!(
+            "score of the older statement {older}, which this newer one reads as updating \
+             (placed before it)"
+        );
+        take_score(&mut scored, score, why);
     }
     for newer in newer_of.get(&id).into_iter().flatten() {
         place(*newer, Some((id, scored.score)), newer_of, by_id, placed, out, lifted);
     }
     out.push(scored);
+}
+
+/// `scored` ranks by `score` (an older statement's) when that is higher than its own, which
+/// stays explained under `why`.
+fn take_score(scored: &mut Scored, score: f32, why: String) {
+    let score = score.max(scored.score);
+    let own = std::mem::replace(&mut scored.explanation, Explanation::leaf(0.0, ""));
+    scored.explanation = Explanation { value: score, description: why, details: vec![own] };
+    scored.score = score;
 }
 
 /// `ranked` with each superseded memory (history: a newer one replaced it) answered by the

@@ -24,16 +24,17 @@
 //!
 //! Only the first two are read: a swap between them moves no memory into or out of any top k
 //! but the first (before the relevance floor, which the newer one then passes as the older
-//! statement it took the place of would: the first, or the one it was already placed before). What it can cost is the first answer where two near-identical statements are about
-//! two things (MemDaily's `我同事身高161厘米。` and `我上司身高177厘米。`); the nearness is asked
+//! statement it took the place of would: the first, or the one it was already placed before).
+//! What it can cost is the first answer where two near-identical statements are about two
+//! things (MemDaily's `我同事身高161厘米。` and `我上司身高177厘米。`); the nearness is asked
 //! of all candidates and by a margin to keep that rare (figures in `BENCHMARKS.md`, "A held-out
 //! set, and a near tie of the two best answers").
 
 use rearview_core::MemoryId;
 
-use super::Succession;
 use super::nearness::{Nearness, Side};
-use crate::rank::{Explanation, Scored};
+use super::{Succession, take_score};
+use crate::rank::Scored;
 
 /// Puts the second of `ranked` first when it is the later statement of a near tie with the
 /// first (see the module docs); returns it and the older one it took the place of. The scores
@@ -59,17 +60,12 @@ pub(super) fn newer_of_a_near_tie<F: Fn(MemoryId, MemoryId) -> Option<f32>>(
     if !tied {
         return None;
     }
-    let (older_id, score) = (first.id, first.score.max(second.score));
-    let own = std::mem::replace(&mut second.explanation, Explanation::leaf(0.0, ""));
-    second.explanation = Explanation {
-        value: score,
-        description: format!(
-            "score of {older_id}, an older statement of the same fact near-tied with this one \
-             (each the other's nearest): the later one first"
-        ),
-        details: vec![own],
-    };
-    second.score = score;
+    let older_id = first.id;
+    let why = format!(
+        "score of {older_id}, an older statement of the same fact near-tied with this one (each \
+         the other's nearest): the later one first"
+    );
+    take_score(second, first.score, why);
     ranked.swap(0, 1);
     Some((ranked[0].id, older_id))
 }
