@@ -40,8 +40,9 @@ pub const NAMES: [&str; 7] =
 ///   `+focus:T:W:D` (dialogue focus: tail turns, tail weight, keyword decay per turn),
 ///   `+succession:S:M` (newer statements first, pairs at cosine ≥ S, nearest by M; the tie
 ///   below as it was), `+tie:R` (the stage's near tie of the two best answers broken by time
-///   when the second scores ≥ R × the first; over 1: never, as before 8a70b9c),
-///   `+nosuccession`, `+feedback:T:W` (every query vector moved toward the first ranking's top
+///   when the second scores ≥ R × the first; over 1: never, as before 8a70b9c), `+speaker:W`
+///   (a question about the user embedded with weight W in the user's first-person words; 0:
+///   as written only), `+nosuccession`, `+feedback:T:W` (every query vector moved toward the first ranking's top
 ///   T memories with weight W), `+dialoguefeedback:T:W` (only dialogue queries),
 ///   `+nofeedback`, `+baretail` (the focus tail without its speaker labels),
 ///   `+labelledtail` (with them), `+replies:N:S` (a question among the first N memories
@@ -99,7 +100,7 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
             EvalError::Input(format!(
                 "unknown configuration {other:?}; allowed: {}, or a custom fusion \
                  (weighted:V:K:S, rrf:K:V:W, rel:V:K:raw|minmax[:max|coverS], or default) with any \
-                 of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +tie:R, +nosuccession, \
+                 of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +tie:R, +speaker:W, +nosuccession, \
                  +feedback:T:W, +dialoguefeedback:T:W, +nofeedback, +baretail, +labelledtail, +replies:N:S, +noreplies",
                 NAMES.join(", ")
             ))
@@ -149,6 +150,8 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                 }
             }
             ("nosuccession", []) => ranking.succession = None,
+            // 0: a question about the user is embedded only as written.
+            ("speaker", [weight]) => ranking.focus.speaker_weight = *weight,
             ("baretail", []) => ranking.focus.bare_tail = true,
             ("labelledtail", []) => ranking.focus.bare_tail = false,
             ("feedback" | "dialoguefeedback", [top, weight])

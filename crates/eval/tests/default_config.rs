@@ -28,8 +28,19 @@ const TEXTS: [&str; 12] = [
     "the deployment failed because the disk was full",
     "周末和朋友一起看电影",
 ];
-const QUESTIONS: [&str; 8] =
-    ["端口", "周末", "备份", "standup", "Berlin", "咖啡", "disk full", "PostgreSQL 端口"];
+const QUESTIONS: [&str; 10] = [
+    "端口",
+    "周末",
+    "备份",
+    "standup",
+    "Berlin",
+    "咖啡",
+    "disk full",
+    "PostgreSQL 端口",
+    // Read in the user's words too (`rearview_search::speaker`).
+    "用户对什么过敏？",
+    "What does the user drink every morning?",
+];
 
 #[tokio::test]
 async fn the_default_configuration_is_what_recall_does_with_no_options() {
@@ -92,6 +103,15 @@ async fn the_default_configuration_is_what_recall_does_with_no_options() {
     assert_eq!(report.get("default", "frac", 1), Some(1.0), "{}", report.to_text());
     let design = report.get("hybrid", "frac", 1).unwrap();
     assert!(design < 1.0, "the design's formula ranks differently here: {}", report.to_text());
+}
+
+#[test]
+fn the_speaker_modifier_sets_the_weight_of_the_users_words() {
+    let weight = |name: &str| config(name).unwrap().ranking.unwrap().focus.speaker_weight;
+    assert_eq!(rearview_search::RankingConfig::default().focus.speaker_weight, 0.5);
+    assert_eq!(weight("default+nofeedback"), 0.5);
+    assert_eq!(weight("default+speaker:0"), 0.0);
+    assert_eq!(weight("default+speaker:0.7"), 0.7);
 }
 
 #[test]

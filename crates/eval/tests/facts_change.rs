@@ -24,8 +24,8 @@
 //!
 //! | | newer first | ceiling | detected | false | reachable |
 //! |---|---|---|---|---|---|
-//! | multilingual-e5-small, default (no rule) | 0.898 (en 0.938, zh 0.859) | 0.844 | 0 / 128 | 0 | 126 / 128 |
-//! | multilingual-e5-small, `supersede_by_rule` | 0.914 (en 0.938, zh 0.891) | 0.844 | 110 / 128 | 3 | 126 / 128 |
+//! | multilingual-e5-small, default (no rule) | 0.906 (en 0.938, zh 0.875) | 0.867 | 0 / 128 | 0 | 128 / 128 |
+//! | multilingual-e5-small, `supersede_by_rule` | 0.922 (en 0.938, zh 0.906) | 0.867 | 110 / 128 | 3 | 128 / 128 |
 //! | keyword-only, default (no rule) | 0.742 (en 0.750, zh 0.734) | 0.781 | 0 / 128 | 0 | 126 / 128 |
 //! | keyword-only, `supersede_by_rule` | 0.758 (en 0.781, zh 0.734) | 0.781 | 91 / 128 | 5 | 126 / 128 |
 //!
@@ -33,7 +33,8 @@
 //! older text names, `关闭`, `等到`): 0.812, 0.836, 0.711 and 0.719. Before the stage read
 //! nearness from both sides and changes only marked (`started`, `开始`): 0.852 and 0.875 with the
 //! model. Before the two best answers' near tie was broken by time: 0.883 and 0.898, ceiling
-//! 0.852.)
+//! 0.852. Before a question about the user was also read in the user's words
+//! (`rearview_search::speaker`): 0.898 and 0.914, ceiling 0.844, reachable 126.)
 //!
 //! **Held out**, by default with no rule: three sets of 80 scenarios (40 per language), each
 //! written by someone who had read neither the rules nor the other sets' misses. Set 1
@@ -45,17 +46,20 @@
 //!
 //! | | newer first | ceiling | reachable |
 //! |---|---|---|---|
-//! | set 1, multilingual-e5-small | 0.562 (en 0.475, zh 0.650) | 0.700 | 77 / 80 |
+//! | set 1, multilingual-e5-small | 0.562 (en 0.475, zh 0.650) | 0.750 | 79 / 80 |
 //! | set 1, keyword-only | 0.263 (en 0.225, zh 0.300) | 0.488 | 65 / 80 |
-//! | set 2, multilingual-e5-small | 0.650 (en 0.700, zh 0.600) | 0.787 | 72 / 80 |
+//! | set 2, multilingual-e5-small | 0.662 (en 0.725, zh 0.600) | 0.800 | 78 / 80 |
 //! | set 2, keyword-only | 0.363 (en 0.325, zh 0.400) | 0.625 | 70 / 80 |
-//! | set 3, multilingual-e5-small | 0.613 (en 0.625, zh 0.600) | 0.763 | 79 / 80 |
+//! | set 3, multilingual-e5-small | 0.588 (en 0.575, zh 0.600) | 0.787 | 79 / 80 |
 //! | set 3, keyword-only | 0.213 (en 0.275, zh 0.150) | 0.588 | 76 / 80 |
 //!
 //! The words of change read on the tuned set carry poorly to wording they were not read from;
-//! the near tie carries (`rearview_search::succession`). The ceilings say that in 21–30 % of
+//! the near tie carries (`rearview_search::succession`). The ceilings say that in 20–25 % of
 //! the held-out questions an unrelated memory outranks the newer statement even with the older
-//! one gone (the tie changes neither ceiling of sets 1 and 2): ranking, not succession.
+//! one gone (the tie changes neither ceiling of sets 1 and 2): ranking, not succession. Reading
+//! a question about the user in the user's words raised the ceilings (0.700, 0.787, 0.763 →
+//! 0.750, 0.800, 0.787) more than newer first (0.562, 0.650, 0.613 → 0.562, 0.662, 0.588):
+//! it ranks both statements higher, often the older one first.
 //! `REARVIEW_FACTS_MISSES=1` prints each question whose newer statement is not first, with both
 //! statements and the top 3.
 //!
@@ -324,26 +328,26 @@ async fn facts_that_change_with_the_default_model() {
     let model = cached(Some(Arc::new(model))).await;
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios.
     // By default (the rule off, the newer statement placed before the older one at recall)
-    // 89.8 %; with no older statement at all (perfect supersession) 84.4 %: lifting the newer
-    // statement into the older one's place does better than removing the older one. Of the 13
-    // misses: 8 put the older statement first, by changes no word marks (`I took a full-time job
+    // 90.6 %; with no older statement at all (perfect supersession) 86.7 %: lifting the newer
+    // statement into the older one's place does better than removing the older one. Of the 12
+    // misses: 9 put the older statement first, by changes no word marks (`I took a full-time job
     // at Canva` after `I freelance as a graphic designer`; `我更喜欢用 Go 写代码了。` shares only
     // `喜欢` with `我最喜欢的编程语言是 Python。`, which the near tie does not count) or stated
-    // changes, whose two statements are not each other's nearest (`上个月服务全部迁到了腾讯云。` is as near to `上个
-    // 月云服务账单大约 8 万元。` as to `服务部署在阿里云上。`); 5 rank unrelated memories above
-    // both.
+    // changes, whose two statements are not each other's nearest (`上个月服务全部迁到了腾讯云。`
+    // is as near to `上个月云服务账单大约 8 万元。` as to `服务部署在阿里云上。`); 3 rank
+    // unrelated memories above both.
     let f = measure(Set::Tuned, model.clone(), false).await;
     assert_eq!(f.scenarios, 128);
-    at_least("model newer first", f.newer_first.0, 0.87); // measured 0.898 (en 0.938, zh 0.859)
-    at_least("model ceiling", f.ceiling, 0.82); // measured 0.844
+    at_least("model newer first", f.newer_first.0, 0.88); // measured 0.906 (en 0.938, zh 0.875)
+    at_least("model ceiling", f.ceiling, 0.84); // measured 0.867
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
-    assert!(f.reachable >= 125, "measured 126: {f:?}");
+    assert!(f.reachable >= 126, "measured 128: {f:?}");
 
     let f = measure(Set::Tuned, model, true).await;
-    at_least("model newer first, rule", f.newer_first.0, 0.88); // measured 0.914 (en 0.938, zh 0.891)
+    at_least("model newer first, rule", f.newer_first.0, 0.89); // measured 0.922 (en 0.938, zh 0.906)
     at_least("model detected, rule", f.detected as f64 / 128.0, 0.83); // measured 110 of 128
     assert!(f.false_supersessions <= 6, "measured 3: {f:?}");
-    assert!(f.reachable >= 125, "measured 126: {f:?}");
+    assert!(f.reachable >= 126, "measured 128: {f:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -376,19 +380,19 @@ async fn held_out_facts_that_change() {
     let model = cached(Some(Arc::new(model))).await;
     let f = measure(Set::HeldOut1, model.clone(), false).await;
     at_least("held-out 1 model newer first", f.newer_first.0, 0.53); // measured 0.562 (en 0.475, zh 0.650)
-    at_least("held-out 1 model ceiling", f.ceiling, 0.67); // measured 0.700
+    at_least("held-out 1 model ceiling", f.ceiling, 0.72); // measured 0.750
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
-    assert!(f.reachable >= 75, "measured 77: {f:?}");
+    assert!(f.reachable >= 77, "measured 79: {f:?}");
     let f = measure(Set::HeldOut3, model.clone(), false).await;
-    at_least("held-out 3 model newer first", f.newer_first.0, 0.58); // measured 0.613 (en 0.625, zh 0.600)
-    at_least("held-out 3 model ceiling", f.ceiling, 0.73); // measured 0.763
+    at_least("held-out 3 model newer first", f.newer_first.0, 0.56); // measured 0.588 (en 0.575, zh 0.600)
+    at_least("held-out 3 model ceiling", f.ceiling, 0.76); // measured 0.787
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 77, "measured 79: {f:?}");
     let f = measure(Set::HeldOut2, model, false).await;
-    at_least("held-out 2 model newer first", f.newer_first.0, 0.62); // measured 0.650 (en 0.700, zh 0.600)
-    at_least("held-out 2 model ceiling", f.ceiling, 0.76); // measured 0.787
+    at_least("held-out 2 model newer first", f.newer_first.0, 0.63); // measured 0.662 (en 0.725, zh 0.600)
+    at_least("held-out 2 model ceiling", f.ceiling, 0.77); // measured 0.800
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
-    assert!(f.reachable >= 70, "measured 72: {f:?}");
+    assert!(f.reachable >= 76, "measured 78: {f:?}");
 }
 
 #[test]

@@ -12,7 +12,8 @@
 //! - [`feedback`]: the query vector moved toward a first ranking's best memories;
 //! - [`compound`]: a query that asks several questions split into them, their lists merged;
 //! - [`succession`]: newer statements of a fact placed before the older ones they update;
-//! - [`replies`]: in a conversation, the reply to a question placed right after it.
+//! - [`replies`]: in a conversation, the reply to a question placed right after it;
+//! - [`speaker`]: a question about "the user" read in the user's own (first-person) words.
 //!
 //! **Invariant:** nothing here does I/O or reads the clock. The query vector and "now" are inputs,
 //! so the same inputs always give the same ranking.
@@ -24,6 +25,7 @@ pub mod feedback;
 pub mod focus;
 pub mod rank;
 pub mod replies;
+pub mod speaker;
 pub mod succession;
 pub mod text;
 pub mod tokenize;
@@ -38,6 +40,7 @@ pub use rank::{
     TierOrder, VectorScale, passes_floor, rank,
 };
 pub use replies::{Replies, asks, place_replies};
+pub use speaker::as_speaker;
 pub use succession::{Statement, Statements, Succession, current_first, newer_first};
 pub use text::{SnapshotError, TextHit, TextIndex};
 pub use tokenize::Tokenizer;

@@ -35,6 +35,19 @@ async fn timed<T, E>(
     Ok((out, started.elapsed()))
 }
 
+/// Appends `note` to the vector signal's explanation of each of `ranked`: what the cosine was
+/// measured against.
+fn note_on_vector_signal(ranked: &mut [Scored], note: &str) {
+    for scored in ranked {
+        // The relevance's first detail is the vector signal in every fusion.
+        if let Some(vector) =
+            scored.explanation.details.first_mut().and_then(|r| r.details.first_mut())
+        {
+            vector.description.push_str(note);
+        }
+    }
+}
+
 /// What a recall will do, decided from the request and the configuration before any search.
 struct Plan {
     now: Timestamp,
@@ -149,7 +162,11 @@ impl MemoryService {
         let ranking_started = Instant::now();
         let ranked = rank(&found.candidates, &plan.ranking, plan.now, request.tier_order);
         let feedback_started = Instant::now();
-        let ranked = self.with_feedback(namespace, ranked, &found, &query, plan, request).await?;
+        let mut ranked =
+            self.with_feedback(namespace, ranked, &found, &query, plan, request).await?;
+        if request.explain {
+            embedding::explain_reading(&mut ranked, &query, &plan.ranking.focus);
+        }
         let history_started = Instant::now();
         let (ranked, mut lifted) = self.answer_history(namespace, ranked, &mut found, plan).await?;
         let newer_started = Instant::now();
@@ -232,8 +249,8 @@ impl MemoryService {
         } else if plan.ranking.vector_candidates == 0 {
             (Vec::new(), VectorSearch::Disabled)
         } else {
-            let tail = focused.tail.as_deref().map(|t| (t, plan.ranking.focus.tail_weight));
-            self.embed_query(&request.query, tail, &spaces).await
+            let reading = embedding::reading(&focused, &plan.ranking.focus);
+            self.embed_query(&request.query, reading, &spaces).await
         };
         let floor = self.floor(request, &vectors);
         Ok(Query { focused, vectors, vector_search, floor })

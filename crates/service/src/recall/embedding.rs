@@ -5,8 +5,28 @@ use std::sync::Arc;
 
 use rearview_core::{Embedding, truncate_chars};
 use rearview_embed::{Embedder, TextKind};
+use rearview_search::{Focused, QueryFocus, Scored};
 
+use super::{Query, note_on_vector_signal};
 use crate::{MemoryService, VectorSearch};
+
+/// What is embedded beside the query, with its weight: a dialogue's latest turns, or a question
+/// about the user in the user's own words (`rearview_search::speaker`).
+pub(super) fn reading<'a>(focused: &'a Focused, focus: &QueryFocus) -> Option<(&'a str, f32)> {
+    let tail = focused.tail.as_deref().map(|t| (t, focus.tail_weight));
+    tail.or(focused.speaker.as_deref().map(|s| (s, focus.speaker_weight)))
+}
+
+/// Says in each vector signal's explanation what the query vector was blended with.
+pub(super) fn explain_reading(ranked: &mut [Scored], query: &Query, focus: &QueryFocus) {
+    let Some((text, weight)) = reading(&query.focused, focus) else { return };
+    if query.vectors.is_empty() {
+        return;
+    }
+    let what = if query.focused.tail.is_some() { "its latest turns" } else { "the user's words" };
+    let note = format!("; the query vector blends in {what}, {text:?}, with weight {weight}");
+    note_on_vector_signal(ranked, &note);
+}
 
 impl MemoryService {
     /// The vectors of a compound question's parts, computed in one batch per space and left in
@@ -21,23 +41,24 @@ impl MemoryService {
     }
 
     /// The query's vector in each of `spaces` that could embed it: the whole query's, or with a
-    /// focus tail `(text, weight)`, `normalise((1 − weight) · whole + weight · tail)`. Texts
+    /// second reading `(text, weight)` (a dialogue's tail, a question in its speaker's words),
+    /// `normalise((1 − weight) · whole + weight · reading)`. Texts
     /// embedded lately come from the query cache; the others go to the model in one batch.
     pub(super) async fn embed_query(
         &self,
         query: &str,
-        tail: Option<(&str, f32)>,
+        reading: Option<(&str, f32)>,
         spaces: &[Arc<dyn Embedder>],
     ) -> (Vec<(String, Embedding)>, VectorSearch) {
         let mut texts = vec![query.to_owned()];
-        if let Some((tail, _)) = tail {
-            texts.push(tail.to_owned());
+        if let Some((reading, _)) = reading {
+            texts.push(reading.to_owned());
         }
         let mut vectors = Vec::new();
         let mut failure = None;
         for embedder in spaces {
             match self.query_vectors_of(embedder.as_ref(), &texts).await {
-                Ok(v) => match blend(&v, tail.map(|(_, w)| w)) {
+                Ok(v) => match blend(&v, reading.map(|(_, w)| w)) {
                     Some(vector) => vectors.push((embedder.model_id().to_owned(), vector)),
                     None => failure = Some("the focused query vector is degenerate".to_owned()),
                 },
@@ -86,14 +107,14 @@ impl MemoryService {
     }
 }
 
-/// The whole query's vector, or its blend with the tail's.
-fn blend(vectors: &[Embedding], tail_weight: Option<f32>) -> Option<Embedding> {
-    match (vectors, tail_weight) {
-        ([whole, tail], Some(w)) => {
+/// The whole query's vector, or its blend with the second reading's.
+fn blend(vectors: &[Embedding], weight: Option<f32>) -> Option<Embedding> {
+    match (vectors, weight) {
+        ([whole, reading], Some(w)) => {
             let mixed = whole
                 .as_slice()
                 .iter()
-                .zip(tail.as_slice())
+                .zip(reading.as_slice())
                 .map(|(a, b)| (1.0 - w) * a + w * b)
                 .collect();
             Embedding::new(mixed).ok()

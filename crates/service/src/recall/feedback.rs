@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use rearview_core::{MemoryId, Namespace};
 use rearview_search::{Candidate, Floor, Scored, feedback_query, passes_floor, rank, rescored};
 
-use super::{Found, Plan, Query};
+use super::{Found, Plan, Query, note_on_vector_signal};
 use crate::{MemoryService, RecallRequest, ServiceError};
 
 impl MemoryService {
@@ -61,14 +61,7 @@ impl MemoryService {
                 toward.join(", "),
                 feedback.weight
             );
-            for scored in &mut reranked {
-                // The relevance's first detail is the vector signal in every fusion.
-                if let Some(vector) =
-                    scored.explanation.details.first_mut().and_then(|r| r.details.first_mut())
-                {
-                    vector.description.push_str(&note);
-                }
-            }
+            note_on_vector_signal(&mut reranked, &note);
         }
         Ok(reranked)
     }
