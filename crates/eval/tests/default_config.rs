@@ -98,11 +98,19 @@ async fn the_default_configuration_is_what_recall_does_with_no_options() {
     }
 
     let data = Dataset { name: "pin".into(), memories, questions, ..Default::default() };
-    let configs = [config("default").unwrap(), config("hybrid").unwrap()];
+    let configs = [
+        config("default").unwrap(),
+        config("hybrid").unwrap(),
+        config("default+speaker:0").unwrap(),
+    ];
     let report = rearview_eval::run(&data, Some(embedder), &configs, &NoProgress).await.unwrap();
     assert_eq!(report.get("default", "frac", 1), Some(1.0), "{}", report.to_text());
     let design = report.get("hybrid", "frac", 1).unwrap();
     assert!(design < 1.0, "the design's formula ranks differently here: {}", report.to_text());
+    // The questions about the user are answered with their reading in the user's words, in
+    // the evaluation as in recall: without it, one of them is answered otherwise.
+    let as_written = report.get("default+speaker:0", "frac", 1).unwrap();
+    assert!(as_written < 1.0, "{}", report.to_text());
 }
 
 #[test]

@@ -166,6 +166,23 @@ mod tests {
     }
 
     #[test]
+    fn a_question_about_the_user_gets_a_reading_in_the_users_words_and_a_dialogue_none() {
+        let f = focus("Where does the user live now?", Tokenizer::CjkBigram, &FOCUS);
+        assert_eq!(f.speaker.as_deref(), Some("Where do I live now?"));
+        let off = QueryFocus { speaker_weight: 0.0, ..FOCUS };
+        assert_eq!(
+            focus("Where does the user live now?", Tokenizer::CjkBigram, &off).speaker,
+            None
+        );
+        let dialogue = "用户：你好\n助手：你好\n用户：用户住在哪里？";
+        assert_eq!(focus(dialogue, Tokenizer::CjkBigram, &FOCUS).speaker, None);
+        // Two lines are no dialogue to focus, and no question to read either.
+        assert_eq!(focus("用户：你好\n助手：你好", Tokenizer::CjkBigram, &FOCUS).speaker, None);
+        let unfocused = QueryFocus { speaker_weight: 0.5, ..QueryFocus::OFF };
+        assert_eq!(focus(dialogue, Tokenizer::CjkBigram, &unfocused).speaker, None);
+    }
+
+    #[test]
     fn a_dialogue_is_focused_on_its_latest_turns() {
         let q = "<BOD>\n<Bart>:\"元旦晚会我要表演魔术\"\n<Assistant>:\"太棒了\"\n<Bart>:\"我想再跳一次那个舞\"\n";
         assert_eq!(turns(q).len(), 3);

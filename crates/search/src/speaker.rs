@@ -4,12 +4,25 @@
 //! live?` poorly against `We relocated to Denver` and prefers whatever else says "lives" (`The
 //! design system lives in Figma.`); `Where do I live?` it matches well.
 //!
-//! [`as_speaker`] gives that reading of a question that names the user; recall embeds it beside
-//! the question as written and averages the two vectors ([`crate::QueryFocus::speaker_weight`]),
-//! so memories stored in the third person (`用户喜欢深色主题`) keep matching the question's own
-//! words. Only the user named as a person is read: `the user interface`, `用户量` and plural
-//! `users`/`用户们` stay as they are. Dialogues (`用户：…` as a speaker label) are not read this
-//! way; focusing handles them ([`mod@crate::focus`]).
+//! [`as_speaker`] gives that reading of a one-line question that names the user as a person;
+//! recall embeds it beside the question as written and averages the two vectors
+//! ([`crate::QueryFocus::speaker_weight`]), so memories stored in the third person
+//! (`用户喜欢深色主题`) keep matching the question's own words.
+//!
+//! The reading is conservative: it is only made where the words surely name the person, and
+//! otherwise the question is embedded as written.
+//! - English: `the user's X` → `my X`; `the user` → `I` (with the auxiliary before it in the
+//!   first person: `does the user` → `do I`, `isn't the user` → `aren't I`), or `me` after a
+//!   preposition or at the end. Not `the user` before a noun that makes it a thing's name (`the
+//!   user interface`, `the user profile`), not `a user's` or `users`, and no reading at all
+//!   when the question refers to the user as `he`, `she`, `his`… (the reading would make the
+//!   user someone else).
+//! - Chinese: `用户` → `我` at the start, after punctuation or after `该`, `这位`, `这个`, `那位`
+//!   as words; not after a modifier (`新用户`, `付费用户`, `所有用户`, `应该用户`), not before
+//!   one of the words that make it a thing's name (`用户名`, `用户量`, `用户ID`), not as a
+//!   speaker label (`用户：`).
+//! - Not a dialogue or any text of several lines: there `用户：` labels turns
+//!   ([`mod@crate::focus`]).
 
 /// English auxiliaries after which "the user" is the subject, with their first-person form.
 const AUXILIARIES: &[(&str, &str)] = &[
@@ -30,16 +43,33 @@ const AUXILIARIES: &[(&str, &str)] = &[
     ("may", "may"),
     ("might", "might"),
     ("must", "must"),
+    ("doesn't", "don't"),
+    ("didn't", "didn't"),
+    ("isn't", "aren't"),
+    ("wasn't", "wasn't"),
+    ("hasn't", "haven't"),
+    ("hadn't", "hadn't"),
+    ("won't", "won't"),
+    ("wouldn't", "wouldn't"),
+    ("can't", "can't"),
+    ("couldn't", "couldn't"),
+    ("shouldn't", "shouldn't"),
 ];
 
-/// Nouns that make "user" part of a thing's name (`the user interface`), not the person.
+/// Prepositions after which "the user" is an object: `me`.
+const PREPOSITIONS: &[&str] =
+    &["about", "at", "by", "for", "from", "in", "into", "like", "of", "on", "than", "to", "with"];
+
+/// Nouns that make "the user" part of a thing's name (`the user interface`), not the person.
 const USER_COMPOUNDS_EN: &[&str] = &[
     "account",
     "accounts",
     "agent",
+    "agents",
     "base",
     "count",
     "data",
+    "database",
     "experience",
     "flow",
     "flows",
@@ -48,36 +78,69 @@ const USER_COMPOUNDS_EN: &[&str] = &[
     "guide",
     "id",
     "ids",
+    "info",
+    "information",
+    "input",
     "interface",
     "interfaces",
     "journey",
+    "journeys",
+    "list",
     "manual",
+    "model",
     "name",
     "names",
+    "permission",
+    "permissions",
+    "profile",
+    "profiles",
+    "record",
+    "records",
     "research",
+    "role",
+    "roles",
+    "session",
+    "sessions",
+    "settings",
     "stories",
     "story",
     "table",
     "testing",
     "tests",
+    "type",
+    "types",
 ];
 
-/// What may follow `用户` in a compound that names a thing, not the person (`用户名`,
-/// `用户量`…), and the plural `用户们`.
+/// Words that refer to the user in the third person: with one of them the question keeps its
+/// own reading only.
+const THIRD_PERSON: &[&str] =
+    &["he", "she", "him", "her", "his", "hers", "they", "them", "their", "theirs"];
+
+/// What may follow `用户` in a compound that names a thing, not the person (`用户名`, `用户量`…),
+/// and the plural `用户们`.
 const USER_COMPOUNDS_ZH: &[&str] = &[
     "们", "名", "量", "数", "体验", "群", "端", "画像", "界面", "协议", "中心", "表", "组", "增长",
-    "留存", "账号", "账户", "反馈", "调研", "故事", "手册",
+    "留存", "账号", "账户", "反馈", "调研", "故事", "手册", "信息", "数据", "权限", "角色", "资料",
+    "列表", "管理", "注册", "登录", "模型", "类型", "等级", "设置", "编号",
 ];
 
-/// `query` with the user it names as a person put in the first person (`the user's` → `my`,
-/// `does the user` → `do I`, `用户` → `我`), or `None` when it names no user that way.
+/// Words before `用户` that make it the one person a question is about.
+const ZH_DETERMINERS: &[&str] = &["该", "这位", "这个", "那位"];
+
+/// `query` with the user it names as a person in the first person (`the user's` → `my`, `does
+/// the user` → `do I`, `用户` → `我`), or `None` when it names no user so surely, or is not a
+/// one-line question.
 pub fn as_speaker(query: &str) -> Option<String> {
+    let query = query.trim();
+    if query.is_empty() || query.contains('\n') {
+        return None;
+    }
     let chinese = chinese(query);
     let english = english(chinese.as_deref().unwrap_or(query));
     english.or(chinese)
 }
 
-/// `用户`, `该用户` and `这位用户` as a person → `我`.
+/// `用户` as the person → `我` (see the module docs).
 fn chinese(query: &str) -> Option<String> {
     let mut out = String::with_capacity(query.len());
     let mut rest = query;
@@ -85,18 +148,18 @@ fn chinese(query: &str) -> Option<String> {
     while let Some(at) = rest.find("用户") {
         let (before, after) = rest.split_at(at);
         let after = &after["用户".len()..];
-        if USER_COMPOUNDS_ZH.iter().any(|c| after.starts_with(c)) {
-            out.push_str(before);
-            out.push_str("用户");
-        } else {
-            let before = before
-                .strip_suffix("该")
-                .or_else(|| before.strip_suffix("这位"))
-                .or_else(|| before.strip_suffix("这个"))
-                .unwrap_or(before);
-            out.push_str(before);
+        let determiner = ZH_DETERMINERS.iter().find_map(|d| {
+            let kept = before.strip_suffix(d)?;
+            opens_a_phrase(kept).then_some(kept)
+        });
+        let person = (determiner.is_some() || opens_a_phrase(before)) && !names_a_thing(after);
+        if person {
+            out.push_str(determiner.unwrap_or(before));
             out.push('我');
             changed = true;
+        } else {
+            out.push_str(before);
+            out.push_str("用户");
         }
         rest = after;
     }
@@ -104,78 +167,96 @@ fn chinese(query: &str) -> Option<String> {
     changed.then_some(out)
 }
 
-/// "the user" as a person → `I` after an auxiliary or at the start, `me` elsewhere; "the
-/// user's" and "user's" → `my`.
+/// Whether what comes next starts a phrase: the text's start, or after punctuation or a space.
+fn opens_a_phrase(before: &str) -> bool {
+    before.chars().next_back().is_none_or(|c| c.is_whitespace() || is_punctuation(c))
+}
+
+/// Whether `after` makes the `用户` before it part of a thing's name (`用户名`, `用户 ID`) or a
+/// speaker label (`用户：`).
+fn names_a_thing(after: &str) -> bool {
+    let next = after.trim_start_matches(' ').chars().next();
+    USER_COMPOUNDS_ZH.iter().any(|c| after.starts_with(c))
+        || next.is_some_and(|c| c.is_ascii_alphanumeric() || c == ':' || c == '：')
+}
+
+fn is_punctuation(c: char) -> bool {
+    c.is_ascii_punctuation() || "，。！？；：、“”‘’（）《》【】「」…—".contains(c)
+}
+
+/// "the user" as the person → `I`/`me`, "the user's" → `my` (see the module docs).
 fn english(query: &str) -> Option<String> {
     let words: Vec<&str> = query.split(' ').collect();
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase().replace('’', "'")).collect();
+    if lower.iter().any(|w| THIRD_PERSON.contains(&bare(w))) {
+        return None;
+    }
     let mut out: Vec<String> = Vec::with_capacity(words.len());
     let mut changed = false;
     let mut i = 0;
     while i < words.len() {
-        let word = words[i];
-        let lower = word.to_lowercase();
-        let (bare, tail) = split_trailing(&lower);
-        let next = words.get(i + 1).map(|w| w.to_lowercase());
-        let the = bare == "the" && tail.is_empty();
-        if bare == "user's" || bare == "user’s" {
-            // `user's` without an article: `my`.
-            out.push(cased("my", word, out.is_empty()) + tail);
-            changed = true;
+        let next = lower.get(i + 1).map(String::as_str);
+        let the_user =
+            lower[i] == "the" && next.is_some_and(|n| matches!(bare(n), "user" | "user's"));
+        let Some(noun) = next.filter(|_| the_user) else {
+            out.push(words[i].to_owned());
             i += 1;
             continue;
-        }
-        if the && let Some(next) = next.as_deref() {
-            let (noun, noun_tail) = split_trailing(next);
-            let after = words.get(i + 2).map(|w| split_trailing(&w.to_lowercase()).0.to_owned());
-            let compound = noun_tail.is_empty()
-                && after.as_deref().is_some_and(|a| USER_COMPOUNDS_EN.contains(&a));
-            if (noun == "user's" || noun == "user’s") && !compound {
-                out.push(cased("my", word, out.is_empty()) + noun_tail);
+        };
+        let ending = &noun[bare(noun).len()..];
+        let following = lower.get(i + 2).map(|w| bare(w));
+        let reading = if bare(noun) == "user's" {
+            Some(cased("my", out.is_empty() || ends_a_sentence(out.last())))
+        } else if ending.is_empty() && following.is_some_and(|f| USER_COMPOUNDS_EN.contains(&f)) {
+            None
+        } else {
+            Some(pronoun(&mut out, ending.is_empty() && following.is_some()).to_owned())
+        };
+        match reading {
+            Some(reading) => {
+                out.push(reading + ending);
                 changed = true;
                 i += 2;
-                continue;
             }
-            if noun == "user" && !compound {
-                let subject = match out.last().map(|w| w.to_lowercase()) {
-                    None => true,
-                    Some(previous) => {
-                        if let Some((_, first)) =
-                            AUXILIARIES.iter().find(|(aux, _)| *aux == previous.as_str())
-                        {
-                            let last = out.last_mut().expect("a previous word");
-                            *last = cased(first, last, false);
-                            true
-                        } else {
-                            previous.ends_with(['.', '?', '!', ','])
-                        }
-                    }
-                };
-                let pronoun = if subject { "I" } else { "me" };
-                out.push(pronoun.to_owned() + noun_tail);
-                changed = true;
-                i += 2;
-                continue;
+            None => {
+                out.push(words[i].to_owned());
+                i += 1;
             }
         }
-        out.push(word.to_owned());
-        i += 1;
     }
     changed.then(|| out.join(" "))
 }
 
-/// A word without the punctuation it ends with, and that punctuation.
-fn split_trailing(word: &str) -> (&str, &str) {
-    let bare = word.trim_end_matches(|c: char| c.is_ascii_punctuation() && c != '\'');
-    (bare, &word[bare.len()..])
+/// `I` or `me` for "the user", with an auxiliary before it put in the first person; `more`
+/// says whether words follow in the same clause.
+fn pronoun(out: &mut [String], more: bool) -> &'static str {
+    let previous = out.last().map(|w| w.to_lowercase().replace('’', "'"));
+    let auxiliary = previous.as_deref().and_then(|p| AUXILIARIES.iter().find(|(a, _)| *a == p));
+    if let (Some((_, first)), Some(last)) = (auxiliary, out.last_mut()) {
+        let capital = last.chars().next().is_some_and(char::is_uppercase);
+        *last = cased(first, capital);
+        return "I";
+    }
+    let after_preposition = previous.as_deref().is_some_and(|p| PREPOSITIONS.contains(&p));
+    let at_the_start = previous.is_none() || ends_a_sentence(out.last());
+    if after_preposition || (!more && !at_the_start) { "me" } else { "I" }
 }
 
-/// `replacement` capitalised like `original`'s first letter, or at the start of the query.
-fn cased(replacement: &str, original: &str, first: bool) -> String {
-    if first || original.chars().next().is_some_and(char::is_uppercase) {
-        let mut chars = replacement.chars();
-        chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
-    } else {
-        replacement.to_owned()
+/// A word without the punctuation it ends with.
+fn bare(word: &str) -> &str {
+    word.trim_end_matches(|c: char| c.is_ascii_punctuation() && c != '\'')
+}
+
+fn ends_a_sentence(word: Option<&String>) -> bool {
+    word.is_some_and(|w| w.ends_with(['.', '?', '!', ':', ';']))
+}
+
+/// `word` with its first letter capitalised when `capital`.
+fn cased(word: &str, capital: bool) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(c) if capital => c.to_uppercase().chain(chars).collect(),
+        _ => word.to_owned(),
     }
 }
 
@@ -189,36 +270,82 @@ mod tests {
 
     #[test]
     fn english_questions_about_the_user_are_read_in_the_first_person() {
-        assert_eq!(read("Where does the user live now?").as_deref(), Some("Where do I live now?"));
-        assert_eq!(
-            read("What city is the user based in?").as_deref(),
-            Some("What city am I based in?")
-        );
-        assert_eq!(read("What is the user's email?").as_deref(), Some("What is my email?"));
-        assert_eq!(read("The user's favourite food?").as_deref(), Some("My favourite food?"));
-        assert_eq!(read("the user lives where").as_deref(), Some("I lives where"));
-        assert_eq!(read("How can we reach the user?").as_deref(), Some("How can we reach me?"));
-        assert_eq!(read("Has the user moved?").as_deref(), Some("Have I moved?"));
-        assert_eq!(read("user's phone number").as_deref(), Some("My phone number"));
+        let cases = [
+            ("Where does the user live now?", "Where do I live now?"),
+            ("What city is the user based in?", "What city am I based in?"),
+            ("What is the user's email?", "What is my email?"),
+            ("What is the user's name?", "What is my name?"),
+            ("The user's favourite food?", "My favourite food?"),
+            ("Which bank does the user’s salary go to?", "Which bank does my salary go to?"),
+            ("How can we reach the user?", "How can we reach me?"),
+            ("Has the user moved?", "Have I moved?"),
+            ("Doesn't the user like tea?", "Don't I like tea?"),
+            ("Isn't the user vegan?", "Aren't I vegan?"),
+            (
+                "When the user moved to Denver, what changed?",
+                "When I moved to Denver, what changed?",
+            ),
+            (
+                "Is the user still at Canva? Does the user drive?",
+                "Am I still at Canva? Do I drive?",
+            ),
+            ("The user lives where?", "I lives where?"),
+        ];
+        for (question, reading) in cases {
+            assert_eq!(read(question).as_deref(), Some(reading), "{question}");
+        }
     }
 
     #[test]
     fn chinese_questions_about_the_user_are_read_in_the_first_person() {
-        assert_eq!(read("用户现在住在哪里？").as_deref(), Some("我现在住在哪里？"));
-        assert_eq!(read("该用户的邮箱是什么？").as_deref(), Some("我的邮箱是什么？"));
-        assert_eq!(read("这位用户开什么车？").as_deref(), Some("我开什么车？"));
+        let cases = [
+            ("用户现在住在哪里？", "我现在住在哪里？"),
+            ("该用户的邮箱是什么？", "我的邮箱是什么？"),
+            ("这位用户开什么车？", "我开什么车？"),
+            ("请问，用户在哪家公司工作？", "请问，我在哪家公司工作？"),
+            ("用户偏好什么主题？", "我偏好什么主题？"),
+            ("用户喜欢 Python 还是 Go？", "我喜欢 Python 还是 Go？"),
+            ("用户对用户界面满意吗？", "我对用户界面满意吗？"),
+        ];
+        for (question, reading) in cases {
+            assert_eq!(read(question).as_deref(), Some(reading), "{question}");
+        }
     }
 
     #[test]
-    fn the_user_as_a_thing_or_many_users_is_left_alone() {
-        assert_eq!(read("How is the user interface built?"), None);
-        assert_eq!(read("What do users want?"), None);
-        assert_eq!(read("用户量有多少？"), None);
-        assert_eq!(read("用户们最常投诉什么？"), None);
-        assert_eq!(read("用户名的规则是什么？"), None);
-        assert_eq!(read("Where does Caroline live?"), None);
-        assert_eq!(read("我住在哪里？"), None);
-        // One person named, one thing named: only the person is read.
-        assert_eq!(read("用户对用户界面满意吗？").as_deref(), Some("我对用户界面满意吗？"));
+    fn the_user_as_a_thing_many_users_or_someone_else_is_left_alone() {
+        for question in [
+            "How is the user interface built?",
+            "Where is the user profile stored?",
+            "What is a user's default quota?",
+            "Where is the end user's data stored?",
+            "What do users want?",
+            // A third-person pronoun: the reading would make the user someone else.
+            "Has the user changed his job?",
+            "Where does the user keep their passport?",
+            "Where does Caroline live?",
+            "username rules?",
+            "用户量有多少？",
+            "用户们最常投诉什么？",
+            "用户名的规则是什么？",
+            "新用户注册流程是什么？",
+            "有多少付费用户？",
+            "所有用户的数据存在哪里？",
+            "用户ID怎么生成？",
+            "用户 ID 是多少？",
+            "用户信息表在哪？",
+            "这件事应该用户自己决定吗？",
+            "我住在哪里？",
+            "用户：你好",
+            "",
+        ] {
+            assert_eq!(read(question), None, "{question}");
+        }
+    }
+
+    #[test]
+    fn a_text_of_several_lines_is_not_read() {
+        assert_eq!(read("用户：你好\n助手：你好"), None);
+        assert_eq!(read("Where does the user live?\nAnd work?"), None);
     }
 }

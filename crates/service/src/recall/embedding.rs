@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rearview_core::{Embedding, truncate_chars};
 use rearview_embed::{Embedder, TextKind};
-use rearview_search::{Focused, QueryFocus, Scored};
+use rearview_search::{Focused, QueryFocus, Scored, as_speaker};
 
 use super::{Query, note_on_vector_signal};
 use crate::{MemoryService, VectorSearch};
@@ -29,12 +29,21 @@ pub(super) fn explain_reading(ranked: &mut [Scored], query: &Query, focus: &Quer
 }
 
 impl MemoryService {
-    /// The vectors of a compound question's parts, computed in one batch per space and left in
-    /// the query cache, where each part's own embedding then finds them. A failure is left for
+    /// The vectors of a compound question's parts (and of their readings in the user's words),
+    /// computed in one batch per space and left in the query cache, where each part's own embedding then finds them. A failure is left for
     /// the parts to report.
-    pub(super) async fn embed_parts(&self, parts: &[&str], models: Option<&[String]>) {
+    pub(super) async fn embed_parts(
+        &self,
+        parts: &[&str],
+        models: Option<&[String]>,
+        focus: &QueryFocus,
+    ) {
         let Ok(spaces) = self.query_spaces(models) else { return };
-        let texts: Vec<String> = parts.iter().map(|p| (*p).to_owned()).collect();
+        let mut texts: Vec<String> = parts.iter().map(|p| (*p).to_owned()).collect();
+        if focus.speaker_weight > 0.0 {
+            // Each part's reading in the user's words, which its own embedding asks for.
+            texts.extend(parts.iter().filter_map(|p| as_speaker(p)));
+        }
         for embedder in spaces {
             let _ = self.query_vectors_of(embedder.as_ref(), &texts).await;
         }
