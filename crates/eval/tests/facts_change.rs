@@ -330,11 +330,11 @@ async fn facts_that_change_with_the_default_model() {
     // By default (the rule off, the newer statement placed before the older one at recall)
     // 90.6 %; with no older statement at all (perfect supersession) 86.7 %: lifting the newer
     // statement into the older one's place does better than removing the older one. Of the 12
-    // misses: 9 put the older statement first, by changes no word marks (`I took a full-time job
+    // misses: 8 put the older statement first, by changes no word marks (`I took a full-time job
     // at Canva` after `I freelance as a graphic designer`; `我更喜欢用 Go 写代码了。` shares only
     // `喜欢` with `我最喜欢的编程语言是 Python。`, which the near tie does not count) or stated
     // changes, whose two statements are not each other's nearest (`上个月服务全部迁到了腾讯云。`
-    // is as near to `上个月云服务账单大约 8 万元。` as to `服务部署在阿里云上。`); 3 rank
+    // is as near to `上个月云服务账单大约 8 万元。` as to `服务部署在阿里云上。`); 4 rank
     // unrelated memories above both.
     let f = measure(Set::Tuned, model.clone(), false).await;
     assert_eq!(f.scenarios, 128);

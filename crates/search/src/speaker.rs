@@ -9,18 +9,22 @@
 //! ([`crate::QueryFocus::speaker_weight`]), so memories stored in the third person
 //! (`用户喜欢深色主题`) keep matching the question's own words.
 //!
-//! The reading is conservative: it is only made where the words surely name the person, and
-//! otherwise the question is embedded as written.
-//! - English: `the user's X` → `my X`; `the user` → `I` (with the auxiliary before it in the
-//!   first person: `does the user` → `do I`, `isn't the user` → `aren't I`), or `me` after a
-//!   preposition or at the end. Not `the user` before a noun that makes it a thing's name (`the
-//!   user interface`, `the user profile`), not `a user's` or `users`, and no reading at all
-//!   when the question refers to the user as `he`, `she`, `his`… (the reading would make the
-//!   user someone else).
+//! The reading is conservative, by surface rules, not understanding: it is made where the
+//! words most likely name the person, and otherwise the question is embedded as written. A
+//! reading that is wrong costs half of the query vector, not the question's own words.
+//! - English: `the user's X` → `my X`; `the user` → `I` after an auxiliary (put in the first
+//!   person: `does the user` → `do I`, `isn't the user` → `aren't I`, `what's the user` → `what
+//!   am I`), at the start of a clause or after a word that opens one (`when`, `and`…), with a
+//!   leading `the user is` → `I am`; `me` elsewhere (`email the user`, `about the user`). Not
+//!   `the user` before a noun that makes it a thing's name (`the user interface`, `the user
+//!   email`), not `a user's` or `users`.
 //! - Chinese: `用户` → `我` at the start, after punctuation or after `该`, `这位`, `这个`, `那位`
 //!   as words; not after a modifier (`新用户`, `付费用户`, `所有用户`, `应该用户`), not before
-//!   one of the words that make it a thing's name (`用户名`, `用户量`, `用户ID`), not as a
-//!   speaker label (`用户：`).
+//!   one of the words that make it a thing's name (`用户名`, `用户量`, `用户ID`, `用户需求`),
+//!   not as a speaker label (`用户：`).
+//! - No reading at all when the question has a third-person pronoun (`he`, `their`, `他`, `她`;
+//!   not `其他`), which may be the user: the reading would make the user someone else. That
+//!   also leaves alone questions whose pronoun is someone else.
 //! - Not a dialogue or any text of several lines: there `用户：` labels turns
 //!   ([`mod@crate::focus`]).
 
@@ -109,35 +113,141 @@ const USER_COMPOUNDS_EN: &[&str] = &[
     "tests",
     "type",
     "types",
+    // Attributes named as things (`the user email`); `the user's email` is the person's.
+    "activity",
+    "address",
+    "analytics",
+    "avatar",
+    "behavior",
+    "behaviour",
+    "email",
+    "emails",
+    "feedback",
+    "language",
+    "locale",
+    "location",
+    "login",
+    "metrics",
+    "onboarding",
+    "password",
+    "phone",
+    "preferences",
+    "quota",
+    "quotas",
+    "registration",
+    "requests",
+    "requirements",
+    "retention",
+    "satisfaction",
+    "segment",
+    "segments",
+    "signup",
+    "status",
+    "timezone",
 ];
 
-/// Words that refer to the user in the third person: with one of them the question keeps its
-/// own reading only.
+/// Words that may refer to the user in the third person: with one of them the question keeps
+/// its own reading only (`Has the user changed his job?` must not become `my job`, `他` someone
+/// else's).
 const THIRD_PERSON: &[&str] =
     &["he", "she", "him", "her", "his", "hers", "they", "them", "their", "theirs"];
+
+/// The Chinese third person, found anywhere but in `其他` ("other").
+const THIRD_PERSON_ZH: &[char] = &['他', '她'];
+
+/// Words after which "the user" starts a clause as its subject: `I`.
+const CLAUSE_OPENERS: &[&str] = &[
+    "and", "or", "but", "when", "if", "since", "while", "because", "whether", "that", "so",
+    "after", "before", "until", "unless", "once",
+];
+
+/// `what's`, `where's`…: a question word and `is`, which then reads `what am`.
+const WH_IS: &[&str] = &["what's", "where's", "who's", "how's", "when's", "why's"];
+
+/// The verb right after a leading `the user`, in the first person (`The user is vegan?` → `I
+/// am vegan?`).
+const FIRST_PERSON_VERBS: &[(&str, &str)] = &[
+    ("is", "am"),
+    ("has", "have"),
+    ("does", "do"),
+    ("isn't", "am not"),
+    ("hasn't", "haven't"),
+    ("doesn't", "don't"),
+];
 
 /// What may follow `用户` in a compound that names a thing, not the person (`用户名`, `用户量`…),
 /// and the plural `用户们`.
 const USER_COMPOUNDS_ZH: &[&str] = &[
-    "们", "名", "量", "数", "体验", "群", "端", "画像", "界面", "协议", "中心", "表", "组", "增长",
-    "留存", "账号", "账户", "反馈", "调研", "故事", "手册", "信息", "数据", "权限", "角色", "资料",
-    "列表", "管理", "注册", "登录", "模型", "类型", "等级", "设置", "编号",
+    "们",
+    "名",
+    "量",
+    "数",
+    "体验",
+    "群",
+    "端",
+    "画像",
+    "界面",
+    "协议",
+    "中心",
+    "表",
+    "组",
+    "增长",
+    "留存",
+    "账号",
+    "账户",
+    "反馈",
+    "调研",
+    "故事",
+    "手册",
+    "信息",
+    "数据",
+    "权限",
+    "角色",
+    "资料",
+    "列表",
+    "管理",
+    "注册",
+    "登录",
+    "模型",
+    "类型",
+    "等级",
+    "设置",
+    "编号",
+    "需求",
+    "行为",
+    "满意度",
+    "规模",
+    "分层",
+    "运营",
+    "研究",
+    "访谈",
+    "隐私",
+    "评价",
+    "评论",
 ];
 
 /// Words before `用户` that make it the one person a question is about.
 const ZH_DETERMINERS: &[&str] = &["该", "这位", "这个", "那位"];
 
 /// `query` with the user it names as a person in the first person (`the user's` → `my`, `does
-/// the user` → `do I`, `用户` → `我`), or `None` when it names no user so surely, or is not a
-/// one-line question.
+/// the user` → `do I`, `用户` → `我`), or `None` when it names no user that way, may call the
+/// user by a third-person pronoun, or is not a one-line question.
 pub fn as_speaker(query: &str) -> Option<String> {
     let query = query.trim();
-    if query.is_empty() || query.contains('\n') {
+    if query.is_empty() || query.contains('\n') || in_the_third_person(query) {
         return None;
     }
     let chinese = chinese(query);
     let english = english(chinese.as_deref().unwrap_or(query));
     english.or(chinese)
+}
+
+/// Whether `query` has a third-person pronoun, which may be the user (see [`THIRD_PERSON`]).
+fn in_the_third_person(query: &str) -> bool {
+    let english = query
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .any(|w| THIRD_PERSON.contains(&w.to_lowercase().as_str()));
+    english || query.replace("其他", "").contains(THIRD_PERSON_ZH)
 }
 
 /// `用户` as the person → `我` (see the module docs).
@@ -188,9 +298,6 @@ fn is_punctuation(c: char) -> bool {
 fn english(query: &str) -> Option<String> {
     let words: Vec<&str> = query.split(' ').collect();
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase().replace('’', "'")).collect();
-    if lower.iter().any(|w| THIRD_PERSON.contains(&bare(w))) {
-        return None;
-    }
     let mut out: Vec<String> = Vec::with_capacity(words.len());
     let mut changed = false;
     let mut i = 0;
@@ -210,13 +317,23 @@ fn english(query: &str) -> Option<String> {
         } else if ending.is_empty() && following.is_some_and(|f| USER_COMPOUNDS_EN.contains(&f)) {
             None
         } else {
-            Some(pronoun(&mut out, ending.is_empty() && following.is_some()).to_owned())
+            Some(pronoun(&mut out).to_owned())
         };
         match reading {
             Some(reading) => {
+                let subject = reading == "I";
                 out.push(reading + ending);
                 changed = true;
                 i += 2;
+                // `The user is vegan?` → `I am vegan?`
+                let verb = lower.get(i).map(|w| bare(w));
+                let first =
+                    verb.and_then(|v| FIRST_PERSON_VERBS.iter().find(|(third, _)| *third == v));
+                if let (true, true, Some((_, first))) = (subject, ending.is_empty(), first) {
+                    let said = &lower[i];
+                    out.push(format!("{first}{}", &said[bare(said).len()..]));
+                    i += 1;
+                }
             }
             None => {
                 out.push(words[i].to_owned());
@@ -227,19 +344,24 @@ fn english(query: &str) -> Option<String> {
     changed.then(|| out.join(" "))
 }
 
-/// `I` or `me` for "the user", with an auxiliary before it put in the first person; `more`
-/// says whether words follow in the same clause.
-fn pronoun(out: &mut [String], more: bool) -> &'static str {
-    let previous = out.last().map(|w| w.to_lowercase().replace('’', "'"));
-    let auxiliary = previous.as_deref().and_then(|p| AUXILIARIES.iter().find(|(a, _)| *a == p));
-    if let (Some((_, first)), Some(last)) = (auxiliary, out.last_mut()) {
-        let capital = last.chars().next().is_some_and(char::is_uppercase);
+/// `I` for "the user" after an auxiliary (put in the first person: `does` → `do`, `what's` →
+/// `what am`), at the start of a clause or after a word that opens one; `me` elsewhere (`email
+/// the user`, `about the user`).
+fn pronoun(out: &mut [String]) -> &'static str {
+    let Some(last) = out.last_mut() else { return "I" };
+    let previous = last.to_lowercase().replace('’', "'");
+    let capital = last.chars().next().is_some_and(char::is_uppercase);
+    if let Some((_, first)) = AUXILIARIES.iter().find(|(a, _)| *a == previous) {
         *last = cased(first, capital);
         return "I";
     }
-    let after_preposition = previous.as_deref().is_some_and(|p| PREPOSITIONS.contains(&p));
-    let at_the_start = previous.is_none() || ends_a_sentence(out.last());
-    if after_preposition || (!more && !at_the_start) { "me" } else { "I" }
+    if WH_IS.contains(&previous.as_str()) {
+        *last = cased(&format!("{} am", &previous[..previous.len() - 2]), capital);
+        return "I";
+    }
+    let opens = last.ends_with(['.', '?', '!', ':', ';', ','])
+        || CLAUSE_OPENERS.contains(&previous.as_str());
+    if opens && !PREPOSITIONS.contains(&bare(&previous)) { "I" } else { "me" }
 }
 
 /// A word without the punctuation it ends with.
@@ -289,7 +411,14 @@ mod tests {
                 "Is the user still at Canva? Does the user drive?",
                 "Am I still at Canva? Do I drive?",
             ),
-            ("The user lives where?", "I lives where?"),
+            ("The user is vegan?", "I am vegan?"),
+            ("Should we email the user tomorrow?", "Should we email me tomorrow?"),
+            ("What's the user working on?", "What am I working on?"),
+            ("Where’s the user based?", "Where am I based?"),
+            (
+                "When the user, as a child, lived in Ohio, which school?",
+                "When I, as a child, lived in Ohio, which school?",
+            ),
         ];
         for (question, reading) in cases {
             assert_eq!(read(question).as_deref(), Some(reading), "{question}");
@@ -306,6 +435,7 @@ mod tests {
             ("用户偏好什么主题？", "我偏好什么主题？"),
             ("用户喜欢 Python 还是 Go？", "我喜欢 Python 还是 Go？"),
             ("用户对用户界面满意吗？", "我对用户界面满意吗？"),
+            ("用户还有其他爱好吗？", "我还有其他爱好吗？"),
         ];
         for (question, reading) in cases {
             assert_eq!(read(question).as_deref(), Some(reading), "{question}");
@@ -323,6 +453,9 @@ mod tests {
             // A third-person pronoun: the reading would make the user someone else.
             "Has the user changed his job?",
             "Where does the user keep their passport?",
+            "用户说他下周搬家，他搬去哪？",
+            "What is the user email?",
+            "用户需求是什么？",
             "Where does Caroline live?",
             "username rules?",
             "用户量有多少？",
