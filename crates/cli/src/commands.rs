@@ -18,7 +18,7 @@ use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 
 use crate::args::{
     AddArgs, Cli, Command, ConfigCommand, FilterArgs, FusionArg, KeysCommand, ListArgs,
-    ModelsCommand, RecallArgs, SummarizeArgs,
+    ModelsCommand, RecallArgs, SummarizeArgs, UpdateArgs,
 };
 use crate::models::{Acquire, PendingModels};
 use crate::output::{InstalledModel, ModelRow, Printer};
@@ -161,20 +161,7 @@ async fn run_on_store(
             printer.memory(&memory)?;
         }
         Command::List(args) => list(service, namespace, args, printer).await?,
-        Command::Update(args) => {
-            let request = UpdateRequest {
-                content: args.content,
-                metadata: metadata_with_tags(args.metadata.as_deref(), &[])?,
-                memory_type: args
-                    .memory_type
-                    .as_deref()
-                    .map(str::parse::<MemoryType>)
-                    .transpose()?,
-                ttl_secs: args.ttl,
-            };
-            let memory = service.update(namespace, parse_id(&args.id)?, request).await?;
-            printer.memory(&memory)?;
-        }
+        Command::Update(args) => update(service, namespace, args, printer).await?,
         Command::Delete { id } => {
             let id = parse_id(&id)?;
             service.forget(namespace, id).await?;
@@ -205,10 +192,7 @@ async fn run_on_store(
                 limit: Some(limit),
                 namespace: None,
             };
-            let (threshold, min_size, limit) = params.resolve()?;
-            let groups =
-                service.suggest_distillations(namespace, threshold, min_size, limit).await?;
-            printer.suggestions(&groups)?
+            suggest(service, namespace, params, printer).await?
         }
         Command::Sweep => printer.swept(&service.sweep().await?)?,
         Command::Reindex { all_namespaces } => {
@@ -234,6 +218,36 @@ async fn run_on_store(
             unreachable!("servers, keys and the commands without a store are run by `run`")
         }
     }
+    Ok(())
+}
+
+/// `update`: a memory corrected; a changed text is kept as history.
+async fn update(
+    service: &MemoryService,
+    namespace: &Namespace,
+    args: UpdateArgs,
+    printer: &Printer,
+) -> anyhow::Result<()> {
+    let request = UpdateRequest {
+        content: args.content,
+        metadata: metadata_with_tags(args.metadata.as_deref(), &[])?,
+        memory_type: args.memory_type.as_deref().map(str::parse::<MemoryType>).transpose()?,
+        ttl_secs: args.ttl,
+    };
+    printer.memory(&service.update(namespace, parse_id(&args.id)?, request).await?)?;
+    Ok(())
+}
+
+/// `suggest`: groups of similar episodes worth distilling, with the API's defaults and limits.
+async fn suggest(
+    service: &MemoryService,
+    namespace: &Namespace,
+    params: rearview_api::SuggestParams,
+    printer: &Printer,
+) -> anyhow::Result<()> {
+    let (threshold, min_size, limit) = params.resolve()?;
+    let groups = service.suggest_distillations(namespace, threshold, min_size, limit).await?;
+    printer.suggestions(&groups)?;
     Ok(())
 }
 

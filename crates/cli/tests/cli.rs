@@ -90,6 +90,10 @@ fn add_recall_get_list_delete_in_chinese_and_english() {
         .collect();
     assert_eq!(contents, ["我喜欢在周末去西山爬山"], "the old text no longer answers: {old}");
     assert!(cli.fails(&["update", &id]).contains("invalid update: names no change"));
+    // Suggesting distillations compares vectors: keyword-only, it says so; a bad size names
+    // its field first.
+    assert!(cli.fails(&["suggest"]).contains("no embedding model is in use"));
+    assert!(cli.fails(&["suggest", "--min-size", "1"]).contains("min_size"));
     assert_eq!(cli.json(&["list"]).as_array().unwrap().len(), 2);
     let stats = cli.json(&["stats"]);
     assert_eq!(stats["embedding"]["degraded"], true);
