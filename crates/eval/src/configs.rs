@@ -42,8 +42,9 @@ pub const NAMES: [&str; 7] =
 ///   below as it was), `+tie:R` (the stage's near tie of the two best answers broken by time
 ///   when the second scores ≥ R × the first; over 1: never, as before 8a70b9c), `+speaker:W`
 ///   (a question about the user embedded with weight W in the user's first-person words; 0:
-///   as written only), `+nosuccession`, `+feedback:T:W` (every query vector moved toward the first ranking's top
-///   T memories with weight W), `+dialoguefeedback:T:W` (only dialogue queries),
+///   as written only), `+nosuccession`, `+feedback:T:W` (every query vector moved toward the
+///   first ranking's top T memories with weight W), `+dialoguefeedback:T:W` (only dialogue
+///   queries),
 ///   `+nofeedback`, `+baretail` (the focus tail without its speaker labels),
 ///   `+labelledtail` (with them), `+replies:N:S` (a question among the first N memories
 ///   followed by its reply, at most S seconds later) or `+noreplies`; or

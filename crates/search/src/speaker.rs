@@ -302,10 +302,9 @@ fn english(query: &str) -> Option<String> {
     let mut changed = false;
     let mut i = 0;
     while i < words.len() {
-        let next = lower.get(i + 1).map(String::as_str);
-        let the_user =
-            lower[i] == "the" && next.is_some_and(|n| matches!(bare(n), "user" | "user's"));
-        let Some(noun) = next.filter(|_| the_user) else {
+        let noun = lower.get(i + 1).map(String::as_str);
+        let Some(noun) = noun.filter(|n| lower[i] == "the" && matches!(bare(n), "user" | "user's"))
+        else {
             out.push(words[i].to_owned());
             i += 1;
             continue;
@@ -359,7 +358,8 @@ fn pronoun(out: &mut [String]) -> &'static str {
         *last = cased(&format!("{} am", &previous[..previous.len() - 2]), capital);
         return "I";
     }
-    let opens = last.ends_with(['.', '?', '!', ':', ';', ','])
+    let opens = ends_a_sentence(Some(last))
+        || last.ends_with(',')
         || CLAUSE_OPENERS.contains(&previous.as_str());
     if opens && !PREPOSITIONS.contains(&bare(&previous)) { "I" } else { "me" }
 }

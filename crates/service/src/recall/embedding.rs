@@ -30,8 +30,8 @@ pub(super) fn explain_reading(ranked: &mut [Scored], query: &Query, focus: &Quer
 
 impl MemoryService {
     /// The vectors of a compound question's parts (and of their readings in the user's words),
-    /// computed in one batch per space and left in the query cache, where each part's own embedding then finds them. A failure is left for
-    /// the parts to report.
+    /// computed in one batch per space and left in the query cache, where each part's own
+    /// embedding then finds them. A failure is left for the parts to report.
     pub(super) async fn embed_parts(
         &self,
         parts: &[&str],
@@ -51,8 +51,8 @@ impl MemoryService {
 
     /// The query's vector in each of `spaces` that could embed it: the whole query's, or with a
     /// second reading `(text, weight)` (a dialogue's tail, a question in its speaker's words),
-    /// `normalise((1 − weight) · whole + weight · reading)`. Texts
-    /// embedded lately come from the query cache; the others go to the model in one batch.
+    /// `normalise((1 − weight) · whole + weight · reading)`. Texts embedded lately come from the
+    /// query cache; the others go to the model in one batch.
     pub(super) async fn embed_query(
         &self,
         query: &str,
