@@ -40,7 +40,9 @@ pub const NAMES: [&str; 7] =
 ///   `+focus:T:W:D` (dialogue focus: tail turns, tail weight, keyword decay per turn),
 ///   `+succession:S:M` (newer statements first, pairs at cosine ≥ S, nearest by M; the tie
 ///   below as it was), `+tie:R` (the stage's near tie of the two best answers broken by time
-///   when the second scores ≥ R × the first; over 1: never, as before 8a70b9c), `+speaker:W`
+///   when the second scores ≥ R × the first; over 1: never, as before 8a70b9c), `+tiemargin:M`
+///   (the tie's nearness read on centered vectors by margin M), `+rawtie` (the tie as before
+///   2026-12-06: raw cosines, a subject term in common), `+speaker:W`
 ///   (a question about the user embedded with weight W in the user's first-person words; 0:
 ///   as written only), `+nosuccession`, `+feedback:T:W` (every query vector moved toward the
 ///   first ranking's top T memories with weight W), `+dialoguefeedback:T:W` (only dialogue
@@ -101,7 +103,7 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
             EvalError::Input(format!(
                 "unknown configuration {other:?}; allowed: {}, or a custom fusion \
                  (weighted:V:K:S, rrf:K:V:W, rel:V:K:raw|minmax[:max|coverS], or default) with any \
-                 of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +tie:R, +speaker:W, +nosuccession, \
+                 of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +tie:R, +tiemargin:M, +rawtie, +speaker:W, +nosuccession, \
                  +feedback:T:W, +dialoguefeedback:T:W, +nofeedback, +baretail, +labelledtail, +replies:N:S, +noreplies",
                 NAMES.join(", ")
             ))
@@ -151,6 +153,18 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                 }
             }
             ("nosuccession", []) => ranking.succession = None,
+            // The near tie read on centered vectors by this margin.
+            ("tiemargin", [margin]) => {
+                if let Some(succession) = &mut ranking.succession {
+                    succession.tie_margin = Some(*margin);
+                }
+            }
+            // The near tie as before 2026-12-06: raw cosines and a subject term in common.
+            ("rawtie", []) => {
+                if let Some(succession) = &mut ranking.succession {
+                    succession.tie_margin = None;
+                }
+            }
             // 0: a question about the user is embedded only as written.
             ("speaker", [weight]) => ranking.focus.speaker_weight = *weight,
             ("baretail", []) => ranking.focus.bare_tail = true,

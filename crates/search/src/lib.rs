@@ -41,7 +41,7 @@ pub use rank::{
 };
 pub use replies::{Replies, asks, place_replies};
 pub use speaker::as_speaker;
-pub use succession::{Statement, Statements, Succession, current_first, newer_first};
+pub use succession::{Statement, Statements, Succession, centered, current_first, newer_first};
 pub use text::{SnapshotError, TextHit, TextIndex};
 pub use tokenize::Tokenizer;
 pub use vector::{FlatIndex, VectorHit, VectorIndex};

@@ -430,7 +430,21 @@ impl MemoryService {
                 _ => Some(f32::NEG_INFINITY),
             }
         };
-        Ok(newer_first(ranked, &statements, similarity, window, &config))
+        // The near tie reads nearness on the statements' vectors centered on their mean.
+        let centered = match config.tie_margin {
+            Some(_) if !keyword_only => rearview_search::centered(&vectors),
+            _ => HashMap::new(),
+        };
+        let centered_similarity = |a: MemoryId, b: MemoryId| {
+            if keyword_only {
+                return None;
+            }
+            match (centered.get(&a), centered.get(&b)) {
+                (Some(a), Some(b)) => Some(a.iter().zip(b).map(|(x, y)| x * y).sum()),
+                _ => Some(f32::NEG_INFINITY),
+            }
+        };
+        Ok(newer_first(ranked, &statements, similarity, centered_similarity, window, &config))
     }
 
     /// The nearest memories to the query in each of its spaces, deduplicated, in the order found.

@@ -47,24 +47,32 @@ pub(super) enum Side {
 
 /// Each statement's nearest statement of its tier by meaning among the candidates on one side
 /// of it in time (or on either), if it is nearer than the next one there by `margin`; found
-/// once per statement and side, and only when asked.
-pub(super) struct Nearness<'r, 'a, F> {
+/// once per statement and side, and only when asked. Nearness is read by `closeness`: the raw
+/// cosine `similarity`, or the cosine of centered vectors for the near tie.
+pub(super) struct Nearness<'r, 'a, F, C> {
     read: &'r HashMap<MemoryId, Read<'a>>,
     candidates: &'r [MemoryId],
     similarity: &'r F,
+    closeness: &'r C,
     margin: f32,
     found: RefCell<HashMap<(MemoryId, Side), Option<MemoryId>>>,
 }
 
-impl<'r, 'a, F: Fn(MemoryId, MemoryId) -> Option<f32>> Nearness<'r, 'a, F> {
-    /// Over `candidates` (statements of `read`), by `similarity`, nearest by `margin`.
+impl<'r, 'a, F, C> Nearness<'r, 'a, F, C>
+where
+    F: Fn(MemoryId, MemoryId) -> Option<f32>,
+    C: Fn(MemoryId, MemoryId) -> Option<f32>,
+{
+    /// Over `candidates` (statements of `read`), cosines by `similarity`, the nearest by
+    /// `closeness` with `margin`.
     pub(super) fn new(
         read: &'r HashMap<MemoryId, Read<'a>>,
         candidates: &'r [MemoryId],
         similarity: &'r F,
+        closeness: &'r C,
         margin: f32,
     ) -> Self {
-        Nearness { read, candidates, similarity, margin, found: RefCell::default() }
+        Nearness { read, candidates, similarity, closeness, margin, found: RefCell::default() }
     }
 
     /// The statements, each with its reading.
@@ -80,6 +88,12 @@ impl<'r, 'a, F: Fn(MemoryId, MemoryId) -> Option<f32>> Nearness<'r, 'a, F> {
     /// The cosine of two candidates (`None` without vectors).
     pub(super) fn similarity(&self, a: MemoryId, b: MemoryId) -> Option<f32> {
         (self.similarity)(a, b)
+    }
+
+    /// How near two candidates are by the measure the nearest are read by (`None` without
+    /// vectors).
+    pub(super) fn closeness(&self, a: MemoryId, b: MemoryId) -> Option<f32> {
+        (self.closeness)(a, b)
     }
 
     /// Whether `that` is the nearest statement to `of` on `side` of it.
@@ -108,7 +122,7 @@ impl<'r, 'a, F: Fn(MemoryId, MemoryId) -> Option<f32>> Nearness<'r, 'a, F> {
                 };
                 other.memory_type == this.memory_type && on_side
             })
-            .filter_map(|other| Some((*other, (self.similarity)(of, *other)?)))
+            .filter_map(|other| Some((*other, (self.closeness)(of, *other)?)))
             .collect();
         near.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         match near.as_slice() {

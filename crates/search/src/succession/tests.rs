@@ -45,7 +45,8 @@ fn a_newer_statement_takes_the_place_of_the_one_it_updates() {
     let statements = berlin_kids_lisbon(None);
     let ranked = vec![scored(1, 0.9), scored(2, 0.5), scored(3, 0.4)];
     let near = near_pairs(&[(1, 3)]);
-    let (out, lifted) = newer_first(ranked.clone(), &statements, &near, 5, &Succession::DEFAULT);
+    let (out, lifted) =
+        newer_first(ranked.clone(), &statements, &near, &near, 5, &Succession::DEFAULT);
     assert_eq!(ids(&out), [3, 1, 2]);
     assert_eq!(lifted, HashMap::from([(id(3), id(1))]));
     assert_eq!(out[0].score, 0.9, "it takes the older statement's score");
@@ -58,14 +59,15 @@ fn a_newer_statement_takes_the_place_of_the_one_it_updates() {
     let ranked = vec![scored(1, 0.9), scored(2, 0.5), scored(3, 0.4), scored(4, 0.3)];
     let one_side = cosines(&[(1, 3, 0.9), (2, 3, 0.895), (2, 4, 0.89)]);
     let (out, lifted) =
-        newer_first(ranked.clone(), &statements, &one_side, 5, &Succession::DEFAULT);
+        newer_first(ranked.clone(), &statements, &one_side, &one_side, 5, &Succession::DEFAULT);
     assert_eq!((ids(&out), lifted), (vec![3, 1, 2, 4], HashMap::from([(id(3), id(1))])));
     // Clear from neither side: the kids are as near to Lisbon, and a later change of phone
     // plan is as near to Berlin (and to the kids). A stated change alone moves nothing.
     let statements = berlin_kids_lisbon(Some(statement("I switched to a cheaper phone plan.", 10)));
     let ranked = vec![scored(1, 0.9), scored(2, 0.5), scored(3, 0.4), scored(4, 0.3)];
     let neither = near_pairs(&[(1, 3), (2, 3), (1, 4), (2, 4)]);
-    let (out, lifted) = newer_first(ranked, &statements, &neither, 5, &Succession::DEFAULT);
+    let (out, lifted) =
+        newer_first(ranked, &statements, &neither, &neither, 5, &Succession::DEFAULT);
     assert_eq!((ids(&out), lifted.len()), (vec![1, 2, 3, 4], 0));
 }
 
@@ -78,7 +80,7 @@ fn a_change_read_by_nearness_updates_one_older_statement() {
     let case = |pairs: &[(u128, u128, f32)]| {
         let near = cosines(pairs);
         let (out, lifted) =
-            newer_first(ranked.clone(), &statements, &near, 5, &Succession::DEFAULT);
+            newer_first(ranked.clone(), &statements, &near, &near, 5, &Succession::DEFAULT);
         (ids(&out), lifted)
     };
     let berlin = case(&[(1, 3, 0.92), (2, 3, 0.9)]);
@@ -98,7 +100,7 @@ fn a_change_only_marked_needs_the_two_nearest_from_both_sides() {
     let ranked = vec![scored(1, 0.9), scored(2, 0.5), scored(3, 0.4), scored(4, 0.3)];
     let case = |pairs: &[(u128, u128)]| {
         let near = near_pairs(pairs);
-        ids(&newer_first(ranked.clone(), &statements, &near, 5, &Succession::DEFAULT).0)
+        ids(&newer_first(ranked.clone(), &statements, &near, &near, 5, &Succession::DEFAULT).0)
     };
     assert_eq!(case(&[(1, 3)]), [3, 1, 2, 4], "each the other's nearest");
     // The meat is as near to the dog as to being vegetarian: not clearly its update.
@@ -119,7 +121,7 @@ fn chains_read_from_the_latest_back_also_past_the_window() {
     ]);
     let ranked = vec![scored(1, 0.8), scored(4, 0.7), scored(2, 0.3), scored(3, 0.2)];
     let near = near_pairs(&[(1, 2), (2, 3)]);
-    let (out, lifted) = newer_first(ranked, &statements, &near, 1, &Succession::DEFAULT);
+    let (out, lifted) = newer_first(ranked, &statements, &near, &near, 1, &Succession::DEFAULT);
     assert_eq!(ids(&out), [3, 2, 1, 4]);
     assert_eq!(lifted, HashMap::from([(id(2), id(1)), (id(3), id(2))]));
     assert!(out.windows(2).all(|w| w[0].score >= w[1].score), "scores stay sorted");
@@ -132,7 +134,7 @@ fn nothing_moves_without_a_change_near_in_meaning_of_one_tier_and_later() {
     let case = |older: Statement<'static>, newer: Statement<'static>, near: Option<f32>| {
         let statements = Statements::read([(id(1), older), (id(2), newer)]);
         let ranked = vec![scored(1, 0.9), scored(2, 0.4)];
-        ids(&newer_first(ranked, &statements, |_, _| near, 5, &Succession::DEFAULT).0)
+        ids(&newer_first(ranked, &statements, |_, _| near, |_, _| near, 5, &Succession::DEFAULT).0)
     };
     assert_eq!(case(statement(berlin, 1), statement(lisbon, 9), NEAR), [2, 1]);
     assert_eq!(case(statement(berlin, 1), statement(lisbon, 9), Some(0.7)), [1, 2], "far");
@@ -168,14 +170,14 @@ fn only_the_returned_window_and_the_first_two_are_read_as_older_statements() {
     };
     let ranked = vec![scored(1, 0.9), scored(4, 0.6), scored(2, 0.5), scored(3, 0.4)];
     let case = |window| {
-        ids(&newer_first(ranked.clone(), &statements, near, window, &Succession::DEFAULT).0)
+        ids(&newer_first(ranked.clone(), &statements, near, near, window, &Succession::DEFAULT).0)
     };
     assert_eq!(case(2), [1, 4, 2, 3], "Berlin is third");
     assert_eq!(case(3), [1, 4, 3, 2]);
     // The first two are always read (the near tie reads them as placed): a recall for one
     // memory places as one for two.
     let ranked = vec![scored(1, 0.9), scored(2, 0.5), scored(3, 0.4)];
-    let one = newer_first(ranked.clone(), &statements, near, 1, &Succession::DEFAULT).0;
+    let one = newer_first(ranked.clone(), &statements, near, near, 1, &Succession::DEFAULT).0;
     assert_eq!(ids(&one), [1, 3, 2]);
 }
 
@@ -218,7 +220,7 @@ fn the_later_of_two_near_tied_statements_of_one_fact_answers_first() {
             (id(3), statement(parking, 5)),
         ]);
         let ranked = vec![scored(1, 0.9), scored(2, score), scored(3, 0.3)];
-        let (out, lifted) = newer_first(ranked, &statements, near, 5, &Succession::DEFAULT);
+        let (out, lifted) = newer_first(ranked, &statements, &near, &near, 5, &Succession::DEFAULT);
         (ids(&out), lifted, out)
     };
     let near =
@@ -246,19 +248,77 @@ fn the_later_of_two_near_tied_statements_of_one_fact_answers_first() {
     let plan = statement("We're going to go hybrid next year.", 9);
     assert!(kept(plan, 0.6, near(&[(1, 2, 0.9)])), "a plan is no change yet");
     assert!(kept(statement(hybrid, 9), 0.6, Box::new(|_, _| None)), "keyword-only");
-    let nothing_in_common = statement("Parking costs £12 a day.", 9);
-    assert!(kept(nothing_in_common, 0.6, near(&[(1, 2, 0.9)])), "no subject term in common");
+}
 
-    // Two memories of a small namespace are each other's nearest whatever they say (Chinese
-    // sentences sit at cosine 0.85 and more): a hike and an allergy name nothing in common.
+#[test]
+fn a_near_tie_is_read_on_centered_vectors_and_needs_no_word_in_common() {
+    // `I freelance` and `I took a full-time job`: no subject term in common, each the other's
+    // nearest once the direction all the candidates share is taken out.
+    let statements = Statements::read([
+        (id(1), statement("I freelance as a graphic designer.", 2)),
+        (id(2), statement("I took a full-time job at Canva.", 9)),
+        (id(3), statement("I need to renew my driver's license this year.", 5)),
+    ]);
+    let ranked = vec![scored(1, 0.9), scored(2, 0.8), scored(3, 0.7)];
+    let raw = cosines(&[(1, 2, 0.88), (1, 3, 0.84), (2, 3, 0.83)]);
+    let case = |centered: &dyn Fn(MemoryId, MemoryId) -> Option<f32>, config: &Succession| {
+        ids(&newer_first(ranked.clone(), &statements, &raw, centered, 5, config).0)
+    };
+    let clear = cosines(&[(1, 2, 0.35), (1, 3, 0.27), (2, 3, 0.14)]);
+    assert_eq!(case(&clear, &Succession::DEFAULT), [2, 1, 3]);
+    // By the margin: the first is nearer to the third than 0.05 below the second.
+    let unclear = cosines(&[(1, 2, 0.35), (1, 3, 0.31), (2, 3, 0.14)]);
+    assert_eq!(case(&unclear, &Succession::DEFAULT), [1, 2, 3], "not clearly the nearest");
+    // As before (raw cosines): a subject term in common is needed.
+    let before = Succession { tie_margin: None, ..Succession::DEFAULT };
+    assert_eq!(case(&clear, &before), [1, 2, 3], "no subject term in common");
+
+    // Two statements alone are each other's nearest whatever they say (Chinese sentences sit
+    // at cosine 0.85 and more): centered on their mean, they point away from each other.
     let statements = Statements::read([
         (id(1), statement("我喜欢在周末去香山爬山", 1)),
         (id(2), statement("用户对花生过敏，点餐时要避开含花生的菜。", 2)),
     ]);
     let ranked = vec![scored(1, 0.6), scored(2, 0.58)];
-    let near = cosines(&[(1, 2, 0.86)]);
-    let (out, _) = newer_first(ranked, &statements, &near, 5, &Succession::DEFAULT);
-    assert_eq!(ids(&out), [1, 2], "户外运动 asks for the hike");
+    let raw = cosines(&[(1, 2, 0.86)]);
+    let vectors = HashMap::from([(id(1), vec![0.8, 0.6]), (id(2), vec![0.6, 0.8])]);
+    let centered_vectors = centered(&vectors);
+    let apart = |a: MemoryId, b: MemoryId| {
+        let (a, b) = (&centered_vectors[&a], &centered_vectors[&b]);
+        Some(a.iter().zip(b).map(|(x, y)| x * y).sum())
+    };
+    assert_eq!(apart(id(1), id(2)), Some(-1.0));
+    for config in [Succession::DEFAULT, before] {
+        let (out, _) = newer_first(ranked.clone(), &statements, &raw, apart, 5, &config);
+        assert_eq!(ids(&out), [1, 2], "户外运动 asks for the hike");
+    }
+}
+
+#[test]
+fn centered_vectors_take_out_what_all_of_them_share() {
+    // Three vectors in a narrow cone around the first axis: 1 and 2 lean the same way off it.
+    let unit = |v: [f32; 3]| {
+        let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        v.map(|x| x / n).to_vec()
+    };
+    let vectors = HashMap::from([
+        (id(1), unit([1.0, 0.30, 0.05])),
+        (id(2), unit([1.0, 0.25, 0.10])),
+        (id(3), unit([1.0, -0.10, 0.30])),
+        (id(4), vec![1.0, 0.0]),
+    ]);
+    let out = centered(&vectors);
+    let cosine = |a, b| -> f32 {
+        let (a, b): (&Vec<f32>, &Vec<f32>) = (&out[&id(a)], &out[&id(b)]);
+        a.iter().zip(b).map(|(x, y)| x * y).sum()
+    };
+    assert!(!out.contains_key(&id(4)), "a vector of another length is left out");
+    for v in out.values() {
+        assert!((v.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-5, "unit length");
+    }
+    assert!(cosine(1, 2) > 0.8, "1 and 2 lean the same way: {}", cosine(1, 2));
+    assert!(cosine(1, 3) < -0.5 && cosine(2, 3) < -0.5, "3 leans the other way");
+    assert!(centered(&HashMap::new()).is_empty());
 }
 
 #[test]
@@ -272,10 +332,11 @@ fn a_newer_statement_placed_before_its_older_one_keeps_it_when_a_tie_lifts_it_fu
     ]);
     let ranked = vec![scored(1, 0.9), scored(3, 0.6), scored(2, 0.2)];
     let near = cosines(&[(1, 2, 0.95), (2, 3, 0.85)]);
-    let (out, lifted) = newer_first(ranked.clone(), &statements, &near, 5, &Succession::DEFAULT);
+    let (out, lifted) =
+        newer_first(ranked.clone(), &statements, &near, &near, 5, &Succession::DEFAULT);
     assert_eq!(ids(&out), [2, 1, 3]);
     // A recall for one memory answers the same: the second is read as an older statement.
-    let (one, _) = newer_first(ranked, &statements, &near, 1, &Succession::DEFAULT);
+    let (one, _) = newer_first(ranked, &statements, &near, &near, 1, &Succession::DEFAULT);
     assert_eq!(ids(&one)[0], 2);
     assert_eq!(lifted, HashMap::from([(id(2), id(3))]), "the first older statement it replaced");
 }
