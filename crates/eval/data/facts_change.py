@@ -358,6 +358,22 @@ def scenario(rng, lang, n, topic, old, new, question, pool, prefix="fc"):
     return out
 
 
+def write_held_out(seed, prefix, en, zh, en_pool, zh_pool):
+    """Prints a held-out set (`facts_change_holdout*.py`): 40 scenarios per language, each by
+    `scenario` with `prefix`, after checking that no distractor repeats or says "user"/"用户"
+    and that no scenario text repeats."""
+    rng = random.Random(seed)
+    assert len(en) == 40 and len(zh) == 40
+    for lang, scenarios, pool in [("en", en, en_pool), ("zh", zh, zh_pool)]:
+        assert len({text for _, text in pool}) == len(pool), f"{lang}: repeated distractor"
+        assert not any("user" in text.lower() or "用户" in text for _, text in pool), f"{lang}: 'user' in a distractor"
+        texts = [t for _, old, new, q in scenarios for t in (old, new, q)]
+        assert len(set(texts)) == len(texts), f"{lang}: repeated scenario text"
+        for n, (topic, old, new, question) in enumerate(scenarios, 1):
+            for line in scenario(rng, lang, n, topic, old, new, question, pool, prefix):
+                print(json.dumps(line, ensure_ascii=False))
+
+
 def main():
     rng = random.Random(15)
     assert len(EN) >= 50 and len(ZH) >= 50

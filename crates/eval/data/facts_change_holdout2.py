@@ -25,10 +25,7 @@ Deterministic (seeded):
 The format is `rearview_eval::load_jsonl`'s.
 """
 
-import json
-import random
-
-from facts_change import EN_OTHER as TUNED_EN_OTHER, ZH_OTHER as TUNED_ZH_OTHER, scenario
+from facts_change import EN_OTHER as TUNED_EN_OTHER, ZH_OTHER as TUNED_ZH_OTHER, write_held_out
 
 # (topic key or keys, older statement, newer statement, question).
 EN = [
@@ -145,14 +142,7 @@ ZH_OTHER += [
 ]
 
 def main():
-    rng = random.Random(20260131)
-    assert len(EN) == 40 and len(ZH) == 40
-    for lang, scenarios, pool in [("en", EN, EN_OTHER), ("zh", ZH, ZH_OTHER)]:
-        assert len({text for _, text in pool}) == len(pool), f"{lang}: repeated distractor"
-        assert not any("user" in text.lower() or "用户" in text for _, text in pool), f"{lang}: 'user' in a distractor"
-        for n, (topic, old, new, question) in enumerate(scenarios, 1):
-            for line in scenario(rng, lang, n, topic, old, new, question, pool, "h2"):
-                print(json.dumps(line, ensure_ascii=False))
+    write_held_out(20260131, "h2", EN, ZH, EN_OTHER, ZH_OTHER)
 
 
 if __name__ == "__main__":

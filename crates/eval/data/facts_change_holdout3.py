@@ -29,10 +29,7 @@ Deterministic (seeded):
 The format is `rearview_eval::load_jsonl`'s.
 """
 
-import json
-import random
-
-from facts_change import EN_OTHER as TUNED_EN_OTHER, ZH_OTHER as TUNED_ZH_OTHER, scenario
+from facts_change import EN_OTHER as TUNED_EN_OTHER, ZH_OTHER as TUNED_ZH_OTHER, write_held_out
 
 # (topic key or keys, older statement, newer statement, question). All keys are left out of the
 # distractor pool for the scenario.
@@ -152,16 +149,7 @@ ZH_OTHER += [
 
 
 def main():
-    rng = random.Random(20260307)
-    assert len(EN) == 40 and len(ZH) == 40
-    for lang, scenarios, pool in [("en", EN, EN_OTHER), ("zh", ZH, ZH_OTHER)]:
-        assert len({text for _, text in pool}) == len(pool), f"{lang}: repeated distractor"
-        assert not any("user" in text.lower() or "用户" in text for _, text in pool), f"{lang}: 'user' in a distractor"
-        texts = [t for _, old, new, q in scenarios for t in (old, new, q)]
-        assert len(set(texts)) == len(texts), f"{lang}: repeated scenario text"
-        for n, (topic, old, new, question) in enumerate(scenarios, 1):
-            for line in scenario(rng, lang, n, topic, old, new, question, pool, "h3"):
-                print(json.dumps(line, ensure_ascii=False))
+    write_held_out(20260307, "h3", EN, ZH, EN_OTHER, ZH_OTHER)
 
 
 if __name__ == "__main__":

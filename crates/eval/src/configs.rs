@@ -103,8 +103,9 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
             EvalError::Input(format!(
                 "unknown configuration {other:?}; allowed: {}, or a custom fusion \
                  (weighted:V:K:S, rrf:K:V:W, rel:V:K:raw|minmax[:max|coverS], or default) with any \
-                 of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +tie:R, +tiemargin:M, +rawtie, +speaker:W, +nosuccession, \
-                 +feedback:T:W, +dialoguefeedback:T:W, +nofeedback, +baretail, +labelledtail, +replies:N:S, +noreplies",
+                 of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +tie:R, +tiemargin:M, \
+                 +rawtie, +speaker:W, +nosuccession, +feedback:T:W, +dialoguefeedback:T:W, \
+                 +nofeedback, +baretail, +labelledtail, +replies:N:S, +noreplies",
                 NAMES.join(", ")
             ))
         })?),

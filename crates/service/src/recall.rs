@@ -420,30 +420,20 @@ impl MemoryService {
             vectors.extend(ids.into_iter().zip(stored).filter_map(|(id, v)| Some((id, v?))));
         }
         let keyword_only = query.vectors.is_empty();
-        let similarity = |a: MemoryId, b: MemoryId| {
-            if keyword_only {
-                return None;
+        // The near tie reads nearness on the vectors centered on the mean of the ranked
+        // statements' (not of history or chain successors loaded beside them).
+        let centered = match (config.tie_margin, query.vectors.first()) {
+            (Some(_), Some((_, query))) if !keyword_only => {
+                let ranked_vectors =
+                    ranked.iter().filter_map(|s| vectors.get(&s.id).map(|v| (s.id, v.as_slice())));
+                rearview_search::centered(ranked_vectors, query.dimensions())
             }
-            // A memory without a vector in this space is compared by nothing: never near.
-            match (vectors.get(&a), vectors.get(&b)) {
-                (Some(a), Some(b)) => Some(a.iter().zip(b).map(|(x, y)| x * y).sum()),
-                _ => Some(f32::NEG_INFINITY),
-            }
-        };
-        // The near tie reads nearness on the statements' vectors centered on their mean.
-        let centered = match config.tie_margin {
-            Some(_) if !keyword_only => rearview_search::centered(&vectors),
             _ => HashMap::new(),
         };
-        let centered_similarity = |a: MemoryId, b: MemoryId| {
-            if keyword_only {
-                return None;
-            }
-            match (centered.get(&a), centered.get(&b)) {
-                (Some(a), Some(b)) => Some(a.iter().zip(b).map(|(x, y)| x * y).sum()),
-                _ => Some(f32::NEG_INFINITY),
-            }
-        };
+        let (raw, centered) =
+            if keyword_only { (None, None) } else { (Some(&vectors), Some(&centered)) };
+        let similarity = |a, b| cosine_in(raw, a, b);
+        let centered_similarity = |a, b| cosine_in(centered, a, b);
         Ok(newer_first(ranked, &statements, similarity, centered_similarity, window, &config))
     }
 
@@ -556,4 +546,19 @@ const E5_FLOOR_OTHER: f32 = 0.78;
 /// A duration in milliseconds, for the debug events.
 fn ms(took: std::time::Duration) -> f64 {
     took.as_secs_f64() * 1e3
+}
+
+/// The cosine of two memories' unit vectors in `vectors`: `None` without vectors (keyword-only:
+/// nothing is compared by meaning), minus infinity when either has no vector there (a memory
+/// without a vector in this space is compared by nothing: never near).
+fn cosine_in(
+    vectors: Option<&HashMap<MemoryId, Vec<f32>>>,
+    a: MemoryId,
+    b: MemoryId,
+) -> Option<f32> {
+    let vectors = vectors?;
+    match (vectors.get(&a), vectors.get(&b)) {
+        (Some(a), Some(b)) => Some(a.iter().zip(b).map(|(x, y)| x * y).sum()),
+        _ => Some(f32::NEG_INFINITY),
+    }
 }

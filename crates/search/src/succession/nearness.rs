@@ -55,6 +55,7 @@ pub(super) struct Nearness<'r, 'a, F, C> {
     similarity: &'r F,
     closeness: &'r C,
     margin: f32,
+    runner_up: bool,
     found: RefCell<HashMap<(MemoryId, Side), Option<MemoryId>>>,
 }
 
@@ -72,7 +73,14 @@ where
         closeness: &'r C,
         margin: f32,
     ) -> Self {
-        Nearness { read, candidates, similarity, closeness, margin, found: RefCell::default() }
+        let found = RefCell::default();
+        Nearness { read, candidates, similarity, closeness, margin, runner_up: false, found }
+    }
+
+    /// The same, but a statement with a single candidate on its side has no nearest: nothing
+    /// else was there to be nearer than by the margin.
+    pub(super) fn with_runner_up(self) -> Self {
+        Nearness { runner_up: true, ..self }
     }
 
     /// The statements, each with its reading.
@@ -127,7 +135,7 @@ where
         near.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         match near.as_slice() {
             [] => None,
-            [(best, _)] => Some(*best),
+            [(best, _)] => (!self.runner_up).then_some(*best),
             [(best, a), (_, b), ..] => (a - b >= self.margin).then_some(*best),
         }
     }

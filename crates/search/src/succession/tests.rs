@@ -274,24 +274,61 @@ fn a_near_tie_is_read_on_centered_vectors_and_needs_no_word_in_common() {
     assert_eq!(case(&clear, &before), [1, 2, 3], "no subject term in common");
 
     // Two statements alone are each other's nearest whatever they say (Chinese sentences sit
-    // at cosine 0.85 and more): centered on their mean, they point away from each other.
+    // at cosine 0.85 and more): with no runner-up, neither is clearly the other's nearest, and
+    // centered on their mean they point away from each other.
     let statements = Statements::read([
         (id(1), statement("我喜欢在周末去香山爬山", 1)),
         (id(2), statement("用户对花生过敏，点餐时要避开含花生的菜。", 2)),
     ]);
     let ranked = vec![scored(1, 0.6), scored(2, 0.58)];
     let raw = cosines(&[(1, 2, 0.86)]);
-    let vectors = HashMap::from([(id(1), vec![0.8, 0.6]), (id(2), vec![0.6, 0.8])]);
-    let centered_vectors = centered(&vectors);
+    let vectors = [(id(1), [0.8, 0.6]), (id(2), [0.6, 0.8])];
+    let centered_vectors = centered(vectors.iter().map(|(id, v)| (*id, v.as_slice())), 2);
     let apart = |a: MemoryId, b: MemoryId| {
         let (a, b) = (&centered_vectors[&a], &centered_vectors[&b]);
         Some(a.iter().zip(b).map(|(x, y)| x * y).sum())
     };
-    assert_eq!(apart(id(1), id(2)), Some(-1.0));
+    assert!(apart(id(1), id(2)).is_some_and(|c: f32| (c + 1.0).abs() < 1e-6));
     for config in [Succession::DEFAULT, before] {
         let (out, _) = newer_first(ranked.clone(), &statements, &raw, apart, 5, &config);
         assert_eq!(ids(&out), [1, 2], "户外运动 asks for the hike");
     }
+    // Nor does a pair alone in its tier among others, however near: it needs a runner-up.
+    let near = cosines(&[(1, 2, 0.4)]);
+    assert_eq!(
+        ids(&newer_first(ranked, &statements, &raw, &near, 5, &Succession::DEFAULT).0),
+        [1, 2]
+    );
+}
+
+#[test]
+fn a_near_tie_needs_a_runner_up_of_the_tier_and_the_stated_changes_stay_on_raw_cosines() {
+    let hybrid = "We went hybrid: office on Tuesdays and Thursdays only.";
+    let pair = [
+        (id(1), statement("I'm in the office five days a week.", 2)),
+        (id(2), statement(hybrid, 9)),
+        (id(3), Statement { memory_type: MemoryType::Semantic, ..statement("Tea, no sugar.", 5) }),
+    ];
+    let ranked = vec![scored(1, 0.9), scored(2, 0.8), scored(3, 0.7), scored(4, 0.6)];
+    let raw = cosines(&[(1, 2, 0.9)]);
+    let centered = cosines(&[(1, 2, 0.4), (1, 4, -0.5), (2, 4, -0.5), (3, 4, -0.5)]);
+    let case = |statements: &Statements<'_>| {
+        ids(&newer_first(ranked.clone(), statements, &raw, &centered, 5, &Succession::DEFAULT).0)
+    };
+    // The third is of another tier: each of the pair is the only one of its tier to the other.
+    assert_eq!(case(&Statements::read(pair)), [1, 2, 3, 4], "no runner-up");
+    let fourth = (id(4), statement("The lift is out of order again.", 6));
+    let with_fourth = Statements::read(pair.into_iter().chain([fourth]));
+    assert_eq!(case(&with_fourth), [2, 1, 3, 4], "the fourth, far, is the runner-up");
+
+    // A stated change is read on the raw cosines, whatever the centered ones say: Berlin is
+    // clearly Lisbon's nearest older statement raw, not centered.
+    let statements = berlin_kids_lisbon(None);
+    let ranked = vec![scored(1, 0.9), scored(2, 0.5), scored(3, 0.4)];
+    let raw = near_pairs(&[(1, 3)]);
+    let flat = |_, _| Some(0.1);
+    let (out, lifted) = newer_first(ranked, &statements, &raw, flat, 5, &Succession::DEFAULT);
+    assert_eq!((ids(&out), lifted), (vec![3, 1, 2], HashMap::from([(id(3), id(1))])));
 }
 
 #[test]
@@ -301,24 +338,32 @@ fn centered_vectors_take_out_what_all_of_them_share() {
         let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
         v.map(|x| x / n).to_vec()
     };
-    let vectors = HashMap::from([
+    let vectors = [
         (id(1), unit([1.0, 0.30, 0.05])),
         (id(2), unit([1.0, 0.25, 0.10])),
         (id(3), unit([1.0, -0.10, 0.30])),
-        (id(4), vec![1.0, 0.0]),
-    ]);
-    let out = centered(&vectors);
-    let cosine = |a, b| -> f32 {
-        let (a, b): (&Vec<f32>, &Vec<f32>) = (&out[&id(a)], &out[&id(b)]);
-        a.iter().zip(b).map(|(x, y)| x * y).sum()
+    ];
+    let of = |extra: Vec<(MemoryId, Vec<f32>)>| {
+        let all: Vec<(MemoryId, Vec<f32>)> = vectors.iter().cloned().chain(extra).collect();
+        centered(all.iter().map(|(id, v)| (*id, v.as_slice())), 3)
     };
-    assert!(!out.contains_key(&id(4)), "a vector of another length is left out");
+    let out = of(vec![]);
+    let cosine = |out: &HashMap<MemoryId, Vec<f32>>, a, b| -> f32 {
+        out[&id(a)].iter().zip(&out[&id(b)]).map(|(x, y)| x * y).sum()
+    };
     for v in out.values() {
         assert!((v.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-5, "unit length");
     }
-    assert!(cosine(1, 2) > 0.8, "1 and 2 lean the same way: {}", cosine(1, 2));
-    assert!(cosine(1, 3) < -0.5 && cosine(2, 3) < -0.5, "3 leans the other way");
-    assert!(centered(&HashMap::new()).is_empty());
+    assert!(cosine(&out, 1, 2) > 0.8, "1 and 2 lean the same way: {}", cosine(&out, 1, 2));
+    assert!(cosine(&out, 1, 3) < -0.5 && cosine(&out, 2, 3) < -0.5, "3 leans the other way");
+    // A vector of another length or with a value that is not finite is left out, and out of
+    // the mean: the others come out as without it.
+    let odd = of(vec![(id(4), vec![1.0, 0.0]), (id(5), vec![f32::NAN, 0.0, 0.0])]);
+    assert_eq!(odd.len(), 3);
+    assert!((cosine(&odd, 1, 2) - cosine(&out, 1, 2)).abs() < 1e-6);
+    // One vector is its own mean: nothing to compare.
+    assert!(of(vec![]).len() == 3 && centered([(id(1), [1.0f32, 0.0].as_slice())], 2).is_empty());
+    assert!(centered([], 3).is_empty());
 }
 
 #[test]

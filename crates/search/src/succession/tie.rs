@@ -14,8 +14,9 @@
 //! So the second goes first when it is a later statement than the first, of its tier (the
 //! nearness reads one tier), at cosine ≥ [`Succession::min_similarity`] from it, each the
 //! other's nearest statement among all the candidates by [`Succession::tie_margin`] on their
-//! vectors centered on the candidates' mean ([`centered`](super::centered)), nearer to each
-//! other than to that mean (a positive centered cosine), not a plan (`I'm going to…`), and
+//! vectors centered on the ranked statements' mean ([`centered`](super::centered)), with a
+//! runner-up of their tier that each is nearer to than by that margin, pointing the same way
+//! from that mean (a positive centered cosine), not a plan (`I'm going to…`), and
 //! scoring at least [`Succession::tie_ratio`] of the first. It takes the first one's score.
 //!
 //! Why centered: multilingual-e5 puts any two short statements at cosine 0.80–0.95, so by raw
@@ -27,9 +28,10 @@
 //! `我最喜欢的编程语言是 Python。`). Centered, the direction all the candidates share is taken
 //! out and a pair about one thing stands out; two statements alone point away from each other.
 //! With [`Succession::tie_margin`] `None` the tie reads as first built. This was designed from
-//! held-out set 1's misses (its first form) and the tuned set's (centered); the other held-out
-//! sets, written after the first form, measure it: 53.7 % → 67.5 %, 43.8 % → 66.2 % newer
-//! first, and set 4, written before the centered form, 60.0 % → 67.5 % (`BENCHMARKS.md`,
+//! held-out set 1's misses (its first form) and the tuned set's (centered). Held-out sets 2
+//! and 3, written after the first form, gave 53.7 % and 43.8 % newer first without the tie,
+//! 66.2 % and 58.8 % with its first form (since the speaker reading) and 67.5 % and 66.2 %
+//! centered; set 4, written before the centered form, 60.0 % → 67.5 % (`BENCHMARKS.md`,
 //! "Nearness with the common direction taken out").
 //!
 //! Only the first two are read: a swap between them moves no memory into or out of any top k
