@@ -139,9 +139,9 @@ fn the_tie_margin_modifiers_read_the_tie_centered_or_as_before() {
         let ranking = config(name).unwrap().ranking.expect("a custom configuration's ranking");
         ranking.succession.map(|s| s.tie_margin)
     };
-    assert_eq!(rearview_search::Succession::DEFAULT.tie_margin, Some(0.05));
-    assert_eq!(margin("default+nofeedback"), Some(Some(0.05)));
-    assert_eq!(margin("default+tiemargin:0.03"), Some(Some(0.03)));
+    assert_eq!(rearview_search::Succession::DEFAULT.tie_margin, Some(0.03));
+    assert_eq!(margin("default+nofeedback"), Some(Some(0.03)));
+    assert_eq!(margin("default+tiemargin:0.05"), Some(Some(0.05)));
     assert_eq!(margin("default+rawtie"), Some(None), "raw cosines, a subject term in common");
     assert_eq!(margin("default+nosuccession+rawtie"), None);
 }

@@ -3,7 +3,7 @@
 //! it (moved city, changed port, negated preference, new e-mail, new job, deadline, phone, from X
 //! to Y…) and a question asked after the change whose gold is the newer statement
 //! (`data/facts_change.jsonl`, written by `data/facts_change.py`); and the same measured on
-//! four held-out sets of 80 (`data/facts_change_holdout{,2,3,4}.jsonl`, by the `.py` beside each).
+//! five held-out sets of 80 (`data/facts_change_holdout{,2,…,5}.jsonl`, by the `.py` beside each).
 //!
 //! Each run reports, and holds floors on, with rule-based supersession off (the default:
 //! `LifecycleConfig::supersede_by_rule`) and on:
@@ -24,8 +24,8 @@
 //!
 //! | | newer first | ceiling | detected | false | reachable |
 //! |---|---|---|---|---|---|
-//! | multilingual-e5-small, default (no rule) | 0.930 (en 0.938, zh 0.922) | 0.867 | 0 / 128 | 0 | 128 / 128 |
-//! | multilingual-e5-small, `supersede_by_rule` | 0.938 (en 0.938, zh 0.938) | 0.867 | 110 / 128 | 3 | 128 / 128 |
+//! | multilingual-e5-small, default (no rule) | 0.930 (en 0.938, zh 0.922) | 0.859 | 0 / 128 | 0 | 128 / 128 |
+//! | multilingual-e5-small, `supersede_by_rule` | 0.930 (en 0.938, zh 0.922) | 0.859 | 110 / 128 | 3 | 128 / 128 |
 //! | keyword-only, default (no rule) | 0.742 (en 0.750, zh 0.734) | 0.781 | 0 / 128 | 0 | 126 / 128 |
 //! | keyword-only, `supersede_by_rule` | 0.758 (en 0.781, zh 0.734) | 0.781 | 91 / 128 | 5 | 126 / 128 |
 //!
@@ -36,9 +36,9 @@
 //! 0.852. Before a question about the user was also read in the user's words
 //! (`rearview_search::speaker`): 0.898 and 0.914, ceiling 0.844, reachable 126. Before the near
 //! tie was read on vectors centered on the ranked statements' mean, with no subject term needed:
-//! 0.906 and 0.922.)
+//! 0.906 and 0.922, ceiling 0.867; centered by a margin of 0.05 before 0.03: 0.930 and 0.938.)
 //!
-//! **Held out**, by default with no rule: four sets of 80 scenarios (40 per language), each
+//! **Held out**, by default with no rule: five sets of 80 scenarios (40 per language), each
 //! written by someone who had read neither the rules nor the other sets' misses. Set 1
 //! (`data/facts_change_holdout.jsonl`) was written after the words of change; the stage's near
 //! tie of the two best answers was then designed from its misses, so only its figure before
@@ -46,32 +46,37 @@
 //! written after the tie and nothing was changed after measuring it (0.537 without the tie);
 //! set 3 (`data/facts_change_holdout3.jsonl`) later the same way (0.438 without the tie), and
 //! set 4 (`data/facts_change_holdout4.jsonl`) before the tie was read on centered vectors
-//! (0.600 with the tie as it was, first measured together with the change):
+//! (0.600 with the tie as it was, first measured together with the change), and set 5
+//! (`data/facts_change_holdout5.jsonl`) to choose the centered tie's margin (0.725 with the tie
+//! as it was, 0.775 at 0.05, 0.788 at 0.03):
 //!
 //! | | newer first | ceiling | reachable |
 //! |---|---|---|---|
-//! | set 1, multilingual-e5-small | 0.600 (en 0.450, zh 0.750) | 0.738 | 79 / 80 |
+//! | set 1, multilingual-e5-small | 0.625 (en 0.475, zh 0.775) | 0.725 | 79 / 80 |
 //! | set 1, keyword-only | 0.263 (en 0.225, zh 0.300) | 0.488 | 65 / 80 |
-//! | set 2, multilingual-e5-small | 0.675 (en 0.725, zh 0.625) | 0.787 | 78 / 80 |
+//! | set 2, multilingual-e5-small | 0.688 (en 0.725, zh 0.650) | 0.787 | 78 / 80 |
 //! | set 2, keyword-only | 0.363 (en 0.325, zh 0.400) | 0.625 | 70 / 80 |
-//! | set 3, multilingual-e5-small | 0.662 (en 0.625, zh 0.700) | 0.787 | 79 / 80 |
+//! | set 3, multilingual-e5-small | 0.700 (en 0.675, zh 0.725) | 0.787 | 79 / 80 |
 //! | set 3, keyword-only | 0.213 (en 0.275, zh 0.150) | 0.588 | 76 / 80 |
 //! | set 4, multilingual-e5-small | 0.675 (en 0.625, zh 0.725) | 0.825 | 80 / 80 |
 //! | set 4, keyword-only | 0.313 (en 0.250, zh 0.375) | 0.688 | 78 / 80 |
+//! | set 5, multilingual-e5-small | 0.788 (en 0.800, zh 0.775) | 0.900 | 78 / 80 |
+//! | set 5, keyword-only | 0.388 (en 0.350, zh 0.425) | 0.700 | 76 / 80 |
 //!
 //! The words of change read on the tuned set carry poorly to wording they were not read from;
-//! the near tie carries (`rearview_search::succession`). The ceilings say that in 17–26 % of
+//! the near tie carries (`rearview_search::succession`). The ceilings say that in 10–28 % of
 //! the held-out questions an unrelated memory outranks the newer statement even with the older
 //! one gone: ranking, not succession (the tie as first built changed neither ceiling of sets 1
 //! and 2; read centered, it costs one question of three of them, below). Reading
 //! a question about the user in the user's words raised the ceilings (0.700, 0.787, 0.763 →
 //! 0.750, 0.800, 0.787) more than newer first (0.562, 0.650, 0.613 → 0.562, 0.662, 0.588):
 //! it ranks both statements higher, often the older one first. Reading the near tie on
-//! centered vectors, with no subject term needed, raised newer first on every held-out set
-//! (0.562, 0.662, 0.588, 0.600 → 0.600, 0.675, 0.662, 0.675) and cost one ceiling question
-//! in sets 1, 2 and 4 (0.750, 0.800, 0.838 → 0.738, 0.787, 0.825): with no older statement,
-//! a later unrelated memory near-tied with the newer one may go first (`我每天早上冥想十分钟。`
-//! before `换了早班，每天五点半就得起。` for `用户每天几点起床？`).
+//! centered vectors (margin 0.03), with no subject term needed, raised newer first on every
+//! held-out set (0.562, 0.662, 0.588, 0.600, 0.725 → 0.625, 0.688, 0.700, 0.675, 0.788) and
+//! cost ceiling questions in sets 1, 2, 4 and 5 (0.750, 0.800, 0.838, 0.925 → 0.725, 0.787,
+//! 0.825, 0.900): with no older statement, a later unrelated memory near-tied with the newer
+//! one may go first (`我每天早上冥想十分钟。` before `换了早班，每天五点半就得起。` for
+//! `用户每天几点起床？`).
 //! `REARVIEW_FACTS_MISSES=1` prints each question whose newer statement is not first, with both
 //! statements and the top 3.
 //!
@@ -120,6 +125,9 @@ enum Set {
     /// `data/facts_change_holdout4.jsonl`: 80 more written the same way, before the near tie
     /// was read on centered vectors; first measured with and without that.
     HeldOut4,
+    /// `data/facts_change_holdout5.jsonl`: 80 more written the same way, to choose the centered
+    /// tie's margin (0.05 or 0.03) after sets 1–4 had been measured at both.
+    HeldOut5,
 }
 
 fn data(set: Set) -> Dataset {
@@ -129,6 +137,7 @@ fn data(set: Set) -> Dataset {
         Set::HeldOut2 => "data/facts_change_holdout2.jsonl",
         Set::HeldOut3 => "data/facts_change_holdout3.jsonl",
         Set::HeldOut4 => "data/facts_change_holdout4.jsonl",
+        Set::HeldOut5 => "data/facts_change_holdout5.jsonl",
     };
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(file);
     load_jsonl(&path).expect("the facts-change data loads")
@@ -156,7 +165,7 @@ struct Figures {
 async fn cached(model: Option<Arc<dyn Embedder>>) -> Option<Arc<dyn Embedder>> {
     let cache = Arc::new(CachingEmbedder::new(model?));
     let mut texts: Vec<String> =
-        [Set::Tuned, Set::HeldOut1, Set::HeldOut2, Set::HeldOut3, Set::HeldOut4]
+        [Set::Tuned, Set::HeldOut1, Set::HeldOut2, Set::HeldOut3, Set::HeldOut4, Set::HeldOut5]
             .into_iter()
             .flat_map(|set| data(set).memories)
             .map(|m| m.text)
@@ -345,7 +354,7 @@ async fn facts_that_change_with_the_default_model() {
     let model = cached(Some(Arc::new(model))).await;
     // FIXME(issue 15): the target is the newer statement first in ≥ 95 % of the scenarios.
     // By default (the rule off, the newer statement placed before the older one at recall)
-    // 93.0 %; with no older statement at all (perfect supersession) 86.7 %: lifting the newer
+    // 93.0 %; with no older statement at all (perfect supersession) 85.9 %: lifting the newer
     // statement into the older one's place does better than removing the older one. Of the 9
     // misses: 5 put the older statement first, by changes no word marks whose newer statement
     // ranks under the second (`I took a full-time job at Canva` after `I freelance as a graphic
@@ -356,12 +365,12 @@ async fn facts_that_change_with_the_default_model() {
     let f = measure(Set::Tuned, model.clone(), false).await;
     assert_eq!(f.scenarios, 128);
     at_least("model newer first", f.newer_first.0, 0.91); // measured 0.930 (en 0.938, zh 0.922)
-    at_least("model ceiling", f.ceiling, 0.84); // measured 0.867
+    at_least("model ceiling", f.ceiling, 0.83); // measured 0.859
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 126, "measured 128: {f:?}");
 
     let f = measure(Set::Tuned, model, true).await;
-    at_least("model newer first, rule", f.newer_first.0, 0.91); // measured 0.938 (en 0.938, zh 0.938)
+    at_least("model newer first, rule", f.newer_first.0, 0.91); // measured 0.930 (en 0.938, zh 0.922)
     at_least("model detected, rule", f.detected as f64 / 128.0, 0.83); // measured 110 of 128
     assert!(f.false_supersessions <= 6, "measured 3: {f:?}");
     assert!(f.reachable >= 126, "measured 128: {f:?}");
@@ -395,6 +404,12 @@ async fn held_out_facts_that_change() {
     at_least("held-out 4 keyword-only ceiling", f.ceiling, 0.66); // measured 0.688
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 76, "measured 78: {f:?}");
+    let f = measure(Set::HeldOut5, None, false).await;
+    assert_eq!(f.scenarios, 80);
+    at_least("held-out 5 keyword-only newer first", f.newer_first.0, 0.36); // measured 0.388 (en 0.350, zh 0.425)
+    at_least("held-out 5 keyword-only ceiling", f.ceiling, 0.67); // measured 0.700
+    assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
+    assert!(f.reachable >= 74, "measured 76: {f:?}");
     let Some(model) =
         rearview_embed_local::testing::installed_or_skip(rearview_embed_local::DEFAULT_MODEL)
     else {
@@ -402,12 +417,12 @@ async fn held_out_facts_that_change() {
     };
     let model = cached(Some(Arc::new(model))).await;
     let f = measure(Set::HeldOut1, model.clone(), false).await;
-    at_least("held-out 1 model newer first", f.newer_first.0, 0.57); // measured 0.600 (en 0.450, zh 0.750)
-    at_least("held-out 1 model ceiling", f.ceiling, 0.71); // measured 0.738
+    at_least("held-out 1 model newer first", f.newer_first.0, 0.59); // measured 0.625 (en 0.475, zh 0.775)
+    at_least("held-out 1 model ceiling", f.ceiling, 0.69); // measured 0.725
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 77, "measured 79: {f:?}");
     let f = measure(Set::HeldOut3, model.clone(), false).await;
-    at_least("held-out 3 model newer first", f.newer_first.0, 0.63); // measured 0.662 (en 0.625, zh 0.700)
+    at_least("held-out 3 model newer first", f.newer_first.0, 0.67); // measured 0.700 (en 0.675, zh 0.725)
     at_least("held-out 3 model ceiling", f.ceiling, 0.76); // measured 0.787
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 77, "measured 79: {f:?}");
@@ -416,8 +431,13 @@ async fn held_out_facts_that_change() {
     at_least("held-out 4 model ceiling", f.ceiling, 0.79); // measured 0.825
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 78, "measured 80: {f:?}");
+    let f = measure(Set::HeldOut5, model.clone(), false).await;
+    at_least("held-out 5 model newer first", f.newer_first.0, 0.75); // measured 0.788 (en 0.800, zh 0.775)
+    at_least("held-out 5 model ceiling", f.ceiling, 0.87); // measured 0.900
+    assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
+    assert!(f.reachable >= 76, "measured 78: {f:?}");
     let f = measure(Set::HeldOut2, model, false).await;
-    at_least("held-out 2 model newer first", f.newer_first.0, 0.64); // measured 0.675 (en 0.725, zh 0.625)
+    at_least("held-out 2 model newer first", f.newer_first.0, 0.65); // measured 0.688 (en 0.725, zh 0.650)
     at_least("held-out 2 model ceiling", f.ceiling, 0.76); // measured 0.787
     assert_eq!((f.detected, f.false_supersessions), (0, 0), "{f:?}");
     assert!(f.reachable >= 76, "measured 78: {f:?}");
@@ -433,6 +453,7 @@ fn the_generators_write_the_committed_sets() {
         "facts_change_holdout2",
         "facts_change_holdout3",
         "facts_change_holdout4",
+        "facts_change_holdout5",
     ];
     for set in sets {
         let written = std::process::Command::new("python3")

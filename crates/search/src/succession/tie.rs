@@ -30,9 +30,9 @@
 //! With [`Succession::tie_margin`] `None` the tie reads as first built. This was designed from
 //! held-out set 1's misses (its first form) and the tuned set's (centered). Held-out sets 2
 //! and 3, written after the first form, gave 53.7 % and 43.8 % newer first without the tie,
-//! 66.2 % and 58.8 % with its first form (since the speaker reading) and 67.5 % and 66.2 %
-//! centered; set 4, written before the centered form, 60.0 % → 67.5 % (`BENCHMARKS.md`,
-//! "Nearness with the common direction taken out").
+//! 66.2 % and 58.8 % with its first form (since the speaker reading) and 68.8 % and 70.0 %
+//! centered; sets 4 and 5, written before the centered form, 60.0 % → 67.5 % and 72.5 % →
+//! 78.8 % (`BENCHMARKS.md`, "Nearness with the common direction taken out").
 //!
 //! Only the first two are read: a swap between them moves no memory into or out of any top k
 //! but the first (before the relevance floor, which the newer one then passes as the older
