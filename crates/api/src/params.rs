@@ -6,6 +6,11 @@ use rearview_service::RecallRequest;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+/// The largest `ttl` (seconds) the schemas of `store_memory` and `update_memory` advertise, over
+/// MCP and REST alike: about 31,700 years, far past any use; the server refuses only what
+/// overflows a timestamp, naming `ttl`.
+pub const MAX_DOCUMENTED_TTL: i64 = 1_000_000_000_000;
+
 // Parameters carry the tier as a string and we parse it ourselves, so that a wrong value is a
 // JSON-RPC invalid-params error naming the field (serde's own failure would surface as a generic
 // tool error); this enum only gives the schema its three allowed values.

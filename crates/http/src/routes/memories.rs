@@ -17,7 +17,7 @@ use crate::{ApiError, AppState};
 
 /// The largest `ttl` the API description promises: about 31,700 years. The server takes more,
 /// up to the last representable expiry time, which depends on the current time.
-const MAX_DOCUMENTED_TTL: i64 = 1_000_000_000_000;
+use rearview_api::MAX_DOCUMENTED_TTL;
 
 /// Body of `POST /v1/memories`.
 #[derive(Debug, Deserialize, JsonSchema)]
