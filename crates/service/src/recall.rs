@@ -558,7 +558,7 @@ fn cosine_in(
 ) -> Option<f32> {
     let vectors = vectors?;
     match (vectors.get(&a), vectors.get(&b)) {
-        (Some(a), Some(b)) => Some(a.iter().zip(b).map(|(x, y)| x * y).sum()),
+        (Some(a), Some(b)) => Some(rearview_core::dot(a, b)),
         _ => Some(f32::NEG_INFINITY),
     }
 }
