@@ -17,7 +17,7 @@ pub use lifecycle::{
     distilled_json, memories_json, memory_ids, session_end_json, stored_json, suggestions_json,
     summarize,
 };
-pub use params::{MAX_DOCUMENTED_TTL, RecallParams, Tier};
+pub use params::{MAX_DOCUMENTED_TTL, RecallParams, StoreParams, Tier};
 pub use transfer::{EXPORT_VERSION, ExportHeader, ExportedMemory, ExportedVector};
 
 use rearview_core::{Memory, Timestamp};

@@ -2,7 +2,7 @@
 
 use rearview_core::{InputError, MemoryFilter, MemoryType, parse_timestamp};
 use rearview_search::TierOrder;
-use rearview_service::RecallRequest;
+use rearview_service::{RecallRequest, RememberRequest};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -24,6 +24,64 @@ pub enum Tier {
     Episodic,
     /// Lasting knowledge; never expires by default.
     Semantic,
+}
+
+/// Arguments of a store: MCP `store_memory` and REST `POST /v1/memories` (one type, so the
+/// two doors cannot drift apart).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StoreParams {
+    /// The text to remember: one fact, preference, decision or event.
+    #[schemars(length(min = 1))]
+    pub content: String,
+    /// Tier: `working`, `episodic` (the default) or `semantic`.
+    #[schemars(with = "Option<Tier>")]
+    pub memory_type: Option<String>,
+    /// A JSON object, e.g. {"source": "chat", "confidence": 0.9, "tags": ["work"]}.
+    // Any JSON is taken, so that another value is refused by the server's own check, which
+    // names `metadata` and the fix; the schema says object.
+    #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
+    pub metadata: Option<serde_json::Value>,
+    /// Seconds to live; 0 = never expires; absent = the tier's default.
+    #[schemars(range(min = 0, max = MAX_DOCUMENTED_TTL))]
+    pub ttl: Option<i64>,
+    /// Conversation the memory belongs to.
+    #[schemars(length(min = 1, max = 256), pattern(r"^[^\x00]*$"))]
+    pub session_id: Option<String>,
+    /// When the event happened (RFC 3339, e.g. 2023-05-08T13:56:00Z); default now.
+    pub occurred_at: Option<String>,
+    /// Merge into an existing memory of the same tier that says the same (exact text, or
+    /// near-identical meaning with no fact lost); default true. The answer's `merged` tells.
+    pub dedup: Option<bool>,
+    /// Ids of memories this one replaces because the fact they state changed: they become
+    /// history, left out of recall. Each must exist, else nothing is stored and the error
+    /// names `supersedes`. The server also finds such updates itself; the answer's
+    /// `superseded` lists what was replaced.
+    #[schemars(inner(pattern(rearview_core::MemoryId::PATTERN)), extend("uniqueItems" = true))]
+    pub supersedes: Option<Vec<String>>,
+    /// Tenant (user, agent or memory bank); default the connection's.
+    pub namespace: Option<String>,
+}
+
+impl StoreParams {
+    /// The service request. The `namespace` field is the caller's to resolve (it falls back to
+    /// the connection's or the header's); take it before calling this.
+    pub fn into_request(self) -> Result<RememberRequest, InputError> {
+        Ok(RememberRequest {
+            content: self.content,
+            memory_type: self.memory_type.as_deref().map(str::parse::<MemoryType>).transpose()?,
+            metadata: self.metadata,
+            ttl_secs: self.ttl,
+            session_id: self.session_id,
+            occurred_at: self
+                .occurred_at
+                .as_deref()
+                .map(|t| parse_timestamp("occurred_at", t))
+                .transpose()?,
+            dedup: self.dedup,
+            supersedes: crate::memory_ids("supersedes", &self.supersedes.unwrap_or_default())?,
+        })
+    }
 }
 
 /// Arguments of a recall: MCP `retrieve_memory` and REST `POST /v1/recall` (one type, so the

@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use rearview_core::Namespace;
 
-use crate::routes::memories::{ListQuery, PatchBody, StoreBody};
+use crate::routes::memories::{ListQuery, PatchBody};
 use crate::routes::recall::TimelineQuery;
 use crate::{AuthMode, ErrorCode};
 use rearview_api::{
@@ -102,7 +102,7 @@ fn schemas() -> (Map<String, Value>, Schemas) {
     let mut requests = settings(Contract::Deserialize);
     let mut responses = settings(Contract::Serialize);
     let s = Schemas {
-        store: requests.subschema_for::<StoreBody>().to_value(),
+        store: requests.subschema_for::<rearview_api::StoreParams>().to_value(),
         patch: requests.subschema_for::<PatchBody>().to_value(),
         recall: requests.subschema_for::<RecallParams>().to_value(),
         list: requests.subschema_for::<ListQuery>().to_value(),

@@ -225,7 +225,7 @@ async fn openapi_document_describes_routes_that_exist_with_resolvable_schemas() 
     let (status, doc) = send(&app, "GET", "/openapi.json", None, None).await;
     assert_eq!((status, doc["openapi"].as_str()), (StatusCode::OK, Some("3.1.0")));
     let schemas = doc["components"]["schemas"].as_object().unwrap();
-    for name in ["StoreBody", "RecallParams", "Tier", "Memory", "RecallResult", "Error"] {
+    for name in ["StoreParams", "RecallParams", "Tier", "Memory", "RecallResult", "Error"] {
         assert!(schemas.contains_key(name), "{name} missing from components");
     }
     let text = doc.to_string();
@@ -248,6 +248,37 @@ async fn openapi_document_describes_routes_that_exist_with_resolvable_schemas() 
                 "{method} {path} is documented but not routed"
             );
         }
+    }
+}
+
+#[tokio::test]
+async fn rest_and_mcp_take_the_same_store_and_recall_parameters() {
+    let app = app().await;
+    let (_, doc) = send(&app, "GET", "/openapi.json", None, None).await;
+    let (_, tools) = send(&app, "GET", "/mcp/tools/list", None, None).await;
+    let tool = |name: &str| {
+        let tools = tools["tools"].as_array().unwrap();
+        tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"].clone()
+    };
+    for (component, name) in [("StoreParams", "store_memory"), ("RecallParams", "retrieve_memory")]
+    {
+        let rest = &doc["components"]["schemas"][component];
+        let mcp = tool(name);
+        // Property by property: descriptions, limits, patterns (the tier is a $ref in the
+        // OpenAPI document and inline in the tool's schema, so it is compared by name only).
+        let names = |schema: &serde_json::Value| {
+            let mut keys: Vec<String> =
+                schema["properties"].as_object().unwrap().keys().cloned().collect();
+            keys.sort();
+            keys
+        };
+        assert_eq!(names(rest), names(&mcp), "{component} / {name}");
+        for key in names(rest).iter().filter(|k| *k != "memory_type") {
+            assert_eq!(rest["properties"][key], mcp["properties"][key], "{component}.{key}");
+        }
+        assert_eq!(rest["required"], mcp["required"], "{component} / {name}");
+        assert_eq!(rest["additionalProperties"], false, "{component}");
+        assert_eq!(mcp["additionalProperties"], false, "{name}");
     }
 }
 
@@ -331,7 +362,7 @@ async fn openapi_document_matches_what_bad_parameters_and_metrics_answer() {
         .clone();
     assert!(answered.starts_with(&format!("{documented};")), "{answered} / {documented}");
     // A tier is one of three, in the schema as in the server.
-    let store = &doc["components"]["schemas"]["StoreBody"]["properties"]["memory_type"];
+    let store = &doc["components"]["schemas"]["StoreParams"]["properties"]["memory_type"];
     assert!(store.to_string().contains("\"#/components/schemas/Tier\""), "{store}");
     // A PATCH must change something, in the schema as in the server.
     assert_eq!(doc["components"]["schemas"]["PatchBody"]["minProperties"], 1);

@@ -67,6 +67,11 @@ fn rest_cases(bob: &[String]) -> Vec<(&'static str, String, Option<Value>)> {
     let id = &bob[0];
     vec![
         ("POST", "/v1/memories".into(), Some(json!({"content": "alice writes into bob"}))),
+        (
+            "POST",
+            "/v1/memories".into(),
+            Some(json!({"content": "alice writes into bob", "namespace": "bob"})),
+        ),
         ("GET", "/v1/memories".into(), None),
         ("GET", format!("/v1/memories/{id}"), None),
         ("GET", format!("/v1/memories/{id}/history"), None),
@@ -166,7 +171,7 @@ async fn no_key_reads_or_changes_a_namespace_it_was_not_granted() {
     assert_eq!(status, StatusCode::FORBIDDEN);
 
     assert_eq!(export_bob(&w.service).await, before, "bob's namespace changed");
-    assert_eq!(checked, 15 + 12 * 3, "every route and every namespaced tool was tried");
+    assert_eq!(checked, 16 + 12 * 3, "every route and every namespaced tool was tried");
 }
 
 #[tokio::test]
@@ -215,6 +220,23 @@ async fn a_key_works_in_its_own_namespace_and_an_admin_key_in_any() {
     assert_eq!(status, StatusCode::CREATED, "{text}");
     let listed = w.service.list(&ns("alice"), &Default::default(), Default::default()).await;
     assert!(listed.unwrap().iter().any(|m| m.content == "defaults to alice"));
+    // The body's namespace overrides the header, as on recall (one parameter type for REST's
+    // store and MCP's store_memory).
+    let (status, stored, text) = send(
+        &w.app,
+        Some(&w.admin),
+        "POST",
+        "/v1/memories",
+        &[("X-Rearview-Namespace", "alice")],
+        Some(json!({"content": "named in the body", "namespace": "bob"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{text}");
+    assert_eq!(stored["memory"]["namespace"], "bob", "{text}");
+    let listed = w.service.list(&ns("bob"), &Default::default(), Default::default()).await;
+    assert!(listed.unwrap().iter().any(|m| m.content == "named in the body"));
+    let listed = w.service.list(&ns("alice"), &Default::default(), Default::default()).await;
+    assert!(!listed.unwrap().iter().any(|m| m.content == "named in the body"));
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@ use rearview_api::{
     MemoryView, RecallView, memories_json, session_end_json, stored_json, suggestions_json,
 };
 use rearview_core::{InputError, MemoryFilter, MemoryId, Namespace};
-use rearview_service::{Caller, ErrorKind, RememberRequest, ServiceError, UpdateRequest};
+use rearview_service::{Caller, ErrorKind, ServiceError, UpdateRequest};
 use rearview_store::Page;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::Value;
@@ -210,22 +210,9 @@ impl RearviewMcp {
         Ok(namespace)
     }
 
-    async fn store_memory(&self, call: &Call, p: StoreMemoryParams) -> Outcome {
-        let namespace = self.namespace(call, p.namespace.as_deref())?;
-        let request = RememberRequest {
-            content: p.content,
-            memory_type: tier(p.memory_type.as_deref())?,
-            metadata: p.metadata.map(Value::Object),
-            ttl_secs: p.ttl,
-            session_id: p.session_id,
-            occurred_at: p
-                .occurred_at
-                .as_deref()
-                .map(|t| rearview_core::parse_timestamp("occurred_at", t))
-                .transpose()?,
-            dedup: p.dedup,
-            supersedes: rearview_api::memory_ids("supersedes", &p.supersedes.unwrap_or_default())?,
-        };
+    async fn store_memory(&self, call: &Call, mut p: StoreMemoryParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.take().as_deref())?;
+        let request = p.into_request()?;
         Ok(stored_json(&self.service.remember(&namespace, request).await?))
     }
 

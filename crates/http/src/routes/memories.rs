@@ -5,9 +5,9 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use rearview_api::MemoryView;
+use rearview_api::{MemoryView, StoreParams};
 use rearview_core::{MemoryFilter, MemoryId};
-use rearview_service::{RememberRequest, UpdateRequest};
+use rearview_service::UpdateRequest;
 use rearview_store::Page;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -19,59 +19,17 @@ use crate::{ApiError, AppState};
 /// up to the last representable expiry time, which depends on the current time.
 use rearview_api::MAX_DOCUMENTED_TTL;
 
-/// Body of `POST /v1/memories`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StoreBody {
-    /// The text to remember.
-    #[schemars(length(min = 1))]
-    content: String,
-    /// Tier: `working`, `episodic` (default when storing) or `semantic`.
-    #[schemars(with = "Option<rearview_api::Tier>")]
-    memory_type: Option<String>,
-    /// A JSON object, e.g. {"source": "chat", "tags": ["work"]}.
-    metadata: Option<serde_json::Value>,
-    /// Seconds to live; 0 = never expires; absent = the tier default (on PATCH: counted from now).
-    #[schemars(range(min = 0, max = MAX_DOCUMENTED_TTL))]
-    ttl: Option<i64>,
-    /// Conversation id.
-    #[schemars(length(min = 1, max = 256), pattern(r"^[^\x00]*$"))]
-    session_id: Option<String>,
-    /// When the event happened, RFC 3339; default now.
-    occurred_at: Option<String>,
-    /// Merge into an existing memory that says the same (exact text, or near-identical meaning
-    /// with no fact lost); default true. The answer's `merged` tells.
-    dedup: Option<bool>,
-    /// Ids of memories this one replaces because the fact they state changed: they become
-    /// history. Each must exist (else 400 naming `supersedes`). The answer's `superseded` lists
-    /// what was replaced, these and the updates the server found itself.
-    #[schemars(inner(pattern(rearview_core::MemoryId::PATTERN)), extend("uniqueItems" = true))]
-    supersedes: Option<Vec<String>>,
-}
-
-/// `POST /v1/memories` → 201 with the stored memory.
+/// `POST /v1/memories` → 201 with the stored memory (200 when merged). The body is
+/// [`StoreParams`], the same type MCP's `store_memory` takes; its `namespace` field overrides
+/// the header.
 pub async fn store(
     State(state): State<AppState>,
     tenant: Tenant,
-    body: Result<Json<StoreBody>, JsonRejection>,
+    body: Result<Json<StoreParams>, JsonRejection>,
 ) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
-    let Json(body) = body.map_err(ApiError::from)?;
-    let ns = tenant.namespace(None, &state)?;
-    let request = RememberRequest {
-        content: body.content,
-        memory_type: parse_tier(body.memory_type.as_deref())?,
-        metadata: body.metadata,
-        ttl_secs: body.ttl,
-        session_id: body.session_id,
-        occurred_at: body
-            .occurred_at
-            .as_deref()
-            .map(|t| rearview_core::parse_timestamp("occurred_at", t))
-            .transpose()?,
-        dedup: body.dedup,
-        supersedes: rearview_api::memory_ids("supersedes", &body.supersedes.unwrap_or_default())?,
-    };
-    let stored = state.service.remember(&ns, request).await?;
+    let Json(mut body) = body.map_err(ApiError::from)?;
+    let ns = tenant.namespace(body.namespace.take().as_deref(), &state)?;
+    let stored = state.service.remember(&ns, body.into_request()?).await?;
     // 201 for a new memory, 200 when the text was merged into an existing one.
     let status = if stored.merged.is_some() { StatusCode::OK } else { StatusCode::CREATED };
     Ok((status, Json(rearview_api::stored_json(&stored))))
