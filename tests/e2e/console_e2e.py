@@ -21,7 +21,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -39,7 +38,9 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
-RESULTS = []
+from harness import RESULTS, check, finish, free_port
+
+
 WAIT = 30  # seconds any one browser step may take
 
 PORT_ZH = "服务端口从 8080 改成 8765"
@@ -54,11 +55,6 @@ SEEDS = [
 ]
 BACKDATED = {"hike": 3, "deploy": 12}  # days ago the event happened (the charts span several days)
 EDITED = "Alice prefers green tea over coffee in the morning"
-
-
-def check(name, condition, detail=""):
-    RESULTS.append(bool(condition))
-    print(f"{'ok  ' if condition else 'FAIL'} {name}{'' if condition else ': ' + str(detail)[:800]}")
 
 
 class Api:
@@ -80,12 +76,6 @@ class Api:
         except urllib.error.HTTPError as e:
             text = e.read().decode()
             return e.code, json.loads(text) if text else None
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for(fn, timeout=WAIT):
@@ -378,6 +368,4 @@ if __name__ == "__main__":
     except Exception:  # noqa: BLE001 - any crash is a failed check
         traceback.print_exc()
         RESULTS.append(False)
-    passed, failed = RESULTS.count(True), RESULTS.count(False)
-    print(f"console e2e: {passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    finish("console e2e")

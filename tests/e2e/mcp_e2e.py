@@ -17,7 +17,6 @@ Usage: python tests/e2e/mcp_e2e.py path/to/rearview
 import asyncio
 import json
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -32,12 +31,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
-RESULTS = []
-
-
-def check(name, condition, detail=""):
-    RESULTS.append(bool(condition))
-    print(f"{'ok  ' if condition else 'FAIL'} {name}{'' if condition else ': ' + str(detail)}")
+from harness import RESULTS, check, finish, free_port
 
 
 def payload(result):
@@ -57,9 +51,7 @@ async def main(binary):
                 await checks(session, "stdio", "default")
 
     with tempfile.TemporaryDirectory() as tmp:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        port = free_port()
         server = subprocess.Popen(
             [binary, "--model", "none", "--db", f"{tmp}/e2e.db", "serve", "--listen", f"127.0.0.1:{port}"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -279,6 +271,4 @@ if __name__ == "__main__":
     except Exception:  # noqa: BLE001 - any crash is a failed check
         traceback.print_exc()
         RESULTS.append(False)
-    passed, failed = RESULTS.count(True), RESULTS.count(False)
-    print(f"mcp e2e: {passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    finish("mcp e2e")

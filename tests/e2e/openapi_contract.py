@@ -19,13 +19,15 @@ Usage: path/to/venv/bin/python tests/e2e/openapi_contract.py path/to/rearview
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
+
+from harness import RESULTS, check, free_port
+
 
 CHECKS = ",".join([
     "not_a_server_error",
@@ -37,20 +39,6 @@ CHECKS = ",".join([
 # Per operation and run; with a fixed seed the cases are the same on every run.
 EXAMPLES = "25"
 SEED = "20261205"
-
-RESULTS = []
-
-
-def check(name, condition, detail=""):
-    RESULTS.append(bool(condition))
-    print(f"{'ok  ' if condition else 'FAIL'} {name}{'' if condition else ': ' + str(detail)[-3000:]}")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def wait_for_health(base, server):
     for _ in range(600):

@@ -15,7 +15,6 @@ Usage: python tests/e2e/postgres_e2e.py path/to/rearview
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,18 +23,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-RESULTS = []
-
-
-def check(name, condition, detail=""):
-    RESULTS.append(bool(condition))
-    print(f"{'ok  ' if condition else 'FAIL'} {name}{'' if condition else ': ' + str(detail)}")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from harness import RESULTS, check, finish, free_port
 
 
 def call(port, method, path, body=None):
@@ -176,6 +164,4 @@ if __name__ == "__main__":
     except Exception:  # noqa: BLE001 - any crash is a failed check
         traceback.print_exc()
         RESULTS.append(False)
-    passed, failed = RESULTS.count(True), RESULTS.count(False)
-    print(f"postgres e2e: {passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    finish("postgres e2e")
