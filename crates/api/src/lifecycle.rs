@@ -1,7 +1,7 @@
 //! Parameters and results of the lifecycle operations (archive, restore, end a session,
 //! distill, suggest), shared by MCP tools and REST endpoints.
 
-use rearview_core::{InputError, MemoryId};
+use rearview_core::{InputError, MemoryId, Namespace};
 use rearview_service::{DistillRequest, Distilled, Originals, SessionEnd, Stored, Suggestion};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -14,7 +14,10 @@ use crate::MemoryView;
 pub struct IdsParams {
     /// Ids of the memories (UUIDs), 1 to 200.
     pub ids: Vec<String>,
-    /// Tenant; default the connection's.
+    /// Tenant (user, agent or memory bank). Over REST it overrides `X-Rearview-Namespace`,
+    /// over MCP the connection's; default the key's only namespace, else `default`. Refused
+    /// outside the key's grant.
+    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
     pub namespace: Option<String>,
 }
 
@@ -31,7 +34,10 @@ impl IdsParams {
 pub struct EndSessionParams {
     /// The session whose working memories become episodes.
     pub session_id: String,
-    /// Tenant; default the connection's.
+    /// Tenant (user, agent or memory bank). Over REST it overrides `X-Rearview-Namespace`,
+    /// over MCP the connection's; default the key's only namespace, else `default`. Refused
+    /// outside the key's grant.
+    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
     pub namespace: Option<String>,
 }
 
@@ -62,7 +68,10 @@ pub struct SummarizeEpisodesParams {
     /// Only show what would be stored (`{"preview": {"content", "method", "model",
     /// "sources"}}`) and write nothing; default false.
     pub dry_run: Option<bool>,
-    /// Tenant; default the connection's.
+    /// Tenant (user, agent or memory bank). Over REST it overrides `X-Rearview-Namespace`,
+    /// over MCP the connection's; default the key's only namespace, else `default`. Refused
+    /// outside the key's grant.
+    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
     pub namespace: Option<String>,
 }
 
@@ -116,7 +125,10 @@ pub struct SuggestParams {
     /// Most groups to return; default 10.
     #[schemars(range(min = 1, max = 100))]
     pub limit: Option<u32>,
-    /// Tenant; default the connection's.
+    /// Tenant (user, agent or memory bank). Over REST it overrides `X-Rearview-Namespace`,
+    /// over MCP the connection's; default the key's only namespace, else `default`. Refused
+    /// outside the key's grant.
+    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
     pub namespace: Option<String>,
 }
 

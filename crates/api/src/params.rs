@@ -1,6 +1,6 @@
 //! Request parameters shared by the transports: parsed the same way over MCP and REST.
 
-use rearview_core::{InputError, MemoryFilter, MemoryType, parse_timestamp};
+use rearview_core::{InputError, MemoryFilter, MemoryType, Namespace, parse_timestamp};
 use rearview_search::TierOrder;
 use rearview_service::{RecallRequest, RememberRequest};
 use schemars::JsonSchema;
@@ -11,9 +11,9 @@ use serde::Deserialize;
 /// overflows a timestamp, naming `ttl`.
 pub const MAX_DOCUMENTED_TTL: i64 = 1_000_000_000_000;
 
-// Parameters carry the tier as a string and we parse it ourselves, so that a wrong value is a
-// JSON-RPC invalid-params error naming the field (serde's own failure would surface as a generic
-// tool error); this enum only gives the schema its three allowed values.
+// Parameters carry the tier as a string and we parse it ourselves, so that a wrong value gets the
+// service's message, which lists the three tiers, over every door; this enum only gives the
+// schema its three allowed values.
 /// A memory tier.
 #[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -38,8 +38,8 @@ pub struct StoreParams {
     #[schemars(with = "Option<Tier>")]
     pub memory_type: Option<String>,
     /// A JSON object, e.g. {"source": "chat", "confidence": 0.9, "tags": ["work"]}.
-    // Any JSON is taken, so that another value is refused by the server's own check, which
-    // names `metadata` and the fix; the schema says object.
+    // Any JSON is taken and the service's check refuses what is not an object, with the fix in
+    // its message, the same over both doors; the schema says object.
     #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
     pub metadata: Option<serde_json::Value>,
     /// Seconds to live; 0 = never expires; absent = the tier's default.
@@ -59,7 +59,10 @@ pub struct StoreParams {
     /// `superseded` lists what was replaced.
     #[schemars(inner(pattern(rearview_core::MemoryId::PATTERN)), extend("uniqueItems" = true))]
     pub supersedes: Option<Vec<String>>,
-    /// Tenant (user, agent or memory bank); default the connection's.
+    /// Tenant (user, agent or memory bank). Over REST it overrides `X-Rearview-Namespace`,
+    /// over MCP the connection's; default the key's only namespace, else `default`. Refused
+    /// outside the key's grant.
+    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
     pub namespace: Option<String>,
 }
 
@@ -67,19 +70,30 @@ impl StoreParams {
     /// The service request. The `namespace` field is the caller's to resolve (it falls back to
     /// the connection's or the header's); take it before calling this.
     pub fn into_request(self) -> Result<RememberRequest, InputError> {
+        // Every field named: a new one must be placed here, and the namespace is the caller's.
+        let StoreParams {
+            content,
+            memory_type,
+            metadata,
+            ttl,
+            session_id,
+            occurred_at,
+            dedup,
+            supersedes,
+            namespace: _,
+        } = self;
         Ok(RememberRequest {
-            content: self.content,
-            memory_type: self.memory_type.as_deref().map(str::parse::<MemoryType>).transpose()?,
-            metadata: self.metadata,
-            ttl_secs: self.ttl,
-            session_id: self.session_id,
-            occurred_at: self
-                .occurred_at
+            content,
+            memory_type: memory_type.as_deref().map(str::parse::<MemoryType>).transpose()?,
+            metadata,
+            ttl_secs: ttl,
+            session_id,
+            occurred_at: occurred_at
                 .as_deref()
                 .map(|t| parse_timestamp("occurred_at", t))
                 .transpose()?,
-            dedup: self.dedup,
-            supersedes: crate::memory_ids("supersedes", &self.supersedes.unwrap_or_default())?,
+            dedup,
+            supersedes: crate::memory_ids("supersedes", &supersedes.unwrap_or_default())?,
         })
     }
 }
@@ -125,7 +139,10 @@ pub struct RecallParams {
     /// that fits; default no budget.
     #[schemars(range(min = 1))]
     pub max_tokens: Option<u32>,
-    /// Tenant; default the connection's.
+    /// Tenant (user, agent or memory bank). Over REST it overrides `X-Rearview-Namespace`,
+    /// over MCP the connection's; default the key's only namespace, else `default`. Refused
+    /// outside the key's grant.
+    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
     pub namespace: Option<String>,
 }
 

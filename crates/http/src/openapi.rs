@@ -17,7 +17,7 @@ use crate::routes::memories::{ListQuery, PatchBody};
 use crate::routes::recall::TimelineQuery;
 use crate::{AuthMode, ErrorCode};
 use rearview_api::{
-    EndSessionParams, IdsParams, RecallParams, SuggestParams, SummarizeEpisodesParams,
+    EndSessionParams, IdsParams, RecallParams, StoreParams, SuggestParams, SummarizeEpisodesParams,
 };
 
 /// Who may call what, as the server was started: what the document says about keys.
@@ -102,7 +102,7 @@ fn schemas() -> (Map<String, Value>, Schemas) {
     let mut requests = settings(Contract::Deserialize);
     let mut responses = settings(Contract::Serialize);
     let s = Schemas {
-        store: requests.subschema_for::<rearview_api::StoreParams>().to_value(),
+        store: requests.subschema_for::<StoreParams>().to_value(),
         patch: requests.subschema_for::<PatchBody>().to_value(),
         recall: requests.subschema_for::<RecallParams>().to_value(),
         list: requests.subschema_for::<ListQuery>().to_value(),

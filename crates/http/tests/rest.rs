@@ -9,6 +9,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use rearview_service::ServiceConfig;
+use serde_json::json;
 use tower::ServiceExt;
 
 async fn app() -> axum::Router {
@@ -252,33 +253,77 @@ async fn openapi_document_describes_routes_that_exist_with_resolvable_schemas() 
 }
 
 #[tokio::test]
-async fn rest_and_mcp_take_the_same_store_and_recall_parameters() {
+async fn rest_and_mcp_document_the_same_store_and_recall_parameters() {
     let app = app().await;
     let (_, doc) = send(&app, "GET", "/openapi.json", None, None).await;
     let (_, tools) = send(&app, "GET", "/mcp/tools/list", None, None).await;
-    let tool = |name: &str| {
+    // The tool schemas keep their definitions (the tier) under `$defs`; the OpenAPI document
+    // under its components.
+    let tool = |name: &str| -> serde_json::Value {
         let tools = tools["tools"].as_array().unwrap();
-        tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"].clone()
+        let schema = &tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"];
+        serde_json::from_str(&schema.to_string().replace("#/$defs/", "#/components/schemas/"))
+            .unwrap()
     };
     for (component, name) in [("StoreParams", "store_memory"), ("RecallParams", "retrieve_memory")]
     {
-        let rest = &doc["components"]["schemas"][component];
-        let mcp = tool(name);
-        // Property by property: descriptions, limits, patterns (the tier is a $ref in the
-        // OpenAPI document and inline in the tool's schema, so it is compared by name only).
-        let names = |schema: &serde_json::Value| {
-            let mut keys: Vec<String> =
-                schema["properties"].as_object().unwrap().keys().cloned().collect();
-            keys.sort();
-            keys
-        };
-        assert_eq!(names(rest), names(&mcp), "{component} / {name}");
-        for key in names(rest).iter().filter(|k| *k != "memory_type") {
-            assert_eq!(rest["properties"][key], mcp["properties"][key], "{component}.{key}");
-        }
+        let (rest, mcp) = (&doc["components"]["schemas"][component], tool(name));
+        assert!(rest["properties"].as_object().is_some_and(|p| p.len() > 5), "{component}");
+        assert_eq!(rest["properties"], mcp["properties"], "{component} / {name}");
         assert_eq!(rest["required"], mcp["required"], "{component} / {name}");
-        assert_eq!(rest["additionalProperties"], false, "{component}");
-        assert_eq!(mcp["additionalProperties"], false, "{name}");
+        assert_eq!(mcp["$defs"]["Tier"], doc["components"]["schemas"]["Tier"], "{name}");
+        assert_eq!(
+            (&rest["additionalProperties"], &mcp["additionalProperties"]),
+            (&json!(false), &json!(false))
+        );
+    }
+}
+
+#[tokio::test]
+async fn rest_store_and_the_store_memory_tool_answer_the_same_arguments_alike() {
+    let app = app().await;
+    let cases = [
+        (json!({"content": "x", "metadata": "not an object"}), "metadata"),
+        (json!({"content": "x", "memory_type": "forever"}), "memory_type"),
+        (json!({"content": "  "}), "content"),
+        (json!({"content": "x", "ttl": -1}), "ttl"),
+        (json!({"content": "x", "occurred_at": "yesterday"}), "occurred_at"),
+        (json!({"content": "x", "supersedes": ["nope"]}), "supersedes"),
+        (json!({"content": "x", "colour": "red"}), "colour"),
+        (json!({"content": "x", "namespace": " padded "}), "namespace"),
+    ];
+    for (arguments, field) in cases {
+        let (status, rest) =
+            send(&app, "POST", "/v1/memories", Some(arguments.clone()), None).await;
+        let call = json!({"name": "store_memory", "arguments": arguments});
+        let (tool_status, tool) = send(&app, "POST", "/mcp/tools/call", Some(call), None).await;
+        assert_eq!(
+            (status, tool_status),
+            (StatusCode::BAD_REQUEST, StatusCode::BAD_REQUEST),
+            "{field}: {rest} / {tool}"
+        );
+        assert_eq!(
+            (&rest["code"], &tool["code"]),
+            (&json!("invalid_input"), &json!("invalid_input"))
+        );
+        for answer in [&rest, &tool] {
+            let message = answer["message"].as_str().unwrap();
+            assert!(message.contains(field), "{field}: {message}");
+        }
+    }
+    // And a good one is stored by both, alike.
+    let good =
+        json!({"content": "两扇门同一个参数", "metadata": {"via": "both"}, "session_id": "s1"});
+    let (status, rest) = send(&app, "POST", "/v1/memories", Some(good.clone()), None).await;
+    assert_eq!(status, StatusCode::CREATED, "{rest}");
+    let mut again = good.clone();
+    again["dedup"] = false.into();
+    let call = json!({"name": "store_memory", "arguments": again});
+    let (status, tool) = send(&app, "POST", "/mcp/tools/call", Some(call), None).await;
+    assert_eq!(status, StatusCode::OK, "{tool}");
+    let (rest, tool) = (&rest["memory"], &tool["result"]["memory"]);
+    for key in ["content", "metadata", "session_id", "memory_type", "namespace"] {
+        assert_eq!(rest[key], tool[key], "{key}");
     }
 }
 

@@ -5,6 +5,7 @@ pub use rearview_api::{
     EndSessionParams, IdsParams, RecallParams as RetrieveMemoryParams,
     StoreParams as StoreMemoryParams, SuggestParams, SummarizeEpisodesParams, Tier,
 };
+use rearview_core::Namespace;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -14,7 +15,9 @@ use serde::Deserialize;
 pub struct MemoryIdParams {
     /// The memory's id (UUID).
     pub id: String,
-    /// Tenant; default the connection's.
+    /// Tenant (user, agent or memory bank); default the connection's, else the key's only
+    /// namespace, else `default`. Refused outside the key's grant.
+    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
     pub namespace: Option<String>,
 }
 
@@ -34,7 +37,9 @@ pub struct UpdateMemoryParams {
     /// New time to live in seconds from now; 0 = never.
     #[schemars(range(min = 0, max = MAX_DOCUMENTED_TTL))]
     pub ttl: Option<i64>,
-    /// Tenant; default the connection's.
+    /// Tenant (user, agent or memory bank); default the connection's, else the key's only
+    /// namespace, else `default`. Refused outside the key's grant.
+    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
     pub namespace: Option<String>,
 }
 
@@ -57,7 +62,9 @@ pub struct ListMemoriesParams {
     pub limit: Option<u64>,
     /// Memories to skip; default 0.
     pub offset: Option<u64>,
-    /// Tenant; default the connection's.
+    /// Tenant (user, agent or memory bank); default the connection's, else the key's only
+    /// namespace, else `default`. Refused outside the key's grant.
+    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
     pub namespace: Option<String>,
 }
 
@@ -65,7 +72,9 @@ pub struct ListMemoriesParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NamespaceParams {
-    /// Tenant; default the connection's.
+    /// Tenant (user, agent or memory bank); default the connection's, else the key's only
+    /// namespace, else `default`. Refused outside the key's grant.
+    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
     pub namespace: Option<String>,
 }
 

@@ -5,7 +5,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use rearview_api::{MemoryView, StoreParams};
+use rearview_api::{MAX_DOCUMENTED_TTL, MemoryView, StoreParams};
 use rearview_core::{MemoryFilter, MemoryId};
 use rearview_service::UpdateRequest;
 use rearview_store::Page;
@@ -14,10 +14,6 @@ use serde::Deserialize;
 
 use crate::routes::{Tenant, parse_tier};
 use crate::{ApiError, AppState};
-
-/// The largest `ttl` the API description promises: about 31,700 years. The server takes more,
-/// up to the last representable expiry time, which depends on the current time.
-use rearview_api::MAX_DOCUMENTED_TTL;
 
 /// `POST /v1/memories` → 201 with the stored memory (200 when merged). The body is
 /// [`StoreParams`], the same type MCP's `store_memory` takes; its `namespace` field overrides
