@@ -38,7 +38,7 @@
 //! tie was read on vectors centered on the ranked statements' mean, with no subject term needed:
 //! 0.906 and 0.922, ceiling 0.867; centered by a margin of 0.05 before 0.03: 0.930 and 0.938.)
 //!
-//! **Held out**, by default with no rule: five sets of 80 scenarios (40 per language), each
+//! **Held out**, by default with no rule: six sets of 80 scenarios (40 per language), each
 //! written by someone who had read neither the rules nor the other sets' misses. Set 1
 //! (`data/facts_change_holdout.jsonl`) was written after the words of change; the stage's near
 //! tie of the two best answers was then designed from its misses, so only its figure before
@@ -48,7 +48,9 @@
 //! set 4 (`data/facts_change_holdout4.jsonl`) before the tie was read on centered vectors
 //! (0.600 with the tie as it was, first measured together with the change), and set 5
 //! (`data/facts_change_holdout5.jsonl`) to choose the centered tie's margin (0.725 with the tie
-//! as it was, 0.775 at 0.05, 0.788 at 0.03):
+//! as it was, 0.775 at 0.05, 0.788 at 0.03); set 6 (`data/facts_change_holdout6.jsonl`) after
+//! every rule was set, measured once looser ties had been tried on sets 1–5 and not taken
+//! (0.725 with the tie before centering, ceiling 0.875):
 //!
 //! | | newer first | ceiling | reachable |
 //! |---|---|---|---|
@@ -62,6 +64,8 @@
 //! | set 4, keyword-only | 0.313 (en 0.250, zh 0.375) | 0.688 | 78 / 80 |
 //! | set 5, multilingual-e5-small | 0.788 (en 0.800, zh 0.775) | 0.900 | 78 / 80 |
 //! | set 5, keyword-only | 0.388 (en 0.350, zh 0.425) | 0.700 | 76 / 80 |
+//! | set 6, multilingual-e5-small | 0.763 (en 0.775, zh 0.750) | 0.838 | 80 / 80 |
+//! | set 6, keyword-only | 0.413 (en 0.300, zh 0.525) | 0.750 | 78 / 80 |
 //!
 //! The words of change read on the tuned set carry poorly to wording they were not read from;
 //! the near tie carries (`rearview_search::succession`). The ceilings say that in 10–28 % of
@@ -128,6 +132,9 @@ enum Set {
     /// `data/facts_change_holdout5.jsonl`: 80 more written the same way, to choose the centered
     /// tie's margin (0.05 or 0.03) after sets 1–4 had been measured at both.
     HeldOut5,
+    /// `data/facts_change_holdout6.jsonl`: 80 more written the same way, after every rule of the
+    /// stage was set; measured after two looser ties had been tried on sets 1–5 and not taken.
+    HeldOut6,
 }
 
 fn data(set: Set) -> Dataset {
@@ -138,6 +145,7 @@ fn data(set: Set) -> Dataset {
         Set::HeldOut3 => "data/facts_change_holdout3.jsonl",
         Set::HeldOut4 => "data/facts_change_holdout4.jsonl",
         Set::HeldOut5 => "data/facts_change_holdout5.jsonl",
+        Set::HeldOut6 => "data/facts_change_holdout6.jsonl",
     };
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(file);
     load_jsonl(&path).expect("the facts-change data loads")
@@ -383,13 +391,14 @@ async fn held_out_facts_that_change() {
     // Measured (newer first, ceiling, reachable), keyword-only:
     // 1: 0.263 (en 0.225, zh 0.300), 0.488, 65;  2: 0.363 (en 0.325, zh 0.400), 0.625, 70;
     // 3: 0.213 (en 0.275, zh 0.150), 0.588, 76;  4: 0.313 (en 0.250, zh 0.375), 0.688, 78;
-    // 5: 0.388 (en 0.350, zh 0.425), 0.700, 76.
+    // 5: 0.388 (en 0.350, zh 0.425), 0.700, 76;  6: 0.413 (en 0.300, zh 0.525), 0.750, 78.
     let keyword_only = [
         (Set::HeldOut1, 0.24, 0.46, 63),
         (Set::HeldOut2, 0.33, 0.60, 68),
         (Set::HeldOut3, 0.18, 0.56, 74),
         (Set::HeldOut4, 0.28, 0.66, 76),
         (Set::HeldOut5, 0.36, 0.67, 74),
+        (Set::HeldOut6, 0.38, 0.72, 76),
     ];
     for (set, newer_first, ceiling, reachable) in keyword_only {
         let f = held_out(set, None, newer_first, ceiling, reachable).await;
@@ -403,13 +412,15 @@ async fn held_out_facts_that_change() {
     let model = cached(Some(Arc::new(model))).await;
     // With the model: 1: 0.625 (en 0.475, zh 0.775), 0.725, 79;  2: 0.688 (en 0.725, zh
     // 0.650), 0.787, 78;  3: 0.700 (en 0.675, zh 0.725), 0.787, 79;  4: 0.675 (en 0.625, zh
-    // 0.725), 0.825, 80;  5: 0.788 (en 0.800, zh 0.775), 0.900, 78.
+    // 0.725), 0.825, 80;  5: 0.788 (en 0.800, zh 0.775), 0.900, 78;  6: 0.763 (en 0.775, zh
+    // 0.750), 0.838, 80.
     let with_model = [
         (Set::HeldOut1, 0.59, 0.69, 77),
         (Set::HeldOut2, 0.65, 0.76, 76),
         (Set::HeldOut3, 0.67, 0.76, 77),
         (Set::HeldOut4, 0.64, 0.79, 78),
         (Set::HeldOut5, 0.75, 0.87, 76),
+        (Set::HeldOut6, 0.73, 0.81, 78),
     ];
     for (set, newer_first, ceiling, reachable) in with_model {
         held_out(set, model.clone(), newer_first, ceiling, reachable).await;
@@ -445,6 +456,7 @@ fn the_generators_write_the_committed_sets() {
         "facts_change_holdout3",
         "facts_change_holdout4",
         "facts_change_holdout5",
+        "facts_change_holdout6",
     ];
     for set in sets {
         let written = std::process::Command::new("python3")
