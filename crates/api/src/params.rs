@@ -67,8 +67,9 @@ pub struct StoreParams {
 }
 
 impl StoreParams {
-    /// The service request. The `namespace` field is the caller's to resolve (it falls back to
-    /// the connection's or the header's); take it before calling this.
+    /// The service request, without the `namespace` field: that is the caller's to resolve
+    /// against the key's grant (it falls back to the connection's or the header's), before
+    /// this consumes the parameters.
     pub fn into_request(self) -> Result<RememberRequest, InputError> {
         // Every field named: a new one must be placed here, and the namespace is the caller's.
         let StoreParams {
