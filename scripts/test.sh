@@ -101,6 +101,9 @@ check() {
 step "MCP end to end with the official Python SDK (rearview mcp over stdio and HTTP)"
 check "$venv/bin/python" tests/e2e/mcp_e2e.py "$bin"
 
+step "plain recall: issue 40's five memories over MCP, REST and the CLI (default model)"
+check "$venv/bin/python" tests/e2e/plain_recall.py "$bin"
+
 step "two rearview servers on one PostgreSQL database, over REST"
 check python3 tests/e2e/postgres_e2e.py "$bin"
 

@@ -8,6 +8,7 @@
 pub mod audit;
 pub mod compat;
 mod lifecycle;
+mod links;
 pub mod metrics;
 mod params;
 mod transfer;
@@ -16,6 +17,10 @@ pub use lifecycle::{
     EndSessionParams, IdsParams, OriginalsParam, SuggestParams, SummarizeEpisodesParams,
     distilled_json, memories_json, memory_ids, session_end_json, stored_json, suggestions_json,
     summarize,
+};
+pub use links::{
+    LinkParams, LinkView, PossibleUpdateView, UnlinkParams, link, pending_json, possible_json,
+    superseded_json,
 };
 pub use params::{MAX_DOCUMENTED_TTL, RecallParams, StoreParams, Tier};
 pub use transfer::{EXPORT_VERSION, ExportHeader, ExportedMemory, ExportedVector};
@@ -72,6 +77,14 @@ pub struct MemoryView<'a> {
     pub superseded_by: Option<String>,
     /// When its validity ended (it began at `occurred_at`); null while it is current.
     pub invalid_at: Option<String>,
+    /// Who linked it to `superseded_by` and why; absent while it is current (and for history
+    /// made before links recorded it). Undone by `unlink_memory`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<LinkView>,
+    /// Older memories this one may change, found when it was stored and not linked: confirm one
+    /// with `link_memories`, or dismiss it. Absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub possible_updates: Vec<PossibleUpdateView>,
 }
 
 impl<'a> From<&'a Memory> for MemoryView<'a> {
@@ -96,6 +109,8 @@ impl<'a> From<&'a Memory> for MemoryView<'a> {
             content_hash: &m.content_hash,
             superseded_by: m.superseded_by.map(|id| id.to_string()),
             invalid_at: m.invalid_at.map(time),
+            link: m.link.as_ref().map(LinkView::from),
+            possible_updates: m.possible_updates.iter().map(PossibleUpdateView::from).collect(),
         }
     }
 }

@@ -157,10 +157,13 @@ pub fn memory_ids(field: &'static str, ids: &[String]) -> Result<Vec<MemoryId>, 
         .collect()
 }
 
-/// A stored memory on the wire: `{"memory": …, "merged": …, "superseded": […]}`, where `merged`
-/// says whether the new text was merged into an existing memory (then `memory` is that one):
-/// `{"into", "exact", "similarity", "content_replaced"}`, or null; and `superseded` lists the
-/// memories it replaced, now history: `{"id", "by"}` with `by` one of `request`, `llm`, `rules`.
+/// A stored memory on the wire: `{"memory": …, "merged": …, "superseded": […],
+/// "possible_updates": […]}`, where `merged` says whether the new text was merged into an
+/// existing memory (then `memory` is that one): `{"into", "exact", "similarity",
+/// "content_replaced"}`, or null; `superseded` lists the memories it replaced, now history:
+/// `{"id", "made_by", "reason"}` with `made_by` one of `caller`, `llm`, `rule`; and
+/// `possible_updates` the older memories it may change but did not replace: `{"id", "content",
+/// "similarity", "why"}`.
 pub fn stored_json(stored: &Stored) -> serde_json::Value {
     let merged = match &stored.merged {
         None => serde_json::Value::Null,
@@ -179,11 +182,8 @@ pub fn stored_json(stored: &Stored) -> serde_json::Value {
         "status": status,
         "memory": MemoryView::from(&stored.memory),
         "merged": merged,
-        "superseded": stored
-            .superseded
-            .iter()
-            .map(|s| serde_json::json!({"id": s.id.to_string(), "by": s.by}))
-            .collect::<Vec<_>>(),
+        "superseded": stored.superseded.iter().map(crate::superseded_json).collect::<Vec<_>>(),
+        "possible_updates": stored.possible_updates.iter().map(crate::possible_json).collect::<Vec<_>>(),
     })
 }
 

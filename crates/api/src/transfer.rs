@@ -17,6 +17,8 @@ use rearview_core::{
 use rearview_store::StoredVector;
 use serde::{Deserialize, Serialize};
 
+use crate::links::{LinkView, PossibleUpdateView};
+
 use crate::time;
 
 /// The version this build writes and reads.
@@ -99,6 +101,12 @@ pub struct ExportedMemory {
     /// End of validity of a superseded memory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invalid_at: Option<String>,
+    /// Who linked a superseded memory, and why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<LinkView>,
+    /// Older memories it may change, not yet confirmed or dismissed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub possible_updates: Vec<PossibleUpdateView>,
     /// Vectors, when exported with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vectors: Option<Vec<ExportedVector>>,
@@ -127,6 +135,12 @@ impl ExportedMemory {
             content_hash: Some(memory.content_hash.clone()),
             superseded_by: memory.superseded_by.map(|id| id.to_string()),
             invalid_at: memory.invalid_at.map(time),
+            link: memory.link.as_ref().map(LinkView::from),
+            possible_updates: memory
+                .possible_updates
+                .iter()
+                .map(PossibleUpdateView::from)
+                .collect(),
             vectors: vectors.map(|vs| {
                 vs.iter()
                     .map(|v| ExportedVector {
@@ -175,6 +189,12 @@ impl ExportedMemory {
                 })
                 .transpose()?,
             invalid_at: opt_time("invalid_at", self.invalid_at)?,
+            link: self.link.map(LinkView::into_note).transpose()?,
+            possible_updates: self
+                .possible_updates
+                .into_iter()
+                .map(PossibleUpdateView::into_update)
+                .collect::<Result<_, _>>()?,
         };
         let vectors = self
             .vectors
@@ -218,12 +238,27 @@ mod tests {
             summary: None,
             superseded_by: Some(MemoryId::new_v7(at)),
             invalid_at: Some(at + chrono::TimeDelta::days(30)),
+            link: Some(rearview_core::LinkNote::new(
+                rearview_core::LinkMaker::Rule,
+                "states a change from \"北京\"",
+            )),
+            possible_updates: vec![rearview_core::PossibleUpdate {
+                id: MemoryId::new_v7(at),
+                similarity: Some(0.9),
+                why: "near in meaning".into(),
+            }],
         };
         let line = serde_json::to_string(&ExportedMemory::new(&memory, None)).unwrap();
         let back: ExportedMemory = serde_json::from_str(&line).unwrap();
         assert_eq!(back.into_memory().unwrap().0, memory);
 
-        let current = Memory { superseded_by: None, invalid_at: None, ..memory };
+        let current = Memory {
+            superseded_by: None,
+            invalid_at: None,
+            link: None,
+            possible_updates: Vec::new(),
+            ..memory
+        };
         let line = serde_json::to_string(&ExportedMemory::new(&current, None)).unwrap();
         assert!(!line.contains("superseded_by"), "a current memory's line is as before: {line}");
         let back: ExportedMemory = serde_json::from_str(&line).unwrap();

@@ -125,17 +125,19 @@ pub struct Cli {
     pub dedup_threshold: Option<String>,
 
     /// Cosine above which a current memory of the same tier is a candidate for being superseded
-    /// by a new one that updates it (the LLM or the rule then decides), or `off` to detect no
-    /// updates (explicit --supersedes still work) [env: REARVIEW_SUPERSEDE_THRESHOLD]
-    /// [default: 0.80].
+    /// by a new one that updates it (0.06 more between two Chinese texts; the LLM or the rule
+    /// then decides, and what neither links is listed as a possible update), or `off` to detect
+    /// no updates (explicit --supersedes still work) [env: REARVIEW_SUPERSEDE_THRESHOLD]
+    /// [default: 0.82].
     #[arg(long, global = true, value_name = "COSINE|off")]
     pub supersede_threshold: Option<String>,
 
-    /// Without an LLM, let the rule decide which memories a new one updates (a stated change or
-    /// a contradiction in a short statement); off by default, as it can hide a memory that
-    /// nothing updates [env: REARVIEW_SUPERSEDE_BY_RULE].
-    #[arg(long, global = true)]
-    pub supersede_by_rule: bool,
+    /// Without an LLM, let the rule link a new memory to the older one it updates where its own
+    /// words say so (a change from the older value, a new value of the same statement, a change
+    /// about what both name), or `false`: only possible updates are listed
+    /// [env: REARVIEW_SUPERSEDE_BY_RULE] [default: true].
+    #[arg(long, global = true, value_name = "true|false", num_args = 0..=1, default_missing_value = "true")]
+    pub supersede_by_rule: Option<String>,
 
     /// Days an episodic memory may go unwritten and unrecalled before the sweep archives it;
     /// 0 = never [env: REARVIEW_ARCHIVE_AFTER_DAYS] [default: 90].
@@ -252,6 +254,36 @@ pub enum Command {
         #[arg(required = true)]
         ids: Vec<String>,
     },
+    /// Confirm that a memory replaces older ones (they become its history, out of recall) or
+    /// dismiss its possible updates; undone by `rearview unlink`.
+    Link {
+        /// The newer memory's id (UUID).
+        id: String,
+        /// An older memory it replaces (repeatable).
+        #[arg(long = "supersedes", value_name = "ID")]
+        supersedes: Vec<String>,
+        /// A possible update that is not one (repeatable).
+        #[arg(long = "dismiss", value_name = "ID")]
+        dismiss: Vec<String>,
+        /// Why, kept on each link.
+        #[arg(long)]
+        reason: Option<String>,
+    },
+    /// Make a superseded memory (history) current again.
+    Unlink {
+        /// The superseded memory's id (UUID).
+        id: String,
+    },
+    /// List the memories whose possible updates wait to be confirmed (`rearview link …
+    /// --supersedes`) or dismissed (`--dismiss`), the latest stored first.
+    Review {
+        /// Page size, 1 to 1000.
+        #[arg(long, default_value_t = 20)]
+        limit: u64,
+        /// Memories to skip.
+        #[arg(long, default_value_t = 0)]
+        offset: u64,
+    },
     /// End a session: its working memories become episodic memories (by the LLM when
     /// --llm-url is set, else by rule), and the working memories expire.
     EndSession {
@@ -282,9 +314,10 @@ pub enum Command {
         #[arg(long)]
         all_namespaces: bool,
     },
-    /// Retrieval quality on a benchmark (LoCoMo, MADial-Bench, MemDaily, or your own JSONL):
-    /// ingest through the normal write path, ask every question under each ranking
-    /// configuration, score the top 50 (frac, recall_any/all, NDCG @1…50, MRR).
+    /// Retrieval quality on a benchmark (LoCoMo, MADial-Bench, MemDaily, MemoryBank with our
+    /// evidence labels, or your own JSONL): ingest through the normal write path, ask every
+    /// question under each ranking configuration, score the top 50 (frac, recall_any/all, NDCG
+    /// @1…50, MRR; for a question about something never stored, whether the answer is empty).
     Eval(EvalArgs),
     /// List or fetch local embedding models.
     #[command(subcommand)]
@@ -407,9 +440,11 @@ pub struct AddArgs {
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// Which adapter reads the data.
-    #[arg(value_parser = ["locomo", "madial-zh", "madial-en", "memdaily", "jsonl"])]
+    #[arg(value_parser = [
+        "locomo", "madial-zh", "madial-en", "memdaily", "memorybank-cn", "memorybank-en", "jsonl",
+    ])]
     pub dataset: String,
-    /// The data: a file (locomo, jsonl) or directory (madial, memdaily). Default: the shared
+    /// The data: a file (locomo, jsonl) or directory (madial, memdaily, memorybank). Default: the shared
     /// benchmark folder under $REARVIEW_DATA (default ../shared/data).
     #[arg(long)]
     pub path: Option<PathBuf>,
@@ -627,8 +662,8 @@ impl Cli {
         if self.auto_distill {
             out.insert("auto_distill", "true".to_owned());
         }
-        if self.supersede_by_rule {
-            out.insert("supersede_by_rule", "true".to_owned());
+        if let Some(rule) = &self.supersede_by_rule {
+            out.insert("supersede_by_rule", rule.clone());
         }
         out
     }

@@ -110,6 +110,9 @@ fn models_needed(command: &Command) -> Acquire {
         | Command::Cleanup { .. }
         | Command::Archive { .. }
         | Command::Restore { .. }
+        | Command::Link { .. }
+        | Command::Unlink { .. }
+        | Command::Review { .. }
         | Command::Export { .. }
         | Command::Keys(_)
         | Command::Models(_)
@@ -180,6 +183,18 @@ async fn run_on_store(
         Command::Restore { ids } => {
             let ids = parse_ids(&ids)?;
             printer.list(&service.restore(namespace, &ids).await?)?
+        }
+        Command::Link { id, supersedes, dismiss, reason } => {
+            let params =
+                rearview_api::LinkParams { id, supersedes, dismiss, reason, namespace: None };
+            printer.linked(&rearview_api::link(service, namespace, params).await?)?
+        }
+        Command::Unlink { id } => {
+            printer.memory(&service.unlink(namespace, parse_id(&id)?).await?)?
+        }
+        Command::Review { limit, offset } => {
+            let page = rearview_store::Page { offset, limit };
+            printer.review(&service.pending_review(namespace, page).await?)?
         }
         Command::EndSession { session } => {
             printer.session_end(&service.end_session(namespace, &session).await?)?

@@ -118,6 +118,11 @@ fn load(args: &EvalArgs) -> anyhow::Result<Dataset> {
         "madial-zh" => rearview_eval::adapters::madial(&path(root.join("madial-bench")), "zh")?,
         "madial-en" => rearview_eval::adapters::madial(&path(root.join("madial-bench")), "en")?,
         "memdaily" => rearview_eval::adapters::memdaily(&path(root.join("memdaily")))?,
+        "memorybank-cn" | "memorybank-en" => {
+            let language = &args.dataset["memorybank-".len()..];
+            let dir = path(root.join("memorybank-siliconfriend"));
+            rearview_eval::adapters::memorybank(&dir, language)?
+        }
         "jsonl" => {
             let file = args.path.clone().context("jsonl needs --path FILE")?;
             rearview_eval::load_jsonl(&file)?

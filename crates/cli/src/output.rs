@@ -26,8 +26,9 @@ impl Printer {
     }
 
     /// A stored memory; `--json` prints the memory with a `merged` field (null, or how the
-    /// text was merged into this existing memory) and a `superseded` one (the memories it
-    /// replaced: `{"id", "by"}`).
+    /// text was merged into this existing memory), a `superseded` one (the memories it
+    /// replaced: `{"id", "made_by", "reason"}`) and `possible_updates` (older memories it may
+    /// change, not linked: `{"id", "content", "similarity", "why"}`).
     pub fn stored(&self, stored: &Stored) -> anyhow::Result<()> {
         let m = &stored.memory;
         if self.json {
@@ -35,10 +36,12 @@ impl Printer {
             let mut answer = rearview_api::stored_json(stored);
             value["merged"] = answer["merged"].take();
             value["superseded"] = answer["superseded"].take();
+            value["possible_updates"] = answer["possible_updates"].take();
             return self.emit_json(&value);
         }
         for s in &stored.superseded {
-            self.line(&format!("superseded {} ({}): now history", s.id, s.by))?;
+            let (by, why) = (s.link.made_by, &s.link.reason);
+            self.line(&format!("superseded {} (by {by}: {why}): now history", s.id))?;
         }
         if let Some(by) = m.superseded_by {
             self.line(&format!("stored as history: {by} is newer"))?;
@@ -46,8 +49,16 @@ impl Printer {
         let expiry = m
             .expires_at
             .map_or_else(|| "never expires".to_owned(), |e| format!("expires {}", time(e)));
+        // One line per store (`add --stdin` answers line by line); the details: `rearview review`.
+        let offered = match stored.possible_updates.len() {
+            0 => String::new(),
+            n => format!(
+                "; may update {n} older memor{} (rearview review)",
+                if n == 1 { "y" } else { "ies" }
+            ),
+        };
         match &stored.merged {
-            None => self.line(&format!("stored {} ({}, {expiry})", m.id, m.memory_type)),
+            None => self.line(&format!("stored {} ({}, {expiry}){offered}", m.id, m.memory_type)),
             Some(merge) => {
                 let how = match (merge.exact, merge.similarity) {
                     (true, _) => "exact duplicate".to_owned(),
@@ -173,6 +184,12 @@ impl Printer {
         if let Some(by) = m.superseded_by {
             let since = m.invalid_at.map_or_else(String::new, |t| format!(" since {}", time(t)));
             out += &format!("  superseded by: {by}{since}\n");
+            if let Some(link) = &m.link {
+                out += &format!("  linked by: {} ({})\n", link.made_by, link.reason);
+            }
+        }
+        for p in &m.possible_updates {
+            out += &format!("  may update: {} ({})\n", p.id, p.why);
         }
         self.text(&out)
     }
@@ -510,6 +527,50 @@ impl Printer {
             );
         }
         self.line(&format!("{name} installed in {}", dir.display()))
+    }
+
+    /// What `rearview link` answered (`{"memory", "superseded"}`).
+    pub fn linked(&self, answer: &serde_json::Value) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(answer);
+        }
+        for s in answer["superseded"].as_array().into_iter().flatten() {
+            let (id, reason) = (&s["id"], &s["reason"]);
+            self.line(&format!(
+                "linked: {} is now history ({})",
+                id.as_str().unwrap_or_default(),
+                reason.as_str().unwrap_or_default()
+            ))?;
+        }
+        let left = answer["memory"]["possible_updates"].as_array().map_or(0, Vec::len);
+        let id = answer["memory"]["id"].as_str().unwrap_or_default();
+        self.line(&format!("{id}: {left} possible update(s) left to review"))
+    }
+
+    /// The review list: each memory with its possible updates.
+    pub fn review(&self, pending: &[rearview_service::PendingReview]) -> anyhow::Result<()> {
+        if self.json {
+            return self.emit_json(&rearview_api::pending_json(pending));
+        }
+        if pending.is_empty() {
+            return self.line("no possible updates to review");
+        }
+        let mut out = String::new();
+        for p in pending {
+            out += &format!("{}  {}\n", p.memory.id, one_line(&p.memory.content, 80));
+            for u in &p.possible {
+                let similarity =
+                    u.update.similarity.map_or_else(String::new, |s| format!("cosine {s:.2}; "));
+                out += &format!(
+                    "  may update {}  {}\n    ({similarity}{})\n",
+                    u.update.id,
+                    one_line(&u.content, 70),
+                    u.update.why
+                );
+            }
+        }
+        out += "confirm with `rearview link NEWER --supersedes OLDER`, or `--dismiss OLDER`\n";
+        self.text(&out)
     }
 
     fn emit_json<T: Serialize>(&self, value: &T) -> anyhow::Result<()> {

@@ -481,13 +481,13 @@ impl LifecycleKeys {
             )?,
             supersede_threshold: layers.parse(
                 "supersede_threshold",
-                "0.80",
-                "a cosine in [0, 1], e.g. 0.80, or off",
+                "0.82",
+                "a cosine in [0, 1], e.g. 0.82, or off",
                 |v| cosine_or_off(v, false),
             )?,
             supersede_by_rule: layers.parse(
                 "supersede_by_rule",
-                "false",
+                "true",
                 "true or false",
                 boolean,
             )?,

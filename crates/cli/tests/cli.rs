@@ -125,14 +125,15 @@ fn a_new_memory_supersedes_an_old_one_which_lists_as_history() {
     let cli = Cli::new();
     let old = cli.json(&["add", "The API server listens on port 8080"]);
     let old_id = old["id"].as_str().unwrap().to_owned();
-    // Rule-based detection is opt-in (it hid benchmark events no later memory updates); an
-    // agent that knows says so.
+    // An agent that knows says so (the rule would link this pair too).
     let new =
         cli.json(&["add", "We switched the API server to port 9090", "--supersedes", &old_id]);
-    assert_eq!(new["superseded"], serde_json::json!([{"id": old_id, "by": "request"}]), "{new}");
+    let caller = serde_json::json!([{"id": old_id, "made_by": "caller", "reason": "the caller said the new memory replaces it"}]);
+    assert_eq!(new["superseded"], caller, "{new}");
     let tea = cli.json(&["add", "likes green tea"])["id"].as_str().unwrap().to_owned();
     let text = cli.ok(&["add", "prefers coffee", "--supersedes", &tea]);
-    assert!(text.contains(&format!("superseded {tea} (request): now history")), "{text}");
+    let why = "by caller: the caller said the new memory replaces it";
+    assert!(text.contains(&format!("superseded {tea} ({why}): now history")), "{text}");
     let err = cli.fails(&["add", "x", "--supersedes", "0190a5d2-7c3e-7b1a-9f00-1c2d3e4f5a6b"]);
     assert!(err.contains("invalid supersedes"), "{err}");
     assert!(cli.fails(&["add", "x", "--supersedes", "nope"]).contains("supersedes[0]"));
@@ -157,14 +158,33 @@ fn a_new_memory_supersedes_an_old_one_which_lists_as_history() {
 }
 
 #[test]
-fn the_rule_supersedes_only_when_turned_on() {
+fn the_rule_links_a_stated_change_unless_turned_off_and_lists_the_rest_for_review() {
     let cli = Cli::new();
-    cli.ok(&["add", "The API server listens on port 8080"]);
-    let off = cli.json(&["add", "We switched the API server to port 9090"]);
-    assert_eq!(off["superseded"], serde_json::json!([]), "off by default: {off}");
-    let old = cli.json(&["add", "I drink a lot of coffee."])["id"].as_str().unwrap().to_owned();
-    let on = cli.json(&["--supersede-by-rule", "add", "I quit coffee completely."]);
-    assert_eq!(on["superseded"], serde_json::json!([{"id": old, "by": "rules"}]), "{on}");
+    let old = cli.json(&["add", "The API server listens on port 8080"])["id"].clone();
+    let on = cli.json(&["add", "We switched the API server to port 9090"]);
+    assert_eq!(on["superseded"][0]["id"], old, "on by default: {on}");
+    assert_eq!(on["superseded"][0]["made_by"], "rule");
+    let shown = cli.ok(&["get", old.as_str().unwrap()]);
+    assert!(shown.contains("linked by: rule ("), "{shown}");
+    // Undone, it is current again and back among the newer memory's possible updates.
+    let back = cli.json(&["unlink", old.as_str().unwrap()]);
+    assert!(back["superseded_by"].is_null(), "{back}");
+    let review = cli.json(&["review"]);
+    assert_eq!(review["pending"][0]["possible_updates"][0]["id"], old, "{review}");
+    let newer = on["id"].as_str().unwrap();
+    let linked = cli.json(&["link", newer, "--supersedes", old.as_str().unwrap()]);
+    assert_eq!(linked["superseded"][0]["made_by"], "caller", "{linked}");
+    assert_eq!(cli.json(&["review"])["pending"], serde_json::json!([]));
+
+    // Turned off, the rule only offers what it reads.
+    let tea = cli.json(&["add", "I drink a lot of coffee."])["id"].clone();
+    let off = cli.json(&["--supersede-by-rule", "false", "add", "I no longer drink coffee."]);
+    assert_eq!(off["superseded"], serde_json::json!([]), "{off}");
+    assert_eq!(off["possible_updates"][0]["id"], tea, "{off}");
+    assert!(off["possible_updates"][0]["content"].as_str().unwrap().contains("coffee"));
+    let text = cli.ok(&["link", off["id"].as_str().unwrap(), "--dismiss", tea.as_str().unwrap()]);
+    assert!(text.contains("0 possible update(s) left"), "{text}");
+    assert!(cli.fails(&["--supersede-by-rule", "maybe", "list"]).contains("supersede_by_rule"));
 }
 
 #[test]

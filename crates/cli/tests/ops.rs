@@ -109,7 +109,7 @@ fn the_shipped_config_file_is_valid() {
             supersede["value"].as_str(),
             supersede["source"].as_str().map(|s| s.contains("settings.yaml"))
         ),
-        (Some("0.8"), Some(true)),
+        (Some("0.82"), Some(true)),
         "{supersede}"
     );
     let off = rearview(home.path())
@@ -118,13 +118,13 @@ fn the_shipped_config_file_is_valid() {
         .unwrap();
     let off = json(off, "config show");
     assert_eq!(off["settings"]["supersede_threshold"]["value"], "off");
-    assert_eq!(off["settings"]["supersede_by_rule"]["value"], "false");
+    assert_eq!(off["settings"]["supersede_by_rule"]["value"], "true", "on by default");
     let rule = rearview(home.path())
-        .env("REARVIEW_SUPERSEDE_BY_RULE", "true")
+        .env("REARVIEW_SUPERSEDE_BY_RULE", "false")
         .args(["--json", "config", "show"])
         .output()
         .unwrap();
-    assert_eq!(json(rule, "config show")["settings"]["supersede_by_rule"]["value"], "true");
+    assert_eq!(json(rule, "config show")["settings"]["supersede_by_rule"]["value"], "false");
 }
 
 #[test]

@@ -20,6 +20,7 @@ mod clock;
 mod embedding;
 mod error;
 mod filter;
+mod links;
 mod memory;
 mod text;
 
@@ -27,7 +28,8 @@ pub use clock::{Clock, ManualClock, SystemClock, Timestamp, parse_timestamp};
 pub use embedding::{Embedding, dot};
 pub use error::InputError;
 pub use filter::{Facets, MemoryFilter};
+pub use links::{LinkMaker, LinkNote, PossibleUpdate};
 pub use memory::{
     Memory, MemoryId, MemoryType, Metadata, Namespace, NewMemory, TierTtls, content_hash, tags_of,
 };
-pub use text::{fact_atoms, is_han, truncate_chars};
+pub use text::{fact_atoms, is_han, mostly_han, truncate_chars};

@@ -7,7 +7,7 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use crate::{Facets, InputError, Timestamp};
+use crate::{Facets, InputError, LinkNote, PossibleUpdate, Timestamp};
 
 /// Free-form metadata of a memory: a JSON object (source, confidence, tags, …; design §3.1).
 ///
@@ -291,6 +291,12 @@ pub struct Memory {
     /// history, left out of recall and listings unless they include superseded memories or look
     /// at an earlier instant (`as_of`). Reading it by id always works.
     pub invalid_at: Option<Timestamp>,
+    /// Who linked this memory to `superseded_by`, and why; `None` while it is current, and for
+    /// history made before links recorded it.
+    pub link: Option<LinkNote>,
+    /// Older memories this one may change, found when it was stored and not linked: for the
+    /// caller to confirm (a link) or dismiss.
+    pub possible_updates: Vec<PossibleUpdate>,
 }
 
 impl Memory {

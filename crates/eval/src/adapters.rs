@@ -11,6 +11,10 @@ use serde_json::Value;
 
 use crate::{Dataset, EvalError, EvalMemory, EvalQuestion};
 
+mod memorybank;
+
+pub use memorybank::memorybank;
+
 fn read_json(path: &Path) -> Result<Value, EvalError> {
     let text = std::fs::read_to_string(path).map_err(|e| EvalError::io(path, e))?;
     serde_json::from_str(&text).map_err(|e| EvalError::format(path, e.to_string()))

@@ -1,8 +1,7 @@
 //! The ranking configurations an evaluation compares: the named ones and custom fusions.
 
 use rearview_search::{
-    Feedback, Fusion, KeywordScale, QueryFocus, RankingConfig, Recency, Replies, Succession,
-    VectorScale,
+    Feedback, Fusion, KeywordScale, QueryFocus, RankingConfig, Recency, Replies, VectorScale,
 };
 
 use crate::EvalError;
@@ -38,20 +37,15 @@ pub const NAMES: [&str; 7] =
 /// - custom: a fusion `weighted:V:K:S`, `rrf:K:V:W` or `rel:V:K:raw|minmax[:max|coverS]`, followed by any of
 ///   `+decay` (the design's), `+prior:W:H` (recency prior: weight, half-life in days),
 ///   `+focus:T:W:D` (dialogue focus: tail turns, tail weight, keyword decay per turn),
-///   `+succession:S:M` (newer statements first, pairs at cosine ≥ S, nearest by M; the tie
-///   below as it was), `+tie:R` (the stage's near tie of the two best answers broken by time
-///   when the second scores ≥ R × the first; over 1: never, as before 8a70b9c), `+tiemargin:M`
-///   (the tie's nearness read on centered vectors by margin M), `+rawtie` (the tie as before
-///   2026-12-06: raw cosines, a subject term in common), `+speaker:W`
-///   (a question about the user embedded with weight W in the user's first-person words; 0:
-///   as written only), `+nosuccession`, `+feedback:T:W` (every query vector moved toward the
-///   first ranking's top T memories with weight W), `+dialoguefeedback:T:W` (only dialogue
-///   queries),
-///   `+nofeedback`, `+baretail` (the focus tail without its speaker labels),
-///   `+labelledtail` (with them), `+replies:N:S` (a question among the first N memories
-///   followed by its reply, at most S seconds later) or `+noreplies`; or
-///   `default` followed by any of these (`default+nosuccession`: the default without the
-///   newer-statements-first stage);
+///   `+nofocus` (no dialogue focusing), `+speaker:W` (a question about the user embedded with
+///   weight W in the user's first-person words; 0: as written only), `+nohistory` (superseded
+///   memories not answered by their successors), `+nocompound` (a query asking several
+///   questions answered as one), `+feedback:T:W` (every query vector moved toward the first
+///   ranking's top T memories with weight W), `+dialoguefeedback:T:W` (only dialogue queries),
+///   `+nofeedback`, `+baretail` (the focus tail without its speaker labels), `+labelledtail`
+///   (with them), `+replies:N:S` (a question among the first N memories followed by its reply,
+///   at most S seconds later) or `+noreplies`; or `default` followed by any of these
+///   (`default+nofeedback`: the default without feedback);
 /// - any of these with `+floor:X` last: the relevance floor X instead of the service's.
 pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
     let base = RankingConfig {
@@ -62,7 +56,8 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
         focus: QueryFocus::OFF,
         vector_candidates: CANDIDATES,
         keyword_candidates: CANDIDATES,
-        succession: None,
+        answer_history: false,
+        compound: false,
         feedback: None,
         replies: None,
     };
@@ -103,9 +98,9 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
             EvalError::Input(format!(
                 "unknown configuration {other:?}; allowed: {}, or a custom fusion \
                  (weighted:V:K:S, rrf:K:V:W, rel:V:K:raw|minmax[:max|coverS], or default) with any \
-                 of +decay, +prior:W:H, +focus:T:W:D, +succession:S:M, +tie:R, +tiemargin:M, \
-                 +rawtie, +speaker:W, +nosuccession, +feedback:T:W, +dialoguefeedback:T:W, \
-                 +nofeedback, +baretail, +labelledtail, +replies:N:S, +noreplies",
+                 of +decay, +prior:W:H, +focus:T:W:D, +nofocus, +speaker:W, +nohistory, \
+                 +nocompound, +feedback:T:W, +dialoguefeedback:T:W, +nofeedback, +baretail, \
+                 +labelledtail, +replies:N:S, +noreplies",
                 NAMES.join(", ")
             ))
         })?),
@@ -117,7 +112,7 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
 fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
     let mut parts = name.split('+');
     let mut ranking = match parts.next()? {
-        // The service's default with modifiers: `default+nosuccession`.
+        // The service's default with modifiers: `default+nofeedback`.
         "default" => RankingConfig::default(),
         first => RankingConfig { fusion: fusion(first)?, ..base },
     };
@@ -140,31 +135,11 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
                     ..ranking.focus
                 }
             }
-            ("succession", [min_similarity, nearest_margin]) => {
-                ranking.succession = Some(Succession {
-                    min_similarity: *min_similarity,
-                    nearest_margin: *nearest_margin,
-                    ..ranking.succession.unwrap_or(Succession::DEFAULT)
-                })
-            }
-            // Over 1: no near tie is broken by time. Nothing without the stage.
-            ("tie", [ratio]) => {
-                if let Some(succession) = &mut ranking.succession {
-                    succession.tie_ratio = *ratio;
-                }
-            }
-            ("nosuccession", []) => ranking.succession = None,
-            // The near tie read on centered vectors by this margin.
-            ("tiemargin", [margin]) => {
-                if let Some(succession) = &mut ranking.succession {
-                    succession.tie_margin = Some(*margin);
-                }
-            }
-            // The near tie as before 2026-12-06: raw cosines and a subject term in common.
-            ("rawtie", []) => {
-                if let Some(succession) = &mut ranking.succession {
-                    succession.tie_margin = None;
-                }
+            ("nohistory", []) => ranking.answer_history = false,
+            ("nocompound", []) => ranking.compound = false,
+            ("nofocus", []) => {
+                ranking.focus =
+                    QueryFocus { speaker_weight: ranking.focus.speaker_weight, ..QueryFocus::OFF }
             }
             // 0: a question about the user is embedded only as written.
             ("speaker", [weight]) => ranking.focus.speaker_weight = *weight,

@@ -32,7 +32,8 @@ pub struct EvalQuestion {
     pub text: String,
     /// The instant it is asked at (`as_of`).
     pub as_of: Timestamp,
-    /// Ids of the memories that hold the evidence; never empty.
+    /// Ids of the memories that hold the evidence; empty for a question about something never
+    /// stored, whose right answer is nothing (scored by `metrics::EMPTY`).
     pub gold: Vec<String>,
     /// For per-category tables.
     pub category: String,
@@ -101,7 +102,8 @@ enum Line {
 /// Reads the generic format: one JSON object per line,
 /// `{"type":"memory","namespace","id","text","timestamp"}` or
 /// `{"type":"question","namespace","id","text","as_of","gold":[ids],"category"?}`; timestamps
-/// RFC 3339 or `YYYY-MM-DD`. Errors name the line.
+/// RFC 3339 or `YYYY-MM-DD`. A question with an empty `gold` asks about something never
+/// stored: its right answer is nothing. Errors name the line.
 pub fn load_jsonl(path: &Path) -> Result<Dataset, EvalError> {
     let file = std::fs::File::open(path).map_err(|e| EvalError::io(path, e))?;
     let mut data = Dataset { name: path.display().to_string(), ..Default::default() };
@@ -122,10 +124,6 @@ pub fn load_jsonl(path: &Path) -> Result<Dataset, EvalError> {
             }
             Line::Question { namespace, id, text, as_of, gold, category } => {
                 let as_of = parse_timestamp("as_of", &as_of).map_err(|e| bad(e.to_string()))?;
-                if gold.is_empty() {
-                    data.skipped.push(format!("{id}: empty gold"));
-                    continue;
-                }
                 let category = category.unwrap_or_else(|| "all".to_owned());
                 data.questions.push(EvalQuestion { namespace, id, text, as_of, gold, category });
             }

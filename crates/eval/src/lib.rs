@@ -215,6 +215,11 @@ impl Report {
                 if m == "mrr" { "mrr".to_owned() } else { format!("{}@{k}", short(m)) }
             );
         }
+        // Questions about something never stored: the share answered with nothing.
+        let absent = self.configs.iter().any(|c| c.overall.contains_key(metrics::EMPTY));
+        if absent {
+            out += &format!("{:>10}", "empty");
+        }
         out += "   recall p50/p95 ms\n";
         for c in &self.configs {
             out += &format!("{:<16}", c.name);
@@ -224,9 +229,17 @@ impl Report {
                     c.overall.get(m).and_then(|b| b.get(&k)).copied().unwrap_or(0.0)
                 );
             }
+            if absent {
+                let empty = c.overall.get(metrics::EMPTY).and_then(|b| b.get(&50));
+                out += &format!("{:>10.3}", empty.copied().unwrap_or(0.0));
+            }
             out += &format!("   {:.1}/{:.1}\n", c.latency_ms.0, c.latency_ms.1);
         }
-        out += "\nfrac@5 per category\n";
+        out += if absent {
+            "\nfrac@5 per category (empty answers for questions about nothing stored)\n"
+        } else {
+            "\nfrac@5 per category\n"
+        };
         let categories: Vec<&String> =
             self.configs.first().map(|c| c.categories.keys().collect()).unwrap_or_default();
         out += &format!("{:<16}", "config");
@@ -237,13 +250,10 @@ impl Report {
         for c in &self.configs {
             out += &format!("{:<16}", c.name);
             for name in &categories {
-                let v = c
-                    .categories
-                    .get(*name)
-                    .and_then(|(_, s)| s.get("frac"))
-                    .and_then(|b| b.get(&5))
-                    .copied()
-                    .unwrap_or(0.0);
+                let scores = c.categories.get(*name).map(|(_, s)| s);
+                let frac = scores.and_then(|s| s.get("frac")).and_then(|b| b.get(&5));
+                let empty = scores.and_then(|s| s.get(metrics::EMPTY)).and_then(|b| b.get(&50));
+                let v = frac.or(empty).copied().unwrap_or(0.0);
                 out += &format!("{v:>16.3}");
             }
             out += "\n";

@@ -8,13 +8,24 @@ pub const KS: [usize; 6] = [1, 3, 5, 10, 25, 50];
 /// Metric names, in report order.
 pub const METRICS: [&str; 5] = ["frac", "recall_any", "recall_all", "ndcg", "mrr"];
 
+/// The one metric of a question about something never stored (no gold memory): 1 when the
+/// answer is empty, else 0 (under k = 50, like `mrr`).
+pub const EMPTY: &str = "empty";
+
 /// One question's scores: `metric → k → value` (`mrr` has a single entry under k = 50).
 pub type Scores = BTreeMap<&'static str, BTreeMap<usize, f64>>;
 
 /// Scores `ranked` against `gold`. Each entry of `ranked` is one retrieved memory (best first)
 /// with the dataset ids it stands for: usually one, several when records were merged on store;
 /// all of them sit at that memory's rank.
+///
+/// A question without gold (about something never stored) scores only [`EMPTY`]: whether
+/// nothing came back.
 pub fn score(ranked: &[Vec<String>], gold: &[String]) -> Scores {
+    if gold.is_empty() {
+        let empty = f64::from(u8::from(ranked.is_empty()));
+        return Scores::from([(EMPTY, BTreeMap::from([(50, empty)]))]);
+    }
     let gold: HashSet<&str> = gold.iter().map(String::as_str).collect();
     // Gold ids found at each rank (an id counts once, at its best rank).
     let mut seen: HashSet<&str> = HashSet::new();
@@ -43,23 +54,24 @@ pub fn score(ranked: &[Vec<String>], gold: &[String]) -> Scores {
     out
 }
 
-/// The mean of several questions' scores.
+/// The mean of several questions' scores, each metric over the questions that have it
+/// (questions about something never stored have only [`EMPTY`], the others everything else).
 pub fn mean(all: &[&Scores]) -> Scores {
-    let mut out = Scores::new();
-    if all.is_empty() {
-        return out;
-    }
+    let mut sums: BTreeMap<&'static str, BTreeMap<usize, (f64, usize)>> = BTreeMap::new();
     for scores in all {
         for (metric, by_k) in *scores {
             for (k, v) in by_k {
-                *out.entry(metric).or_default().entry(*k).or_insert(0.0) += v;
+                let (sum, n) = sums.entry(metric).or_default().entry(*k).or_insert((0.0, 0));
+                *sum += v;
+                *n += 1;
             }
         }
     }
-    for by_k in out.values_mut() {
-        by_k.values_mut().for_each(|v| *v /= all.len() as f64);
-    }
-    out
+    sums.into_iter()
+        .map(|(metric, by_k)| {
+            (metric, by_k.into_iter().map(|(k, (sum, n))| (k, sum / n as f64)).collect())
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -93,5 +105,17 @@ mod tests {
         assert_eq!((merged["frac"][&1], merged["ndcg"][&1]), (1.0, 1.0));
         let m = mean(&[&s, &perfect]);
         assert_eq!(m["mrr"][&50], 0.75);
+    }
+
+    #[test]
+    fn a_question_about_nothing_stored_scores_an_empty_answer() {
+        assert_eq!(score(&[], &[]), Scores::from([(EMPTY, BTreeMap::from([(50, 1.0)]))]));
+        let answered = score(&ranks(&["x"]), &[]);
+        assert_eq!(answered[EMPTY][&50], 0.0);
+        assert!(!answered.contains_key("frac"));
+        // Each metric is averaged over the questions that have it.
+        let named = score(&ranks(&["a"]), &ids(&["a"]));
+        let m = mean(&[&named, &answered, &score(&[], &[])]);
+        assert_eq!((m["frac"][&1], m[EMPTY][&50]), (1.0, 0.5));
     }
 }

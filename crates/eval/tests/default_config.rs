@@ -9,6 +9,7 @@ use chrono::{DateTime, TimeDelta};
 use rearview_core::{Clock, ManualClock, Namespace};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_eval::{Dataset, EvalMemory, EvalQuestion, NoProgress, config};
+use rearview_search::RankingConfig;
 use rearview_service::{
     KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
 };
@@ -123,25 +124,17 @@ fn the_speaker_modifier_sets_the_weight_of_the_users_words() {
 }
 
 #[test]
-fn the_tie_modifier_sets_the_stage_ratio_and_nothing_without_the_stage() {
-    let tie = |name: &str| {
-        let ranking = config(name).unwrap().ranking.expect("a custom configuration's ranking");
-        ranking.succession.map(|s| s.tie_ratio)
-    };
-    assert_eq!(tie("default+tie:2"), Some(2.0));
-    assert_eq!(tie("default+succession:0.8:0.01"), Some(0.5), "the tie as it was");
-    assert_eq!(tie("default+nosuccession+tie:0.3"), None);
-}
-
-#[test]
-fn the_tie_margin_modifiers_read_the_tie_centered_or_as_before() {
-    let margin = |name: &str| {
-        let ranking = config(name).unwrap().ranking.expect("a custom configuration's ranking");
-        ranking.succession.map(|s| s.tie_margin)
-    };
-    assert_eq!(rearview_search::Succession::DEFAULT.tie_margin, Some(0.03));
-    assert_eq!(margin("default+nofeedback"), Some(Some(0.03)));
-    assert_eq!(margin("default+tiemargin:0.05"), Some(Some(0.05)));
-    assert_eq!(margin("default+rawtie"), Some(None), "raw cosines, a subject term in common");
-    assert_eq!(margin("default+nosuccession+rawtie"), None);
+fn the_stage_modifiers_turn_one_stage_off_each() {
+    let ranking = |name: &str| config(name).unwrap().ranking.expect("a custom configuration");
+    let default = rearview_search::RankingConfig::default();
+    assert!(default.answer_history && default.compound);
+    assert!(!ranking("default+nohistory").answer_history);
+    assert!(!ranking("default+nocompound").compound);
+    let nofocus = ranking("default+nofocus").focus;
+    assert_eq!(nofocus.min_turns, usize::MAX, "no query is read as a dialogue");
+    assert_eq!(nofocus.speaker_weight, default.focus.speaker_weight, "the speaker reading stays");
+    assert!(ranking("default+nofeedback").feedback.is_none());
+    assert!(ranking("default+noreplies").replies.is_none());
+    // One modifier changes one thing.
+    assert_eq!(RankingConfig { compound: true, ..ranking("default+nocompound") }, default);
 }

@@ -150,6 +150,9 @@ pub fn router_with(
                 .delete(routes::memories::delete),
         )
         .route("/v1/memories/{id}/history", get(routes::memories::history))
+        .route("/v1/link", post(routes::links::link))
+        .route("/v1/unlink", post(routes::links::unlink))
+        .route("/v1/possible-updates", get(routes::links::pending))
         .route("/v1/recall", post(routes::recall::recall))
         .route("/v1/timeline", get(routes::recall::timeline))
         .route("/v1/stats", get(routes::recall::stats))

@@ -13,11 +13,13 @@ use serde_json::{Map, Value, json};
 
 use rearview_core::Namespace;
 
+use crate::routes::links::ReviewQuery;
 use crate::routes::memories::{ListQuery, PatchBody};
 use crate::routes::recall::TimelineQuery;
 use crate::{AuthMode, ErrorCode};
 use rearview_api::{
-    EndSessionParams, IdsParams, RecallParams, StoreParams, SuggestParams, SummarizeEpisodesParams,
+    EndSessionParams, IdsParams, LinkParams, RecallParams, StoreParams, SuggestParams,
+    SummarizeEpisodesParams, UnlinkParams,
 };
 
 /// Who may call what, as the server was started: what the document says about keys.
@@ -84,8 +86,13 @@ struct Schemas {
     end_session: Value,
     summarize: Value,
     suggest: Value,
+    link: Value,
+    unlink: Value,
+    review: Value,
     memory: Value,
     recall_result: Value,
+    possible_update: Value,
+    link_note: Value,
 }
 
 /// `components.schemas` and the references into it.
@@ -111,6 +118,11 @@ fn schemas() -> (Map<String, Value>, Schemas) {
         end_session: requests.subschema_for::<EndSessionParams>().to_value(),
         summarize: requests.subschema_for::<SummarizeEpisodesParams>().to_value(),
         suggest: requests.subschema_for::<SuggestParams>().to_value(),
+        link: requests.subschema_for::<LinkParams>().to_value(),
+        unlink: requests.subschema_for::<UnlinkParams>().to_value(),
+        review: requests.subschema_for::<ReviewQuery>().to_value(),
+        possible_update: responses.subschema_for::<rearview_api::PossibleUpdateView>().to_value(),
+        link_note: responses.subschema_for::<rearview_api::LinkView>().to_value(),
         memory: responses.subschema_for::<rearview_api::MemoryView<'static>>().to_value(),
         recall_result: responses.subschema_for::<rearview_api::RecallView<'static>>().to_value(),
     };
@@ -165,6 +177,23 @@ fn id() -> Value {
     json!({ "name": "id", "in": "path", "required": true, "schema": { "type": "string", "format": "uuid" } })
 }
 
+/// Memories a store or a link made history: `{"id", "made_by", "reason"}` each.
+fn superseded(link: &Value) -> Value {
+    json!({
+        "type": "array",
+        "description": "Memories this one replaced; they are history now (`superseded_by` names this one, `link` says who linked it and why)",
+        "items": {
+            "type": "object",
+            "required": ["id", "made_by", "reason"],
+            "properties": {
+                "id": { "type": "string", "format": "uuid" },
+                "made_by": link["properties"]["made_by"].clone(),
+                "reason": { "type": "string" }
+            }
+        }
+    })
+}
+
 fn memories(memory: &Value) -> Value {
     json!({ "type": "object", "properties": { "memories": { "type": "array", "items": memory } } })
 }
@@ -180,16 +209,11 @@ fn memory_paths(s: &Schemas) -> Map<String, Value> {
             "status": { "type": "string", "enum": ["stored", "merged"] },
             "memory": memory,
             "merged": { "type": ["object", "null"], "description": "How the text was merged into `memory`: into, exact, similarity, content_replaced" },
-            "superseded": {
+            "superseded": superseded(&s.link_note),
+            "possible_updates": {
                 "type": "array",
-                "description": "Memories this one replaced; they are history now (`superseded_by` names this one)",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "id": { "type": "string", "format": "uuid" },
-                        "by": { "type": "string", "enum": ["request", "llm", "rules"], "description": "Who decided: the request's `supersedes`, the LLM, or the rule" }
-                    }
-                }
+                "description": "Older memories this one may change but did not replace: confirm one with POST /v1/link (supersedes) or dismiss it",
+                "items": s.possible_update
             }
         }
     });
@@ -273,6 +297,19 @@ fn lifecycle_paths(s: &Schemas) -> Map<String, Value> {
         "/v1/restore": { "post": {
             "summary": "Bring archived memories back into recall", "parameters": [namespace], "requestBody": body(s.ids.clone()),
             "responses": { "200": ok("The restored memories", memories(memory)), "400": error("Invalid input"), "404": error("No such memory") }
+        } },
+        "/v1/link": { "post": {
+            "summary": "Confirm that a memory replaces older ones (they become its history) and dismiss possible updates", "parameters": [namespace], "requestBody": body(s.link.clone()),
+            "responses": { "200": ok("The newer memory and what it now replaces", json!({ "type": "object", "properties": { "memory": memory, "superseded": superseded(&s.link_note) } })), "400": error("Invalid input, e.g. a link that would make a cycle"), "404": error("No such memory") }
+        } },
+        "/v1/unlink": { "post": {
+            "summary": "Undo a link: a superseded memory becomes current again", "parameters": [namespace], "requestBody": body(s.unlink.clone()),
+            "responses": { "200": ok("The memory, current again", json!({ "type": "object", "properties": { "memory": memory } })), "400": error("Invalid input, e.g. a memory that is current"), "404": error("No such memory") }
+        } },
+        "/v1/possible-updates": { "get": {
+            "summary": "Memories that list possible updates to confirm or dismiss, latest stored first", "parameters": [namespace],
+            "x-query-schema": s.review,
+            "responses": { "200": ok("One page", json!({ "type": "object", "properties": { "pending": { "type": "array", "items": { "type": "object", "properties": { "memory": memory, "possible_updates": { "type": "array", "items": s.possible_update } } } } } })), "400": error("Invalid input") }
         } },
         "/v1/cleanup": { "post": { "summary": "Delete the namespace's expired memories", "parameters": [namespace], "responses": { "200": ok("How many were deleted", json!({ "type": "object", "required": ["cleaned"], "properties": { "cleaned": { "type": "integer", "minimum": 0 }, "namespace": { "type": "string" } } })) } } }
     });

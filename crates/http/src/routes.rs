@@ -1,6 +1,7 @@
 //! REST routes, one file per resource; shared request helpers here.
 
 pub mod lifecycle;
+pub mod links;
 pub mod memories;
 pub mod recall;
 

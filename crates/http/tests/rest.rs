@@ -613,7 +613,8 @@ async fn facts_that_change_over_rest() {
     let (status, new) =
         post(serde_json::json!({"content": "我搬到上海了", "supersedes": [old_id]})).await;
     assert_eq!(status, StatusCode::CREATED, "{new}");
-    assert_eq!(new["superseded"], serde_json::json!([{"id": old_id, "by": "request"}]));
+    let caller = serde_json::json!([{"id": old_id, "made_by": "caller", "reason": "the caller said the new memory replaces it"}]);
+    assert_eq!(new["superseded"], caller);
     let new_id = new["id"].as_str().unwrap().to_owned();
 
     for (supersedes, names) in [
@@ -659,4 +660,68 @@ async fn facts_that_change_over_rest() {
     let earlier = earlier.unwrap_or_else(|| panic!("{all}"));
     assert_eq!(earlier["metadata"]["history_of"], new_id.as_str());
     assert_eq!(earlier["superseded_by"], new_id.as_str());
+}
+
+#[tokio::test]
+async fn links_are_confirmed_reviewed_and_undone_over_rest() {
+    let app = app().await;
+    let post = |uri: &'static str, body: serde_json::Value| {
+        let app = app.clone();
+        async move { send(&app, "POST", uri, Some(body), None).await }
+    };
+    let (_, berlin) =
+        post("/v1/memories", serde_json::json!({"content": "I live in Berlin."})).await;
+    let berlin = berlin["id"].as_str().unwrap().to_owned();
+    let (_, lisbon) =
+        post("/v1/memories", serde_json::json!({"content": "I moved to Lisbon."})).await;
+    let lisbon = lisbon["id"].as_str().unwrap().to_owned();
+
+    let (status, linked) = post(
+        "/v1/link",
+        serde_json::json!({"id": lisbon, "supersedes": [berlin], "reason": "moved in March"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{linked}");
+    let expected =
+        serde_json::json!([{"id": berlin, "made_by": "caller", "reason": "moved in March"}]);
+    assert_eq!(linked["superseded"], expected);
+    let (_, got) = send(&app, "GET", &format!("/v1/memories/{berlin}"), None, None).await;
+    assert_eq!(got["memory"]["link"]["made_by"], "caller", "{got}");
+
+    for (body, field) in [
+        (serde_json::json!({"id": lisbon}), "supersedes"),
+        (serde_json::json!({"id": lisbon, "supersedes": ["nope"]}), "supersedes[0]"),
+        (serde_json::json!({"id": berlin, "supersedes": [lisbon]}), "already history"),
+        (serde_json::json!({"id": lisbon, "dismiss": [berlin]}), "dismiss"),
+        (serde_json::json!({"id": lisbon, "supersedes": [berlin], "extra": 1}), "extra"),
+    ] {
+        let (status, err) = post("/v1/link", body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {err}");
+        assert!(err["message"].as_str().unwrap().contains(field), "{body}: {err}");
+    }
+    let (status, err) =
+        post("/v1/link", serde_json::json!({"id": uuid_like(), "supersedes": [berlin]})).await;
+    assert_eq!((status, err["code"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+
+    let (status, back) = post("/v1/unlink", serde_json::json!({"id": berlin})).await;
+    assert_eq!(status, StatusCode::OK, "{back}");
+    assert!(back["memory"]["superseded_by"].is_null(), "{back}");
+    let (status, _) = post("/v1/unlink", serde_json::json!({"id": berlin})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "a current memory has no link");
+
+    let (status, review) = send(&app, "GET", "/v1/possible-updates", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(review["pending"][0]["memory"]["id"], lisbon.as_str(), "{review}");
+    let offered = &review["pending"][0]["possible_updates"][0];
+    assert_eq!(
+        (offered["id"].as_str(), offered["content"].as_str()),
+        (Some(berlin.as_str()), Some("I live in Berlin."))
+    );
+    let (status, _) = send(&app, "GET", "/v1/possible-updates?limit=0", None, None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) =
+        post("/v1/link", serde_json::json!({"id": lisbon, "dismiss": [berlin]})).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, review) = send(&app, "GET", "/v1/possible-updates", None, None).await;
+    assert_eq!(review["pending"], serde_json::json!([]));
 }

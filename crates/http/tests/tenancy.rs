@@ -90,6 +90,13 @@ fn rest_cases(bob: &[String]) -> Vec<(&'static str, String, Option<Value>)> {
         ),
         ("POST", "/v1/archive".into(), Some(json!({"ids": [id], "namespace": "bob"}))),
         ("POST", "/v1/restore".into(), Some(json!({"ids": [&bob[1]], "namespace": "bob"}))),
+        (
+            "POST",
+            "/v1/link".into(),
+            Some(json!({"id": id, "supersedes": [&bob[1]], "namespace": "bob"})),
+        ),
+        ("POST", "/v1/unlink".into(), Some(json!({"id": id, "namespace": "bob"}))),
+        ("GET", "/v1/possible-updates".into(), None),
     ]
 }
 
@@ -108,6 +115,8 @@ fn tool_cases(bob: &[String], namespace: Option<&str>) -> Vec<(&'static str, Val
         ("end_session", json!({"session_id": "s-bob"})),
         ("archive_memory", json!({"ids": [id]})),
         ("restore_memory", json!({"ids": [&bob[1]]})),
+        ("link_memories", json!({"id": id, "supersedes": [&bob[1]]})),
+        ("unlink_memory", json!({"id": &bob[1]})),
         ("cleanup_expired", json!({})),
     ];
     if let Some(namespace) = namespace {
@@ -176,7 +185,7 @@ async fn no_key_reads_or_changes_a_namespace_it_was_not_granted() {
     assert_eq!(status, StatusCode::FORBIDDEN);
 
     assert_eq!(export_bob(&w.service).await, before, "bob's namespace changed");
-    assert_eq!(checked, 16 + 12 * 3, "every route and every namespaced tool was tried");
+    assert_eq!(checked, 19 + 14 * 3, "every route and every namespaced tool was tried");
 }
 
 #[tokio::test]
@@ -196,7 +205,12 @@ async fn a_key_works_in_its_own_namespace_and_an_admin_key_in_any() {
         .await;
         assert_eq!(status, StatusCode::CREATED, "{text}");
         let id = stored["id"].as_str().unwrap().to_owned();
-        let ids = vec![id.clone(), id.clone(), id.clone()];
+        // A second memory, for the link (and the unlink after it).
+        let body = json!({"content": format!("{namespace} 的第二条记忆")});
+        let (_, second, _) =
+            send(&w.app, Some(key), "POST", "/v1/memories", &header, Some(body)).await;
+        let second = second["id"].as_str().unwrap().to_owned();
+        let ids = vec![id.clone(), second.clone(), second];
         for (tool, args) in tool_cases(&ids, Some(namespace)) {
             if tool == "delete_memory" {
                 continue; // would remove what the later calls use; deleted below

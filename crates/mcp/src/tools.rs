@@ -4,7 +4,8 @@
 //! read it, so they cannot disagree.
 
 use rearview_api::{
-    MemoryView, RecallView, memories_json, session_end_json, stored_json, suggestions_json,
+    LinkParams, MemoryView, RecallView, UnlinkParams, memories_json, session_end_json, stored_json,
+    suggestions_json,
 };
 use rearview_core::{InputError, MemoryFilter, MemoryId, Namespace};
 use rearview_service::{Caller, ErrorKind, ServiceError, UpdateRequest};
@@ -144,7 +145,7 @@ macro_rules! tools {
 
 tools! {
     store_memory(StoreMemoryParams) {
-        description: "Store a memory: a fact, preference, decision or event worth recalling in a later turn or conversation. Use `episodic` for things that happened (default), `semantic` for lasting knowledge about the user or project, `working` for scratch notes of the current task (expire after 1 hour). When a fact changes (moved city, new address, no longer likes something), store the new statement: the older memory becomes history, left out of recall; `supersedes` names it explicitly, and the answer's `superseded` says what was replaced. Returns the stored memory with its id.",
+        description: "Store a memory: a fact, preference, decision or event worth recalling in a later turn or conversation. Use `episodic` for things that happened (default), `semantic` for lasting knowledge about the user or project, `working` for scratch notes of the current task (expire after 1 hour). When a fact changes (moved city, new address, no longer likes something), store the new statement and name the memory it replaces in `supersedes`: that one becomes history, left out of recall. The server also links a change the new text states plainly (`superseded` in the answer says what was replaced, by whom and why). Older memories it may change but did not link come back in `possible_updates` (id, content, similarity, why): if one is really the same fact changed, confirm it with link_memories (supersedes), otherwise leave it or dismiss it. Returns the stored memory with its id.",
         read_only: false, destructive: false, idempotent: false,
     }
     retrieve_memory(RetrieveMemoryParams) {
@@ -190,6 +191,14 @@ tools! {
     restore_memory(IdsParams) {
         description: "Bring archived memories back into recall.",
         read_only: false, destructive: false, idempotent: true,
+    }
+    link_memories(LinkParams) {
+        description: "Confirm that a memory replaces older ones (`supersedes`: they become its history, left out of recall, `as_of` before the change still sees them) and dismiss possible updates that are not changes (`dismiss`). Use it on the `possible_updates` a store returned, when the older memory states the same fact with an old value. Reversible with unlink_memory.",
+        read_only: false, destructive: false, idempotent: true,
+    }
+    unlink_memory(UnlinkParams) {
+        description: "Undo a link: make a superseded memory (history) current again, e.g. when it was wrongly read as replaced. It returns to recall and listings.",
+        read_only: false, destructive: false, idempotent: false,
     }
     cleanup_expired(NamespaceParams) {
         description: "Delete this namespace's expired memories (past their TTL) and report how many. Expired memories are already invisible to every read; this reclaims their space. The server also sweeps on its own schedule.",
@@ -297,6 +306,17 @@ impl RearviewMcp {
         let namespace = self.namespace(call, p.namespace.as_deref())?;
         let ids = p.ids()?;
         Ok(memories_json(&self.service.restore(&namespace, &ids).await?))
+    }
+
+    async fn link_memories(&self, call: &Call, mut p: LinkParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.take().as_deref())?;
+        Ok(rearview_api::link(&self.service, &namespace, p).await?)
+    }
+
+    async fn unlink_memory(&self, call: &Call, p: UnlinkParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.as_deref())?;
+        let id = parse_id(&p.id)?;
+        Ok(memory_json(&self.service.unlink(&namespace, id).await?))
     }
 
     async fn cleanup_expired(&self, call: &Call, p: NamespaceParams) -> Outcome {

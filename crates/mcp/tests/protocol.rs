@@ -90,6 +90,7 @@ async fn every_tool_works_over_the_protocol() {
             "delete_memory",
             "end_session",
             "get_memory",
+            "link_memories",
             "list_memories",
             "memory_stats",
             "restore_memory",
@@ -97,6 +98,7 @@ async fn every_tool_works_over_the_protocol() {
             "store_memory",
             "suggest_distillations",
             "summarize_episodes",
+            "unlink_memory",
             "update_memory",
         ]
     );
@@ -276,14 +278,15 @@ async fn facts_that_change_over_the_protocol() {
     let id = |v: &Value| v["memory"]["id"].as_str().unwrap_or_else(|| panic!("{v}")).to_owned();
     let old =
         id(&s.ok("store_memory", json!({"content": "The API server listens on port 8080"})).await);
-    // Rule-based detection is opt-in: the agent says what the new memory supersedes.
+    // The agent says what the new memory supersedes.
     let new = s
         .ok(
             "store_memory",
             json!({"content": "We switched the API server to port 9090", "supersedes": [old]}),
         )
         .await;
-    assert_eq!(new["superseded"], json!([{"id": old, "by": "request"}]), "{new}");
+    let caller = json!([{"id": old, "made_by": "caller", "reason": "the caller said the new memory replaces it"}]);
+    assert_eq!(new["superseded"], caller, "{new}");
     let new_id = id(&new);
 
     let hits = s.ok("retrieve_memory", json!({"query": "API server port"})).await;
@@ -326,7 +329,54 @@ async fn facts_that_change_over_the_protocol() {
     assert!(message.contains(unknown), "{message}");
     let coffee =
         s.ok("store_memory", json!({"content": "prefers coffee", "supersedes": [tea]})).await;
-    assert_eq!(coffee["superseded"], json!([{"id": tea, "by": "request"}]), "{coffee}");
+    assert_eq!(
+        coffee["superseded"],
+        json!([{"id": tea, "made_by": "caller", "reason": "the caller said the new memory replaces it"}]),
+        "{coffee}"
+    );
     let all = s.ok("list_memories", json!({"include_superseded": true, "limit": 100})).await;
     assert_eq!(all["memories"].as_array().unwrap().len(), 4, "nothing stored by refused calls");
+}
+
+#[tokio::test]
+async fn links_are_confirmed_dismissed_and_undone_over_the_protocol() {
+    let s = session().await;
+    let id = |v: &Value| v["memory"]["id"].as_str().unwrap_or_else(|| panic!("{v}")).to_owned();
+    let berlin = id(&s.ok("store_memory", json!({"content": "I live in Berlin."})).await);
+    let tea = id(&s.ok("store_memory", json!({"content": "likes green tea"})).await);
+    let lisbon = id(&s.ok("store_memory", json!({"content": "I moved to Lisbon."})).await);
+    let linked = s
+        .ok(
+            "link_memories",
+            json!({"id": lisbon, "supersedes": [berlin], "reason": "the user moved", "dismiss": []}),
+        )
+        .await;
+    assert_eq!(
+        linked["superseded"],
+        json!([{"id": berlin, "made_by": "caller", "reason": "the user moved"}]),
+        "{linked}"
+    );
+    let got = s.ok("get_memory", json!({"id": berlin})).await;
+    assert_eq!(got["memory"]["superseded_by"], lisbon.as_str());
+    assert_eq!(got["memory"]["link"], json!({"made_by": "caller", "reason": "the user moved"}));
+    // Bad calls name the field; a link the other way would be a cycle.
+    s.invalid("link_memories", json!({"id": lisbon}), "supersedes").await;
+    s.invalid("link_memories", json!({"id": lisbon, "supersedes": ["x"]}), "supersedes").await;
+    s.invalid("link_memories", json!({"id": lisbon, "supersedes": [lisbon]}), "supersedes").await;
+    let both = json!({"id": lisbon, "supersedes": [tea], "dismiss": [tea]});
+    s.invalid("link_memories", both, "dismiss").await;
+    let cycle =
+        s.invalid("link_memories", json!({"id": berlin, "supersedes": [lisbon]}), "supersedes");
+    assert!(cycle.await.contains("already history"));
+    s.invalid("link_memories", json!({"id": lisbon, "dismiss": [tea]}), "dismiss").await;
+
+    let back = s.ok("unlink_memory", json!({"id": berlin})).await;
+    assert!(back["memory"]["superseded_by"].is_null(), "{back}");
+    assert!(back["memory"].get("link").is_none(), "{back}");
+    let offered = s.ok("get_memory", json!({"id": lisbon})).await;
+    assert_eq!(offered["memory"]["possible_updates"][0]["id"], berlin.as_str(), "{offered}");
+    let dismissed = s.ok("link_memories", json!({"id": lisbon, "dismiss": [berlin]})).await;
+    assert!(dismissed["memory"].get("possible_updates").is_none(), "{dismissed}");
+    s.invalid("unlink_memory", json!({"id": berlin}), "id").await;
+    s.invalid("unlink_memory", json!({}), "id").await;
 }

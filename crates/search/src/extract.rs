@@ -14,7 +14,10 @@ use std::collections::{BTreeSet, HashMap};
 
 use rearview_core::is_han;
 
-pub use facts::{Reading, Update, adds_nothing, contradicts, update_evidence, update_evidence_of};
+pub use facts::{
+    Reading, StatedChange, Update, adds_nothing, contradicts, stated_change, update_evidence,
+    update_evidence_of,
+};
 pub use small_talk::is_small_talk;
 pub use timestamps::strip_timestamps;
 

@@ -65,13 +65,16 @@ pub fn feedback_query(query: &Embedding, feedback: &[&[f32]], weight: f32) -> Op
 }
 
 /// `candidates` with the cosines of the moved query (`None` where a memory has no vector in
-/// its spaces) and their vector ranks renumbered by them: the memories that were vector matches
+/// its spaces; each shifted by its [`Candidate::cosine_shift`]) and their vector ranks renumbered by them: the memories that were vector matches
 /// keep being the vector matches, in their new order (what [`Fusion::Rrf`](crate::Fusion::Rrf)
 /// and the explanation read).
 pub fn rescored(candidates: &[Candidate], cosines: &HashMap<MemoryId, f32>) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = candidates
         .iter()
-        .map(|c| Candidate { cosine: cosines.get(&c.id).copied(), ..c.clone() })
+        .map(|c| Candidate {
+            cosine: cosines.get(&c.id).map(|cos| cos + c.cosine_shift),
+            ..c.clone()
+        })
         .collect();
     let mut matches: Vec<usize> =
         (0..out.len()).filter(|i| out[*i].vector_rank.is_some()).collect();
@@ -100,6 +103,7 @@ mod tests {
             bm25_full: None,
             occurred_at: Timestamp::default(),
             access_count: 0,
+            cosine_shift: 0.0,
         }
     }
 

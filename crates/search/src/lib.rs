@@ -11,7 +11,8 @@
 //!   each score carrying an [`Explanation`];
 //! - [`feedback`]: the query vector moved toward a first ranking's best memories;
 //! - [`compound`]: a query that asks several questions split into them, their lists merged;
-//! - [`succession`]: newer statements of a fact placed before the older ones they update;
+//! - [`links`]: a superseded memory answered by the current one that replaced it (the links are
+//!   made when memories are stored);
 //! - [`replies`]: in a conversation, the reply to a question placed right after it;
 //! - [`speaker`]: a question about "the user" read in the user's own (first-person) words.
 //!
@@ -23,10 +24,10 @@ pub mod compound;
 pub mod extract;
 pub mod feedback;
 pub mod focus;
+pub mod links;
 pub mod rank;
 pub mod replies;
 pub mod speaker;
-pub mod succession;
 pub mod text;
 pub mod tokenize;
 pub mod vector;
@@ -35,13 +36,13 @@ pub use ann::{AnnError, AnnIndex};
 pub use compound::{merge_parts, question_parts};
 pub use feedback::{Feedback, feedback_query, rescored};
 pub use focus::{Focused, QueryFocus, focus};
+pub use links::current_first;
 pub use rank::{
     Candidate, Explanation, Floor, Fusion, KeywordScale, RankingConfig, Recency, Scored, TIER_BAND,
     TierOrder, VectorScale, passes_floor, rank,
 };
 pub use replies::{Replies, asks, place_replies};
 pub use speaker::as_speaker;
-pub use succession::{Statement, Statements, Succession, centered, current_first, newer_first};
 pub use text::{SnapshotError, TextHit, TextIndex};
 pub use tokenize::Tokenizer;
 pub use vector::{FlatIndex, VectorHit, VectorIndex};

@@ -46,7 +46,6 @@ use serde::Serialize;
 use crate::QueryFocus;
 use crate::feedback::Feedback;
 use crate::replies::Replies;
-use crate::succession::Succession;
 
 /// How the relevance signals are combined.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -169,11 +168,13 @@ pub struct RankingConfig {
     pub vector_candidates: usize,
     /// How many keyword matches become candidates.
     pub keyword_candidates: usize,
-    /// Facts that change at recall: a superseded memory answered by its current successor
-    /// ([`current_first`](crate::succession::current_first)) and newer statements of a fact
-    /// before the older ones they update ([`newer_first`](crate::succession::newer_first));
-    /// `None`: both off (history then never takes part in a recall that leaves it out).
-    pub succession: Option<Succession>,
+    /// A superseded memory (history) that matches is answered by the current memory that
+    /// replaced it ([`current_first`](crate::links::current_first)); off: history never takes
+    /// part in a recall that leaves it out.
+    pub answer_history: bool,
+    /// A query that asks several questions (`…？另外，…？`) answered part by part
+    /// ([`mod@crate::compound`]); off: as one question.
+    pub compound: bool,
     /// Pseudo-relevance feedback: the candidates scored again against the query vector moved
     /// toward the first ranking's best memories ([`mod@crate::feedback`]); `None`: off.
     pub feedback: Option<Feedback>,
@@ -192,7 +193,8 @@ impl RankingConfig {
         focus: QueryFocus::OFF,
         vector_candidates: 20,
         keyword_candidates: 20,
-        succession: None,
+        answer_history: false,
+        compound: false,
         feedback: None,
         replies: None,
     };
@@ -215,7 +217,8 @@ impl Default for RankingConfig {
             },
             vector_candidates: 50,
             keyword_candidates: 50,
-            succession: Some(Succession::DEFAULT),
+            answer_history: true,
+            compound: true,
             feedback: Some(Feedback::DEFAULT),
             replies: Some(Replies::DEFAULT),
         }
@@ -271,6 +274,10 @@ pub struct Candidate {
     pub occurred_at: Timestamp,
     /// Past recalls that used it, for heat.
     pub access_count: u64,
+    /// What was added to the measured cosine to read it on the scale of text in the query's
+    /// script (`cosine` includes it): a multilingual model puts an English memory lower for a
+    /// Chinese question than a Chinese one of the same relevance. 0 in one script.
+    pub cosine_shift: f32,
 }
 
 /// A ranked candidate. `score` is ≥ 0; higher is better.
@@ -375,7 +382,8 @@ pub fn rank(
 /// (relative scores cannot tell: the best of unrelated memories still scores 1).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Floor {
-    /// Cosine similarity to the query, in the embedding model's own scale.
+    /// Cosine similarity to the query ([`Candidate::cosine`]: on the query's script's scale),
+    /// in the embedding model's own scale.
     pub similarity: f32,
     /// Or this share of a full keyword match ([`Candidate::bm25_full`]): a memory holding the
     /// query's rare tokens (a port, a name, an id) passes however the vectors see it.
@@ -541,9 +549,21 @@ fn heat(access_count: u64, weight: f32, saturation: Option<u64>) -> Explanation 
 }
 
 fn cosine_description(c: &Candidate) -> String {
+    let shift = if c.cosine_shift == 0.0 {
+        String::new()
+    } else {
+        format!(
+            "; {:+.2} to read it on the scale of the query's script (the memory is in another)",
+            c.cosine_shift
+        )
+    };
     match (c.cosine, c.vector_rank) {
-        (Some(_), Some(r)) => format!("cos: vector similarity (rank {r} among vector matches)"),
-        (Some(_), None) => "cos: vector similarity (outside the vector candidate list)".to_owned(),
+        (Some(_), Some(r)) => {
+            format!("cos: vector similarity (rank {r} among vector matches{shift})")
+        }
+        (Some(_), None) => {
+            format!("cos: vector similarity (outside the vector candidate list{shift})")
+        }
         (None, _) => "cos: no vector for this memory in the query's model space".to_owned(),
     }
 }
@@ -590,6 +610,7 @@ mod tests {
             bm25_full: None,
             occurred_at: now(),
             access_count: 0,
+            cosine_shift: 0.0,
         }
     }
 
@@ -808,6 +829,7 @@ mod tests {
                 bm25_full: None,
                 occurred_at: now() - TimeDelta::days(days),
                 access_count: hits,
+                cosine_shift: 0.0,
             },
         )
     }

@@ -358,6 +358,8 @@ fn imported(ns: &Namespace, content: String) -> Memory {
         summary: None,
         superseded_by: None,
         invalid_at: None,
+        link: None,
+        possible_updates: Vec::new(),
     }
 }
 

@@ -56,7 +56,8 @@ async fn score(haystacks: &[Haystack], tokenizer: Tokenizer) -> (f64, f64, f64) 
         focus: rearview_search::QueryFocus::OFF,
         vector_candidates: 0,
         keyword_candidates: 50,
-        succession: None,
+        answer_history: false,
+        compound: false,
         feedback: None,
         replies: None,
     };

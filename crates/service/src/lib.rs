@@ -68,8 +68,9 @@ pub use follow::Followed;
 pub use graphs::graph_dir_for;
 pub use keys::{AuthError, CreatedKey, MIN_SEED_CHARS, NewKey};
 pub use lifecycle::{
-    DistillPreview, DistillRequest, Distilled, LifecycleConfig, Merge, Originals, SessionEnd,
-    Stored, Suggestion, Superseded, SweepReport,
+    DistillPreview, DistillRequest, Distilled, LifecycleConfig, Linked, MAX_LINKED, Merge,
+    Originals, PendingReview, PossibleChange, SessionEnd, Stored, Suggestion, Superseded,
+    SweepReport,
 };
 pub use requests::{
     RecallHit, RecallRequest, RecallResponse, RecallTimings, RememberRequest, Shown, UpdateRequest,

@@ -1,6 +1,6 @@
 //! Recall in named stages: plan → focus and embed the query → candidates → ranking (pure, in
-//! `rearview_search::rank`) → history answered by its successor and newer statements first
-//! (pure, `rearview_search::succession`) → a question's reply placed after it
+//! `rearview_search::rank`) → history answered by its successor (the links made when memories
+//! were stored, `rearview_search::links`) → a question's reply placed after it
 //! (`rearview_search::replies`) → relevance floor, per question (a compound query's parts
 //! merged by `rearview_search::compound`) → selection (top-k, token budget) → use recording.
 
@@ -15,8 +15,7 @@ use std::time::Instant;
 
 use rearview_core::{Embedding, Memory, MemoryFilter, MemoryId, Namespace, Timestamp};
 use rearview_search::{
-    Candidate, Floor, Focused, RankingConfig, Scored, Statement, Statements, current_first, focus,
-    newer_first, question_parts, rank,
+    Candidate, Floor, Focused, RankingConfig, Scored, current_first, focus, question_parts, rank,
 };
 use rearview_store::KeywordHit;
 
@@ -54,7 +53,7 @@ struct Plan {
     /// What the answer may hold.
     filter: MemoryFilter,
     /// What the searches look at: the filter, and superseded memories when the request leaves
-    /// them out but the succession stage answers them by their successors.
+    /// them out but they are answered by their successors.
     search_filter: MemoryFilter,
     ranking: RankingConfig,
 }
@@ -66,6 +65,8 @@ struct Query {
     vector_search: VectorSearch,
     /// The relevance floor for these vectors ([`MemoryService::floor`]).
     floor: Option<Floor>,
+    /// The query is mostly Han characters (its cosines are read on that script's scale).
+    han: bool,
 }
 
 /// One question answered: what passed the floor, best first, and what it took.
@@ -97,7 +98,11 @@ impl MemoryService {
         let started = Instant::now();
         request.validate(self.config.max_top_k, self.config.max_query_chars)?;
         let plan = self.plan(&request);
-        let parts = question_parts(&request.query);
+        let parts = if plan.ranking.compound {
+            question_parts(&request.query)
+        } else {
+            vec![request.query.as_str()]
+        };
         let answer = if let [_] = parts.as_slice() {
             self.answer(namespace, &request, &plan).await?
         } else {
@@ -146,8 +151,8 @@ impl MemoryService {
     }
 
     /// Stages 2 to 5a for one question: focus and embed it, find and rank the candidates, rank a
-    /// dialogue again with feedback, answer history by its successors, put newer statements
-    /// first, place replies after their questions, apply the relevance floor.
+    /// dialogue again with feedback, answer history by its successors, place replies after
+    /// their questions, apply the relevance floor.
     async fn answer(
         &self,
         namespace: &Namespace,
@@ -169,10 +174,7 @@ impl MemoryService {
         }
         let history_started = Instant::now();
         let (ranked, mut lifted) = self.answer_history(namespace, ranked, &mut found, plan).await?;
-        let newer_started = Instant::now();
-        let (ranked, newer) =
-            self.put_newer_first(namespace, ranked, &found, &query, plan, request.top_k).await?;
-        let newer_took = newer_started.elapsed();
+        let replies_started = Instant::now();
         let context = (&query, plan, request.top_k);
         let ranked = self.with_replies(namespace, ranked, &mut found, context, &mut lifted).await?;
         tracing::debug!(
@@ -180,13 +182,10 @@ impl MemoryService {
             candidates_ms = ms(ranking_started - candidates_started),
             rank_ms = ms(feedback_started - ranking_started),
             feedback_ms = ms(history_started - feedback_started),
-            history_ms = ms(newer_started - history_started),
-            newer_first_ms = ms(newer_took),
+            history_ms = ms(replies_started - history_started),
+            replies_ms = ms(replies_started.elapsed()),
             "recall stages"
         );
-        for (newer, older) in newer {
-            lifted.entry(newer).or_insert(older);
-        }
         let (kept, below_floor) =
             above_floor(ranked, &found.candidates, query.floor.as_ref(), &lifted);
         Ok(Answer {
@@ -229,9 +228,9 @@ impl MemoryService {
                 *side = (*side).max(request.top_k);
             }
         }
-        // History takes part in the searches when the succession stage answers it.
+        // History takes part in the searches when its successors answer it.
         let mut search_filter = filter.clone();
-        search_filter.include_superseded |= ranking.succession.is_some();
+        search_filter.include_superseded |= ranking.answer_history;
         Plan { now, filter, search_filter, ranking }
     }
 
@@ -253,7 +252,8 @@ impl MemoryService {
             self.embed_query(&request.query, reading, &spaces).await
         };
         let floor = self.floor(request, &vectors);
-        Ok(Query { focused, vectors, vector_search, floor })
+        let han = rearview_core::mostly_han(&request.query);
+        Ok(Query { focused, vectors, vector_search, floor, han })
     }
 
     /// Stage 3: vector top-N ∪ keyword top-N, loaded, each with its exact cosine (the mean over
@@ -283,7 +283,21 @@ impl MemoryService {
             .map(|m| (m.id, m))
             .collect();
         let loaded = started.elapsed();
-        let cosines = self.cosines(namespace, &query.vectors, &memories).await?;
+        let mut cosines = self.cosines(namespace, &query.vectors, &memories).await?;
+        // Each cosine read on the scale of the query's script.
+        let shifts: HashMap<MemoryId, f32> = memories
+            .values()
+            .map(|m| {
+                let text = m.summary.as_deref().unwrap_or(&m.content);
+                (m.id, script_shift(&query.vectors, query.han, rearview_core::mostly_han(text)))
+            })
+            .filter(|(_, shift)| *shift != 0.0)
+            .collect();
+        for (id, shift) in &shifts {
+            if let Some(cos) = cosines.get_mut(id) {
+                *cos += shift;
+            }
+        }
         let mut by_cosine: Vec<MemoryId> =
             vector_ids.into_iter().filter(|id| cosines.contains_key(id)).collect();
         by_cosine.sort_by(|a, b| cosines[b].total_cmp(&cosines[a]).then(a.cmp(b)));
@@ -313,6 +327,7 @@ impl MemoryService {
                 bm25_full,
                 occurred_at: m.occurred_at,
                 access_count: m.access_count,
+                cosine_shift: shifts.get(&m.id).copied().unwrap_or(0.0),
             })
             .collect();
         tracing::debug!(
@@ -383,58 +398,15 @@ impl MemoryService {
             }
             at = further;
         }
-        Ok(current_first(ranked, &current_of))
-    }
-
-    /// Stage 4b: each newer statement of a fact placed right before the older statement it
-    /// updates, among the `window` memories a recall returns and at least the first two, and
-    /// the later of a near tie of the first two first (`rearview_search::succession`); with the
-    /// memories so placed and the older one each took the place of. Pairs are compared
-    /// in the first query space (cosines of the candidates' stored vectors); keyword-only, by
-    /// their texts alone.
-    async fn put_newer_first(
-        &self,
-        namespace: &Namespace,
-        ranked: Vec<Scored>,
-        found: &Found,
-        query: &Query,
-        plan: &Plan,
-        window: usize,
-    ) -> Result<(Vec<Scored>, HashMap<MemoryId, MemoryId>), ServiceError> {
-        let Some(config) = plan.ranking.succession else { return Ok((ranked, HashMap::new())) };
-        let statements = Statements::read(found.memories.values().map(|m| {
-            let statement = Statement {
-                text: &m.content,
-                occurred_at: m.occurred_at,
-                memory_type: m.memory_type,
-            };
-            (m.id, statement)
-        }));
-        if statements.len() < 2 {
-            return Ok((ranked, HashMap::new()));
-        }
-        let mut vectors: HashMap<MemoryId, Vec<f32>> = HashMap::new();
-        if let Some((model, _)) = query.vectors.first() {
-            let ids: Vec<MemoryId> = statements.ids().collect();
-            let stored = self.vectors_of(namespace, model, &ids).await?;
-            vectors.extend(ids.into_iter().zip(stored).filter_map(|(id, v)| Some((id, v?))));
-        }
-        let keyword_only = query.vectors.is_empty();
-        // The near tie reads nearness on the vectors centered on the mean of the ranked
-        // statements' (not of history or chain successors loaded beside them).
-        let centered = match (config.tie_margin, query.vectors.first()) {
-            (Some(_), Some((_, query))) if !keyword_only => {
-                let ranked_vectors =
-                    ranked.iter().filter_map(|s| vectors.get(&s.id).map(|v| (s.id, v.as_slice())));
-                rearview_search::centered(ranked_vectors, query.dimensions())
-            }
-            _ => HashMap::new(),
-        };
-        let (raw, centered) =
-            if keyword_only { (None, None) } else { (Some(&vectors), Some(&centered)) };
-        let similarity = |a, b| cosine_in(raw, a, b);
-        let centered_similarity = |a, b| cosine_in(centered, a, b);
-        Ok(newer_first(ranked, &statements, similarity, centered_similarity, window, &config))
+        // Who linked each superseded candidate, and why, for the explanation.
+        let links: HashMap<MemoryId, String> = superseded
+            .iter()
+            .filter_map(|id| {
+                let link = found.memories.get(id)?.link.as_ref()?;
+                Some((*id, format!("{}: {}", link.made_by, link.reason)))
+            })
+            .collect();
+        Ok(current_first(ranked, &current_of, &links))
     }
 
     /// The nearest memories to the query in each of its spaces, deduplicated, in the order found.
@@ -526,39 +498,47 @@ pub(crate) const MAX_CHAIN: usize = 8;
 /// its cosine.
 const KEYWORD_COVERAGE_FLOOR: f32 = 0.5;
 
-/// The floor measured for a model (`BENCHMARKS.md`, "Relevance floor"): the cosine under which
-/// the best match of a query about something never stored falls, while the answers to real
-/// questions stay above. Its scale is the model's own, and for the multilingual e5 models it
-/// depends on the script: Chinese text pairs sit ~0.05 higher than English ones. Other models
-/// get no default floor (set `min_relevance`).
+/// The floor measured for a model (`BENCHMARKS.md`, "Relevance floor"): the cosine (on the
+/// scale of the query's script, [`script_shift`]) under which the best match of a query about
+/// something never stored falls, while the answers to real questions stay above. Its scale is
+/// the model's own, and for the multilingual e5 models it depends on the script: Chinese text
+/// pairs sit ~0.06 higher than English ones. Other models get no default floor (set
+/// `min_relevance`).
 fn calibrated_floor(model: &str, query: &str) -> Option<f32> {
-    if !model.contains("multilingual-e5-small") {
+    if !is_e5_small(model) {
         return None;
     }
-    let letters = query.chars().filter(|c| c.is_alphanumeric()).count().max(1);
-    let han = query.chars().filter(|c| rearview_core::is_han(*c)).count();
-    Some(if han * 2 >= letters { E5_FLOOR_HAN } else { E5_FLOOR_OTHER })
+    Some(if rearview_core::mostly_han(query) { E5_FLOOR_HAN } else { E5_FLOOR_OTHER })
 }
 
 const E5_FLOOR_HAN: f32 = 0.82;
-const E5_FLOOR_OTHER: f32 = 0.78;
+const E5_FLOOR_OTHER: f32 = 0.76;
+
+fn is_e5_small(model: &str) -> bool {
+    model.contains("multilingual-e5-small")
+}
+
+/// What to add to a memory's cosine to read it on the scale of text in the query's script, for
+/// the model that embedded the query (`rearview_search::Candidate::cosine_shift`): the typical
+/// cosine of unrelated pairs in the query's script less that of unrelated pairs of the query's
+/// and the memory's scripts. Measured for multilingual-e5-small on the precision dev set
+/// (`crates/eval/data/precision_dev.jsonl`, medians of the cosines of each question to the
+/// memories that do not answer it): Chinese question to Chinese memory 0.83, to English 0.74;
+/// English question to English memory 0.76, to Chinese 0.76. So an English memory gains 0.09
+/// for a Chinese question, and nothing else moves. 0 for other models, and with several.
+fn script_shift(vectors: &[(String, Embedding)], query_han: bool, memory_han: bool) -> f32 {
+    match vectors {
+        [(model, _)] if is_e5_small(model) && query_han && !memory_han => {
+            E5_TYPICAL_HAN_HAN - E5_TYPICAL_HAN_OTHER
+        }
+        _ => 0.0,
+    }
+}
+
+const E5_TYPICAL_HAN_HAN: f32 = 0.83;
+const E5_TYPICAL_HAN_OTHER: f32 = 0.74;
 
 /// A duration in milliseconds, for the debug events.
 fn ms(took: std::time::Duration) -> f64 {
     took.as_secs_f64() * 1e3
-}
-
-/// The cosine of two memories' unit vectors in `vectors`: `None` without vectors (keyword-only:
-/// nothing is compared by meaning), minus infinity when either has no vector there (a memory
-/// without a vector in this space is compared by nothing: never near).
-fn cosine_in(
-    vectors: Option<&HashMap<MemoryId, Vec<f32>>>,
-    a: MemoryId,
-    b: MemoryId,
-) -> Option<f32> {
-    let vectors = vectors?;
-    match (vectors.get(&a), vectors.get(&b)) {
-        (Some(a), Some(b)) => Some(rearview_core::dot(a, b)),
-        _ => Some(f32::NEG_INFINITY),
-    }
 }

@@ -195,6 +195,7 @@ pub struct RecallRequest {
     /// Leave out memories less similar to the query than this cosine (`rearview_search::Floor`;
     /// 0 keeps every candidate); `None`: the configured floor, else the model's calibrated one.
     pub min_relevance: Option<f32>,
+
     /// Return only the best memories whose text fits in this many tokens (estimated), a long
     /// one by its summary when only that fits. `None`: no budget.
     pub max_tokens: Option<usize>,

@@ -628,6 +628,15 @@ impl MemoryStore for GatedStore {
         self.inner.predecessors(namespace, id, now).await
     }
 
+    async fn pending_review(
+        &self,
+        namespace: &Namespace,
+        now: Timestamp,
+        page: Page,
+    ) -> Result<Vec<Memory>, StoreError> {
+        self.inner.pending_review(namespace, now, page).await
+    }
+
     async fn claim_sweep(
         &self,
         now: Timestamp,

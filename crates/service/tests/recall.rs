@@ -759,7 +759,7 @@ async fn update_corrects_a_wrong_fact_everywhere() {
     let history_off = RankingConfig {
         vector_candidates: 0,
         fusion: Fusion::Weighted { vector: 0.0, keyword: 1.0, bm25_saturation: 10.0 },
-        succession: None,
+        answer_history: false,
         feedback: None,
         ..Default::default()
     };

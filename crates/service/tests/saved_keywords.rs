@@ -48,10 +48,10 @@ async fn store(service: &MemoryService, i: usize) -> MemoryId {
 
 /// The memory recall ranks first for `i`'s own token, if any.
 /// The memory the keyword index finds for note `i`'s token. History is not answered by its
-/// successor here (`succession: None`): the index itself is what is checked.
+/// successor here (`answer_history: false`): the index itself is what is checked.
 async fn found(service: &MemoryService, i: usize) -> Option<MemoryId> {
     let ranking = rearview_search::RankingConfig {
-        succession: None,
+        answer_history: false,
         feedback: None,
         ..rearview_search::RankingConfig::default()
     };

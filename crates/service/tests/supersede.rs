@@ -1,20 +1,25 @@
-//! Facts that change (issue 15), over real SQLite, the test embedder and a manual clock: a newer
-//! statement supersedes the older one, which stays as history (by id, `include_superseded`,
-//! `as_of`); restatements and other facts supersede nothing; explicit `supersedes`; updates keep
-//! the earlier text; forgetting releases what a memory superseded; the LLM decides when one is
-//! configured and the rule when it fails; keyword-only mode.
+//! Facts that change (issues 15 and 40), over real SQLite, the test embedder and a manual clock: a
+//! newer statement whose words say what changed is linked to the older one by rule, which stays
+//! as history (by id, `include_superseded`, `as_of`) with who linked it and why; a change the
+//! words do not tie to the older memory is only a possible update, for the caller to confirm or
+//! dismiss; restatements and other facts link nothing; explicit `supersedes` and later links,
+//! undone by unlinking; updates keep the earlier text; forgetting releases what a memory
+//! superseded; the LLM decides when one is configured and the rule when it fails; keyword-only
+//! mode; recall applies links and guesses none.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta};
-use rearview_core::{Clock, ManualClock, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
+use rearview_core::{
+    Clock, LinkMaker, ManualClock, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp,
+};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_llm::{ChatClient, ChatConfig};
 use rearview_remote::testing::{Reply, serve_with};
 use rearview_service::{
     ErrorKind, KeywordSearch, LifecycleConfig, MemoryService, RecallRequest, RememberRequest,
-    ServiceConfig, Stored, Superseded, UpdateRequest,
+    ServiceConfig, Stored, UpdateRequest,
 };
 use rearview_store::{MemoryStore, Page};
 use rearview_store_sqlite::SqliteStore;
@@ -100,28 +105,46 @@ fn llm(script: Vec<Reply>) -> Arc<ChatClient> {
     Arc::new(ChatClient::new(config))
 }
 
+/// Who linked each memory a store superseded.
+fn made_by(stored: &Stored) -> Vec<(MemoryId, LinkMaker)> {
+    stored.superseded.iter().map(|s| (s.id, s.link.made_by)).collect()
+}
+
+/// Pairs whose newer statement says, in its own words, what changed.
+const STATED: [(&str, &str, &str); 4] = [
+    ("数据库用的是 MySQL 8。", "用户要求把数据库从MySQL换成PostgreSQL。", "数据库用什么"),
+    (
+        "The API server listens on port 8080.",
+        "We switched the API server to port 9090.",
+        "API port",
+    ),
+    (
+        "The staging API listens on port 9443.",
+        "The staging API moved to port 9444.",
+        "staging API port",
+    ),
+    ("我每天早上喝一杯黑咖啡。", "我不再每天早上喝黑咖啡了。", "早上喝什么"),
+];
+
 #[tokio::test]
-async fn a_changed_fact_supersedes_the_older_memory_which_stays_as_history() {
-    for (older, newer, query) in [
-        ("I live in Berlin.", "I moved to Lisbon last month.", "where does the user live"),
-        ("我住在北京海淀区。", "我上个月搬到上海了，住在徐汇。", "用户住在哪里"),
-        (
-            "The API server listens on port 8080.",
-            "We switched the API server to port 9090.",
-            "API port",
-        ),
-    ] {
+async fn a_change_the_newer_words_state_links_the_older_memory_which_stays_as_history() {
+    for (older, newer, query) in STATED {
         let h = harness().await;
         tell(&h, "Our sprint length is two weeks.").await;
         let old = tell(&h, older).await.memory;
         let new = tell(&h, newer).await;
-        assert_eq!(new.superseded, [Superseded { id: old.id, by: "rules" }], "{newer:?}");
+        assert_eq!(made_by(&new), [(old.id, LinkMaker::Rule)], "{newer:?}");
         let kept = h.service.get(&ns(), old.id).await.unwrap();
         assert_eq!(kept.content, older, "read by id, history keeps its text");
         assert_eq!(
             (kept.superseded_by, kept.invalid_at),
             (Some(new.memory.id), Some(new.memory.occurred_at))
         );
+        let link = kept.link.expect("the link says who made it and why");
+        assert_eq!(link.made_by, LinkMaker::Rule);
+        assert_eq!(link.reason, new.superseded[0].link.reason);
+        assert!(!link.reason.is_empty());
+        assert!(new.possible_updates.iter().all(|p| p.update.id != old.id), "linked, not offered");
 
         let now = recall(&h, RecallRequest::new(query)).await;
         assert_eq!(now.first().map(String::as_str), Some(newer), "{query:?}: {now:?}");
@@ -137,14 +160,39 @@ async fn a_changed_fact_supersedes_the_older_memory_which_stays_as_history() {
         };
         let then = recall(&h, before).await;
         assert!(then.iter().any(|c| c == older) && !then.iter().any(|c| c == newer), "{then:?}");
-
         assert!(!listed(&h, MemoryFilter::default()).await.iter().any(|c| c == older));
         assert!(listed(&h, history()).await.iter().any(|c| c == older));
     }
 }
 
 #[tokio::test]
-async fn restatements_details_and_other_facts_supersede_nothing() {
+async fn a_change_the_words_do_not_tie_to_the_older_memory_is_a_possible_update_only() {
+    let h = harness().await;
+    let berlin = tell(&h, "I live in Berlin.").await.memory;
+    let lisbon = tell(&h, "I moved to Lisbon last month.").await;
+    assert!(lisbon.superseded.is_empty(), "no word names what changed: no link");
+    let possible: Vec<MemoryId> = lisbon.possible_updates.iter().map(|p| p.update.id).collect();
+    assert_eq!(possible, [berlin.id]);
+    let offered = &lisbon.possible_updates[0];
+    assert_eq!(offered.content, "I live in Berlin.");
+    assert!(offered.update.similarity.is_some() && !offered.update.why.is_empty());
+    assert_eq!(lisbon.memory.possible_updates, std::slice::from_ref(&offered.update), "kept");
+    assert_eq!(listed(&h, MemoryFilter::default()).await.len(), 2, "both stay current");
+
+    // Recall guesses nothing: the question's words match the older statement.
+    let answer = recall(&h, RecallRequest::new("where does the user live")).await;
+    assert_eq!(answer.first().map(String::as_str), Some("I live in Berlin."));
+    // Confirmed by the caller, the link applies: the newer statement answers in its place.
+    let linked = h.service.link(&ns(), lisbon.memory.id, &[berlin.id], None).await.unwrap();
+    assert_eq!(linked.superseded.len(), 1);
+    assert_eq!(linked.superseded[0].link.made_by, LinkMaker::Caller);
+    assert!(linked.memory.possible_updates.is_empty(), "confirmed, so no longer pending");
+    let answer = recall(&h, RecallRequest::new("where does the user live")).await;
+    assert_eq!(answer, ["I moved to Lisbon last month."]);
+}
+
+#[tokio::test]
+async fn restatements_details_and_other_facts_link_nothing() {
     for (first, second) in [
         ("I live in Berlin.", "Berlin winters are long and grey."),
         ("I moved to Berlin.", "I moved to Berlin in 2020."),
@@ -153,9 +201,13 @@ async fn restatements_details_and_other_facts_supersede_nothing() {
         ("I have two kids, aged 7 and 10.", "I buy oat milk instead of cow's milk."),
         // A plan is no change yet.
         ("I live in Berlin.", "I'm going to move to Lisbon next year."),
-        // A different value with no word of change: also how facts about different things read.
-        ("port 8765", "port 8766"),
+        // A change of something else (issue 40's hiking memory and the database).
+        ("我喜欢在周末去香山爬山，呼吸新鲜空气。", "用户要求把数据库从MySQL换成PostgreSQL。"),
+        ("用户对青霉素过敏。", "用户换了新的手机号，尾号是8866。"),
+        ("公司每月十号发工资。", "项目验收从月底推迟到了下个月十号。"),
+        // Facts about different things read like a new value of one.
         ("硬件创新研讨会的持续时间是四天。", "硬件创新与发展论坛的持续时间是三天。"),
+        ("A 论坛的规模是六千人。", "B 论坛的规模是一百人。"),
         // Dialogue turns and stories state many things: the rule leaves them alone.
         (
             "(8 May 2023) Melanie: Wow, that's cool, Caroline! What happened? Did you hear any stories?",
@@ -177,11 +229,11 @@ async fn restatements_details_and_other_facts_supersede_nothing() {
 #[tokio::test]
 async fn a_statement_older_than_the_current_one_is_stored_as_history() {
     let h = harness().await;
-    let current = tell(&h, "I moved to Lisbon last month.").await.memory;
-    // An old chat imported late: it happened before the move.
+    let current = tell(&h, "We switched the API server to port 9090.").await.memory;
+    // An old note imported late: it happened before the switch.
     let imported = RememberRequest {
         occurred_at: Some(current.occurred_at - TimeDelta::days(300)),
-        ..RememberRequest::new("I live in Berlin.")
+        ..RememberRequest::new("The API server listens on port 8080.")
     };
     let stored = h.service.remember(&ns(), imported).await.unwrap();
     assert!(stored.superseded.is_empty());
@@ -189,8 +241,12 @@ async fn a_statement_older_than_the_current_one_is_stored_as_history() {
         (stored.memory.superseded_by, stored.memory.invalid_at),
         (Some(current.id), Some(current.occurred_at))
     );
+    assert_eq!(stored.memory.link.as_ref().map(|l| l.made_by), Some(LinkMaker::Rule));
     assert_eq!(h.service.get(&ns(), current.id).await.unwrap().superseded_by, None);
-    assert_eq!(listed(&h, MemoryFilter::default()).await, ["I moved to Lisbon last month."]);
+    assert_eq!(
+        listed(&h, MemoryFilter::default()).await,
+        ["We switched the API server to port 9090."]
+    );
 }
 
 #[tokio::test]
@@ -212,8 +268,7 @@ async fn explicit_supersedes_are_checked_then_applied() {
     assert_eq!(listed(&h, history()).await.len(), 2, "a refused store writes nothing");
 
     let c = h.service.remember(&ns(), request(vec![a.id, b.id])).await.unwrap();
-    let by: Vec<(MemoryId, &str)> = c.superseded.iter().map(|s| (s.id, s.by)).collect();
-    assert_eq!(by, [(a.id, "request"), (b.id, "request")]);
+    assert_eq!(made_by(&c), [(a.id, LinkMaker::Caller), (b.id, LinkMaker::Caller)]);
     assert_eq!(listed(&h, MemoryFilter::default()).await, ["prefers coffee these days"]);
     // An exact repeat merges, and still supersedes what it names.
     let d = tell(&h, "likes green tea").await.memory;
@@ -222,6 +277,53 @@ async fn explicit_supersedes_are_checked_then_applied() {
     assert_eq!(h.service.get(&ns(), d.id).await.unwrap().superseded_by, Some(c.memory.id));
 }
 
+#[tokio::test]
+async fn a_link_is_refused_when_it_names_nothing_itself_or_makes_a_cycle_and_unlink_undoes_it() {
+    let h = harness().await;
+    let berlin = tell(&h, "I live in Berlin.").await.memory;
+    let lisbon = tell(&h, "I moved to Lisbon last month.").await.memory;
+    let unknown = MemoryId::new_v7(start());
+    for (olders, field) in [
+        (vec![], "supersedes"),
+        (vec![lisbon.id], "supersedes"),
+        (vec![berlin.id, berlin.id], "supersedes"),
+    ] {
+        let err = h.service.link(&ns(), lisbon.id, &olders, None).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{olders:?}");
+        assert!(err.to_string().contains(field), "{err}");
+    }
+    let err = h.service.link(&ns(), lisbon.id, &[unknown], None).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+    let err = h.service.link(&ns(), unknown, &[berlin.id], None).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NotFound);
+
+    let reason = Some("the user moved in March".to_owned());
+    h.service.link(&ns(), lisbon.id, &[berlin.id], reason).await.unwrap();
+    let got = h.service.get(&ns(), berlin.id).await.unwrap();
+    assert_eq!(got.link.unwrap().reason, "the user moved in March");
+    // Berlin replacing Lisbon now would make each the other's history.
+    let err = h.service.link(&ns(), berlin.id, &[lisbon.id], None).await.unwrap_err();
+    assert!(err.to_string().contains("already history"), "{err}");
+
+    // Unlinked, Berlin is current again and back among Lisbon's possible updates.
+    let back = h.service.unlink(&ns(), berlin.id).await.unwrap();
+    assert_eq!((back.superseded_by, back.invalid_at, back.link), (None, None, None));
+    assert_eq!(listed(&h, MemoryFilter::default()).await.len(), 2);
+    let lisbon_now = h.service.get(&ns(), lisbon.id).await.unwrap();
+    assert_eq!(lisbon_now.possible_updates.iter().map(|p| p.id).collect::<Vec<_>>(), [berlin.id]);
+    let err = h.service.unlink(&ns(), berlin.id).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput, "a current memory has no link: {err}");
+
+    // Dismissed, it leaves the review list; an id it does not list is refused.
+    let pending = h.service.pending_review(&ns(), Page::default()).await.unwrap();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].possible[0].content, "I live in Berlin.");
+    let err = h.service.dismiss(&ns(), lisbon.id, &[unknown]).await.unwrap_err();
+    assert!(err.to_string().contains("not a possible update"), "{err}");
+    let dismissed = h.service.dismiss(&ns(), lisbon.id, &[berlin.id]).await.unwrap();
+    assert!(dismissed.possible_updates.is_empty());
+    assert!(h.service.pending_review(&ns(), Page::default()).await.unwrap().is_empty());
+}
 #[tokio::test]
 async fn an_update_keeps_the_earlier_text_as_history_under_the_same_id() {
     let h = harness().await;
@@ -244,6 +346,7 @@ async fn an_update_keeps_the_earlier_text_as_history_under_the_same_id() {
         (Some(m.id), Some(h.clock.now()))
     );
     assert_eq!(earlier[0].metadata["history_of"], m.id.to_string());
+    assert_eq!(earlier[0].link.as_ref().map(|l| l.made_by), Some(LinkMaker::Update));
     assert_eq!(earlier[0].occurred_at, m.occurred_at, "the earlier text keeps its event time");
     assert_eq!(
         recall(&h, RecallRequest::new("port 8080")).await,
@@ -265,7 +368,12 @@ async fn an_update_keeps_the_earlier_text_as_history_under_the_same_id() {
 async fn forgetting_a_memory_releases_what_it_superseded() {
     let h = harness().await;
     let berlin = tell(&h, "I live in Berlin.").await.memory;
-    let paris = tell(&h, "I moved to Paris last month.").await.memory;
+    let paris = RememberRequest {
+        supersedes: vec![berlin.id],
+        ..RememberRequest::new("I moved to Paris last month.")
+    };
+    h.clock.advance(TimeDelta::days(1));
+    let paris = h.service.remember(&ns(), paris).await.unwrap().memory;
     let lisbon = RememberRequest {
         supersedes: vec![paris.id],
         ..RememberRequest::new("We relocated to Lisbon.")
@@ -294,11 +402,11 @@ async fn forgetting_a_memory_releases_what_it_superseded() {
 #[tokio::test]
 async fn history_is_never_a_merge_target() {
     let h = harness().await;
-    let berlin = tell(&h, "I live in Berlin.").await.memory;
-    tell(&h, "I moved to Lisbon last month.").await;
-    let again = tell(&h, "I live in Berlin.").await;
+    let old = tell(&h, "The API server listens on port 8080.").await.memory;
+    tell(&h, "We switched the API server to port 9090.").await;
+    let again = tell(&h, "The API server listens on port 8080.").await;
     assert!(again.merged.is_none(), "the old text is history; saying it again is new");
-    assert_ne!(again.memory.id, berlin.id);
+    assert_ne!(again.memory.id, old.id);
     assert_eq!(again.memory.superseded_by, None);
 }
 
@@ -309,31 +417,32 @@ async fn an_llm_decides_when_configured_and_the_rule_when_it_fails() {
     let freelance = tell(&h, "I freelance as a graphic designer.").await.memory;
     h.service.set_llm(Some(llm(vec![chat("{\"updated\": [1]}")])));
     let job = tell(&h, "I took a full-time job at Canva as a brand designer.").await;
-    assert_eq!(job.superseded, [Superseded { id: freelance.id, by: "llm" }]);
+    assert_eq!(made_by(&job), [(freelance.id, LinkMaker::Llm)]);
+    assert!(job.possible_updates.is_empty(), "the model judged it: nothing left to confirm");
 
-    // The rule would supersede; the model says no, and it decides.
+    // The rule would link; the model says no, and it decides.
+    let (older, newer, _) = STATED[1];
     let h = harness().await;
-    tell(&h, "I live in Berlin.").await;
+    tell(&h, older).await;
     h.service.set_llm(Some(llm(vec![chat("{\"updated\": []}")])));
-    assert!(tell(&h, "I moved to Lisbon last month.").await.superseded.is_empty());
+    assert!(tell(&h, newer).await.superseded.is_empty());
 
     // A model that answers nonsense three times: the rule decides, and the store succeeds.
     let h = harness().await;
-    let berlin = tell(&h, "I live in Berlin.").await.memory;
+    let old = tell(&h, older).await.memory;
     h.service.set_llm(Some(llm(vec![chat("sure"), chat("{\"updated\": [7]}"), chat("[]")])));
-    let lisbon = tell(&h, "I moved to Lisbon last month.").await;
-    assert_eq!(lisbon.superseded, [Superseded { id: berlin.id, by: "rules" }]);
+    let new = tell(&h, newer).await;
+    assert_eq!(made_by(&new), [(old.id, LinkMaker::Rule)]);
 }
 
 #[tokio::test]
 async fn keyword_only_mode_finds_candidates_by_keywords_in_memory_and_in_the_store() {
     for keyword_search in [KeywordSearch::InMemory, KeywordSearch::Store] {
-        let rule = LifecycleConfig { supersede_by_rule: true, ..LifecycleConfig::default() };
-        let h = harness_with(rule, false, keyword_search).await;
+        let h = harness_with(LifecycleConfig::default(), false, keyword_search).await;
         tell(&h, "The staging database runs on port 5439.").await;
         let old = tell(&h, "The API server listens on port 8080.").await.memory;
         let new = tell(&h, "We switched the API server to port 9090.").await;
-        assert_eq!(new.superseded, [Superseded { id: old.id, by: "rules" }], "{keyword_search:?}");
+        assert_eq!(made_by(&new), [(old.id, LinkMaker::Rule)], "{keyword_search:?}");
         let hits = recall(&h, RecallRequest::new("API server port")).await;
         assert_eq!(hits[0], "We switched the API server to port 9090.", "{keyword_search:?}");
         assert!(!hits.iter().any(|c| c.contains("8080")), "{keyword_search:?}: {hits:?}");
@@ -354,56 +463,21 @@ async fn detection_stays_within_the_tier_and_the_session_and_can_be_turned_off()
         ..RememberRequest::new(text)
     };
     h.service.remember(&ns(), working("s1", "port is 8080")).await.unwrap();
-    assert!(tell(&h, "I moved to Lisbon last month.").await.superseded.is_empty(), "episodic");
+    let lisbon = tell(&h, "I moved to Lisbon last month.").await;
+    assert!(lisbon.superseded.is_empty() && lisbon.possible_updates.is_empty(), "episodic");
     let other = h.service.remember(&ns(), working("s2", "port changed to 9090")).await.unwrap();
     assert!(other.superseded.is_empty(), "another session's scratch notes");
 
     let off = LifecycleConfig { supersede_threshold: None, ..LifecycleConfig::default() };
     let h = harness_with(off, true, KeywordSearch::InMemory).await;
-    let old = tell(&h, "I live in Berlin.").await.memory;
-    assert!(tell(&h, "I moved to Lisbon last month.").await.superseded.is_empty());
+    let old = tell(&h, STATED[1].0).await.memory;
+    let off = tell(&h, STATED[1].1).await;
+    assert!(off.superseded.is_empty() && off.possible_updates.is_empty());
     let explicit = RememberRequest {
         supersedes: vec![old.id],
         ..RememberRequest::new("We relocated to Porto.")
     };
     assert_eq!(h.service.remember(&ns(), explicit).await.unwrap().superseded.len(), 1);
-}
-
-/// Without the rule (the default), nothing is superseded on store, but recall puts a newer
-/// statement right before the older one it updates (`rearview_search::succession`), keeping both.
-#[tokio::test]
-async fn by_default_recall_puts_the_newer_statement_before_the_older_one_and_keeps_both() {
-    for (older, newer, query) in [
-        (
-            "The API server listens on port 8080.",
-            "We switched the API server to port 9090.",
-            "Which port does the API server listen on?",
-        ),
-        ("API 服务监听 8080 端口。", "API 服务的端口改成了 9090。", "API 服务监听哪个端口？"),
-    ] {
-        let h = harness_with(LifecycleConfig::default(), false, KeywordSearch::InMemory).await;
-        tell(&h, "Our sprint length is two weeks.").await;
-        let old = tell(&h, older).await;
-        tell(&h, "The office has a quiet room on the third floor.").await;
-        let new = tell(&h, newer).await;
-        assert!(new.superseded.is_empty(), "the rule is off by default");
-        let asked = RecallRequest { explain: true, ..RecallRequest::new(query) };
-        let hits = h.service.recall(&ns(), asked).await.unwrap().hits;
-        let contents: Vec<&str> = hits.iter().map(|hit| hit.memory.content.as_str()).collect();
-        assert_eq!(contents[..2], [newer, older], "{query:?}");
-        let why = &hits[0].explanation.as_ref().unwrap().description;
-        assert!(why.contains(&old.memory.id.to_string()), "{why}");
-        assert_eq!(hits[0].score, hits[1].score, "it takes the older statement's score");
-
-        // The stage is what does it: without it the older statement matches the question best.
-        let ranking = rearview_search::RankingConfig {
-            succession: None,
-            feedback: None,
-            ..rearview_search::RankingConfig::default()
-        };
-        let plain = RecallRequest { ranking: Some(ranking), ..RecallRequest::new(query) };
-        assert_eq!(recall(&h, plain).await[0], older, "{query:?}");
-    }
 }
 
 /// A superseded memory that matches the question best is answered by what superseded it, along
@@ -432,10 +506,10 @@ async fn a_question_matching_superseded_wording_is_answered_by_the_current_memor
     let why = &hits[0].explanation.as_ref().unwrap().description;
     assert!(why.contains(&berlin.id.to_string()), "{why}");
 
-    // Without the stage the current memory, sharing no word with the question, is not found.
+    // Without answering history the current memory, sharing no word with the question, is
+    // not found.
     let ranking = rearview_search::RankingConfig {
-        succession: None,
-        feedback: None,
+        answer_history: false,
         ..rearview_search::RankingConfig::default()
     };
     let plain = RecallRequest { ranking: Some(ranking), ..RecallRequest::new(query) };

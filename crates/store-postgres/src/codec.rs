@@ -1,7 +1,9 @@
 //! Conversions between PostgreSQL rows and `core` types. Row layouts stay private to this crate.
 
 use chrono::DateTime;
-use rearview_core::{Embedding, Facets, Memory, MemoryId, MemoryType, Namespace, Timestamp};
+use rearview_core::{
+    Embedding, Facets, LinkNote, Memory, MemoryId, MemoryType, Namespace, Timestamp,
+};
 use rearview_store::{StoreError, StoredVector};
 use tokio_postgres::Row;
 use tokio_postgres::error::SqlState;
@@ -10,7 +12,7 @@ use tokio_postgres::error::SqlState;
 pub(crate) const MEMORY_COLUMNS: &str = "m.id, m.memory_type, m.content, m.metadata, m.session_id, \
     m.ttl_secs, m.created_at, m.occurred_at, m.updated_at, m.last_accessed_at, m.expires_at, \
     m.access_count, m.archived, m.source_ids, m.content_hash, m.summary, m.superseded_by, \
-    m.invalid_at";
+    m.invalid_at, m.link_made_by, m.link_reason, m.possible_updates";
 
 /// Columns (after `n.name` at 0) that [`decode_facets`] reads, as indexes 1 to 8.
 pub(crate) const FACET_COLUMNS: &str = "m.id, m.memory_type, m.archived, m.expires_at, \
@@ -51,7 +53,21 @@ pub(crate) fn decode_memory(row: &Row, namespace: &Namespace) -> Result<Memory, 
         summary: row.try_get(15).map_err(e)?,
         superseded_by: row.try_get::<_, Option<uuid::Uuid>>(16).map_err(e)?.map(MemoryId),
         invalid_at: optional_time(row.try_get(17).map_err(e)?)?,
+        link: decode_link(row.try_get(18).map_err(e)?, row.try_get(19).map_err(e)?)?,
+        possible_updates: rearview_store::decode_possible_updates(
+            row.try_get::<_, Option<String>>(20).map_err(e)?.as_deref(),
+        )?,
     })
+}
+
+/// A link note from its two columns (both NULL: none).
+fn decode_link(
+    made_by: Option<String>,
+    reason: Option<String>,
+) -> Result<Option<LinkNote>, StoreError> {
+    let Some(made_by) = made_by else { return Ok(None) };
+    let made_by = made_by.parse().map_err(|e: rearview_core::InputError| corrupt(e.message))?;
+    Ok(Some(LinkNote { made_by, reason: reason.unwrap_or_default() }))
 }
 
 /// Namespace (column 0), id and facets (columns 1 to 8, [`FACET_COLUMNS`]) of a row.

@@ -13,13 +13,13 @@ use tokio_postgres::Transaction;
 use crate::codec::{backend, encode_vector, micros, uuid};
 use crate::{Params, PgStore, keyword};
 
-/// Rows per multi-row `INSERT` (19 parameters each, well under PostgreSQL's 65,535).
+/// Rows per multi-row `INSERT` (22 parameters each, well under PostgreSQL's 65,535).
 const ROWS_PER_STATEMENT: usize = 500;
 
 /// The columns of `memories` in the order [`push_row`] binds them.
 const COLUMNS: &str = "id, ns, memory_type, content, metadata, session_id, ttl_secs, created_at, \
     occurred_at, updated_at, last_accessed_at, expires_at, access_count, archived, source_ids, \
-    content_hash, summary, superseded_by, invalid_at";
+    content_hash, summary, superseded_by, invalid_at, link_made_by, link_reason, possible_updates";
 
 impl PgStore {
     /// Writes every record whose id is not stored yet (nor earlier in `records`) inside `tx`;
@@ -104,6 +104,9 @@ fn push_row(params: &mut Params, ns_id: i64, m: &Memory) -> String {
         params.push(m.summary.clone()),
         params.push(m.superseded_by.map(uuid)),
         params.push(m.invalid_at.map(micros)),
+        params.push(m.link.as_ref().map(|l| l.made_by.as_str().to_owned())),
+        params.push(m.link.as_ref().map(|l| l.reason.clone())),
+        params.push(rearview_store::encode_possible_updates(&m.possible_updates)),
     ];
     format!("({})", placeholders.join(", "))
 }
@@ -191,10 +194,17 @@ pub(crate) async fn apply_update(
     if let Some(archived) = u.archived {
         sets.push(format!("archived = {}", params.push(archived)));
     }
-    if let Some(superseded) = u.superseded {
-        let (by, at) = superseded.unzip();
-        sets.push(format!("superseded_by = {}", params.push(by.map(uuid))));
-        sets.push(format!("invalid_at = {}", params.push(at.map(micros))));
+    if let Some(superseded) = &u.superseded {
+        let s = superseded.as_ref();
+        sets.push(format!("superseded_by = {}", params.push(s.map(|s| uuid(s.by)))));
+        sets.push(format!("invalid_at = {}", params.push(s.map(|s| micros(s.at)))));
+        let made_by = s.map(|s| s.link.made_by.as_str().to_owned());
+        sets.push(format!("link_made_by = {}", params.push(made_by)));
+        sets.push(format!("link_reason = {}", params.push(s.map(|s| s.link.reason.clone()))));
+    }
+    if let Some(updates) = &u.possible_updates {
+        let json = rearview_store::encode_possible_updates(updates);
+        sets.push(format!("possible_updates = {}", params.push(json)));
     }
     if edited {
         sets.push(format!("updated_at = {}", params.push(micros(u.at))));

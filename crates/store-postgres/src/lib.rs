@@ -40,6 +40,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../migrations/0001_init.sql")),
     (2, include_str!("../migrations/0002_covering_postings.sql")),
     (3, include_str!("../migrations/0003_statement_counts.sql")),
+    (4, include_str!("../migrations/0004_links.sql")),
 ];
 
 /// How to reach the database.

@@ -332,6 +332,31 @@ impl MemoryStore for PgStore {
         memories(&rows, namespace)
     }
 
+    async fn pending_review(
+        &self,
+        namespace: &Namespace,
+        now: Timestamp,
+        page: Page,
+    ) -> Result<Vec<Memory>, StoreError> {
+        let client = self.client().await?;
+        let Some(ns_id) = self.namespace_id(&client, namespace).await? else {
+            return Ok(Vec::new());
+        };
+        let sql = format!(
+            "SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.ns = $1 \
+             AND m.possible_updates IS NOT NULL \
+             AND (m.expires_at IS NULL OR m.expires_at > $2) \
+             ORDER BY m.created_at DESC, m.id DESC LIMIT $3 OFFSET $4"
+        );
+        let limit = i64::try_from(page.limit).unwrap_or(i64::MAX);
+        let offset = i64::try_from(page.offset).unwrap_or(i64::MAX);
+        let rows = client
+            .query(&sql, &[&ns_id, &micros(now), &limit, &offset])
+            .await
+            .map_err(backend("reading the review list"))?;
+        memories(&rows, namespace)
+    }
+
     async fn find_by_hash(
         &self,
         namespace: &Namespace,

@@ -2,7 +2,7 @@
 
 use chrono::DateTime;
 use rearview_core::{
-    Embedding, Facets, Memory, MemoryId, MemoryType, Metadata, Namespace, Timestamp,
+    Embedding, Facets, LinkNote, Memory, MemoryId, MemoryType, Metadata, Namespace, Timestamp,
 };
 use rearview_store::{FacetEntry, StoreError, StoredVector, VectorEntry};
 use rusqlite::{Connection, Row};
@@ -11,7 +11,7 @@ use rusqlite::{Connection, Row};
 pub(crate) const MEMORY_COLUMNS: &str = "m.id, m.memory_type, m.content, m.metadata, m.session_id, \
     m.ttl_secs, m.created_at, m.occurred_at, m.updated_at, m.last_accessed_at, m.expires_at, \
     m.access_count, m.archived, m.source_ids, m.content_hash, m.summary, m.superseded_by, \
-    m.invalid_at";
+    m.invalid_at, m.link_made_by, m.link_reason, m.possible_updates";
 
 pub(crate) fn micros(ts: Timestamp) -> i64 {
     ts.timestamp_micros()
@@ -51,7 +51,24 @@ pub(crate) fn decode_memory(row: &Row<'_>, namespace: &Namespace) -> Result<Memo
             .map(|id| parse_id(&id))
             .transpose()?,
         invalid_at: row.get::<_, Option<i64>>(17).map_err(get_err)?.map(timestamp).transpose()?,
+        link: decode_link(
+            row.get::<_, Option<String>>(18).map_err(get_err)?,
+            row.get::<_, Option<String>>(19).map_err(get_err)?,
+        )?,
+        possible_updates: rearview_store::decode_possible_updates(
+            row.get::<_, Option<String>>(20).map_err(get_err)?.as_deref(),
+        )?,
     })
+}
+
+/// A link note from its two columns (both NULL: none).
+fn decode_link(
+    made_by: Option<String>,
+    reason: Option<String>,
+) -> Result<Option<LinkNote>, StoreError> {
+    let Some(made_by) = made_by else { return Ok(None) };
+    let made_by = made_by.parse().map_err(|e: rearview_core::InputError| corrupt(e.message))?;
+    Ok(Some(LinkNote { made_by, reason: reason.unwrap_or_default() }))
 }
 
 /// Columns of `memories m` (after `n.name`) that [`decode_facets`] reads, as indexes 1 to 8.

@@ -264,6 +264,32 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
+    async fn pending_review(
+        &self,
+        namespace: &Namespace,
+        now: Timestamp,
+        page: Page,
+    ) -> Result<Vec<Memory>, StoreError> {
+        let namespace = namespace.clone();
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
+            let sql = format!(
+                "SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.ns = ? \
+                 AND m.possible_updates IS NOT NULL \
+                 AND (m.expires_at IS NULL OR m.expires_at > ?) \
+                 ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?"
+            );
+            let params = vec![
+                ns_id.into(),
+                micros(now).into(),
+                i64::try_from(page.limit).unwrap_or(i64::MAX).into(),
+                i64::try_from(page.offset).unwrap_or(i64::MAX).into(),
+            ];
+            query_memories(conn, &sql, &namespace, params)
+        })
+        .await
+    }
+
     async fn find_by_hash(
         &self,
         namespace: &Namespace,

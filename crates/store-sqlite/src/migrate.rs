@@ -17,6 +17,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0005_supersede.sql"),
     include_str!("../migrations/0006_changes.sql"),
     include_str!("../migrations/0007_half_vectors.sql"),
+    include_str!("../migrations/0008_links.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -29,9 +29,10 @@ pub(crate) fn insert_row(tx: &Transaction<'_>, ns_id: i64, m: &Memory) -> Result
     let res = tx.execute(
         "INSERT INTO memories (id, ns, memory_type, content, metadata, session_id, ttl_secs, \
            created_at, occurred_at, updated_at, last_accessed_at, expires_at, access_count, \
-           archived, source_ids, content_hash, summary, superseded_by, invalid_at) \
+           archived, source_ids, content_hash, summary, superseded_by, invalid_at, link_made_by, \
+           link_reason, possible_updates) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
-           ?18, ?19)",
+           ?18, ?19, ?20, ?21, ?22)",
         params![
             m.id.to_string(),
             ns_id,
@@ -52,6 +53,9 @@ pub(crate) fn insert_row(tx: &Transaction<'_>, ns_id: i64, m: &Memory) -> Result
             m.summary,
             m.superseded_by.map(|id| id.to_string()),
             m.invalid_at.map(micros),
+            m.link.as_ref().map(|l| l.made_by.as_str()),
+            m.link.as_ref().map(|l| l.reason.as_str()),
+            rearview_store::encode_possible_updates(&m.possible_updates),
         ],
     );
     match res {
@@ -123,14 +127,28 @@ pub(crate) fn apply_update(
         tx.execute("UPDATE memories SET archived = ?1 WHERE rowid = ?2", params![archived, rowid])
             .map_err(backend("archiving memory"))?;
     }
-    if let Some(superseded) = u.superseded {
+    if let Some(superseded) = &u.superseded {
         // A change of state, not an edit: `updated_at` stays.
-        let (by, at) = superseded.unzip();
+        let s = superseded.as_ref();
         tx.execute(
-            "UPDATE memories SET superseded_by = ?1, invalid_at = ?2 WHERE rowid = ?3",
-            params![by.map(|id| id.to_string()), at.map(micros), rowid],
+            "UPDATE memories SET superseded_by = ?1, invalid_at = ?2, link_made_by = ?3, \
+             link_reason = ?4 WHERE rowid = ?5",
+            params![
+                s.map(|s| s.by.to_string()),
+                s.map(|s| micros(s.at)),
+                s.map(|s| s.link.made_by.as_str()),
+                s.map(|s| s.link.reason.as_str()),
+                rowid
+            ],
         )
         .map_err(backend("superseding memory"))?;
+    }
+    if let Some(updates) = &u.possible_updates {
+        tx.execute(
+            "UPDATE memories SET possible_updates = ?1 WHERE rowid = ?2",
+            params![rearview_store::encode_possible_updates(updates), rowid],
+        )
+        .map_err(backend("recording possible updates"))?;
     }
     if let Some(vectors) = &u.vectors {
         tx.execute("DELETE FROM vectors WHERE memory_rowid = ?1", [rowid])

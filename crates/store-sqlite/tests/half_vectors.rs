@@ -80,10 +80,17 @@ async fn a_version_6_database_of_f32_vectors_migrates_to_half_precision() {
         let conn = Connection::open(&path).unwrap();
         conn.execute("UPDATE vectors SET vector = ?1", [&f32_blob]).unwrap();
         conn.execute("DELETE FROM settings WHERE key = 'vectors.half_precision'", []).unwrap();
+        // Version 8's link columns did not exist either.
+        conn.execute_batch(
+            "DROP INDEX memories_pending_review; ALTER TABLE memories DROP COLUMN link_made_by; \
+             ALTER TABLE memories DROP COLUMN link_reason; \
+             ALTER TABLE memories DROP COLUMN possible_updates;",
+        )
+        .unwrap();
         conn.pragma_update(None, "user_version", 6).unwrap();
     }
     let store = SqliteStore::open(&SqliteConfig::new(&path)).unwrap();
-    assert_eq!(SqliteStore::inspect(&path).unwrap().schema_version, 7);
+    assert_eq!(SqliteStore::inspect(&path).unwrap().schema_version, 8);
     let stored = store.vectors("e5").await.unwrap();
     assert_eq!(stored.len(), 1);
     assert_eq!(stored[0].id, id);

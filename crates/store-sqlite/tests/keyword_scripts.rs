@@ -175,7 +175,7 @@ async fn a_version_2_database_migrates_and_its_keyword_entries_still_match() {
     let store = SqliteStore::open(&SqliteConfig::new(&path)).unwrap();
     let inspection = SqliteStore::inspect(&path).unwrap();
     assert_eq!(inspection.schema_version, SqliteStore::schema_version());
-    assert_eq!(inspection.schema_version, 7);
+    assert_eq!(inspection.schema_version, 8);
     assert!(inspection.integrity.is_empty(), "{:?}", inspection.integrity);
     assert_all_prefixed(&path);
     let legacy = ns("legacy");

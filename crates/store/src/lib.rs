@@ -20,7 +20,8 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use rearview_core::{
-    Embedding, Facets, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp,
+    Embedding, Facets, InputError, LinkNote, Memory, MemoryFilter, MemoryId, MemoryType, Namespace,
+    PossibleUpdate, Timestamp,
 };
 
 pub use error::StoreError;
@@ -177,14 +178,59 @@ pub struct MemoryUpdate {
     pub ttl: Option<(u64, Option<Timestamp>)>,
     /// Move into (`true`) or out of (`false`) the cold tier.
     pub archived: Option<bool>,
-    /// Mark the memory superseded by another one from an instant on (`Some(Some((by, at)))`:
-    /// `superseded_by = by`, `invalid_at = at`), or current again (`Some(None)`). Like archiving,
-    /// this is a change of state, not an edit: `updated_at` stays.
-    pub superseded: Option<Option<(MemoryId, Timestamp)>>,
+    /// Mark the memory superseded by another one from an instant on (`Some(Some(…))`:
+    /// `superseded_by`, `invalid_at` and `link` set), or current again (`Some(None)`: all three
+    /// cleared). Like archiving, this is a change of state, not an edit: `updated_at` stays.
+    pub superseded: Option<Option<Superseding>>,
+    /// Replace the memory's possible updates (`Some(vec![])` clears them); a change of state,
+    /// `updated_at` stays.
+    pub possible_updates: Option<Vec<PossibleUpdate>>,
     /// Replacement vectors (all old vectors are dropped when content changes).
     pub vectors: Option<Vec<StoredVector>>,
     /// The instant of the change (`updated_at`).
     pub at: Timestamp,
+}
+
+/// What a memory that becomes history is marked with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Superseding {
+    /// The memory that replaced it.
+    pub by: MemoryId,
+    /// The end of its validity.
+    pub at: Timestamp,
+    /// Who linked it, and why.
+    pub link: LinkNote,
+}
+
+/// Possible updates as stored: a JSON array of `{"id", "similarity", "why"}` (`None` for none).
+pub fn encode_possible_updates(updates: &[PossibleUpdate]) -> Option<String> {
+    if updates.is_empty() {
+        return None;
+    }
+    let items: Vec<serde_json::Value> = updates
+        .iter()
+        .map(|u| serde_json::json!({"id": u.id.to_string(), "similarity": u.similarity, "why": u.why}))
+        .collect();
+    Some(serde_json::Value::Array(items).to_string())
+}
+
+/// Possible updates from what [`encode_possible_updates`] wrote.
+pub fn decode_possible_updates(json: Option<&str>) -> Result<Vec<PossibleUpdate>, StoreError> {
+    let Some(json) = json else { return Ok(Vec::new()) };
+    let bad = |what: String| StoreError::Corrupt { message: format!("possible_updates: {what}") };
+    let items: Vec<serde_json::Value> =
+        serde_json::from_str(json).map_err(|e| bad(e.to_string()))?;
+    items
+        .iter()
+        .map(|item| {
+            let id = item["id"].as_str().ok_or_else(|| bad(format!("no id in {item}")))?;
+            Ok(PossibleUpdate {
+                id: id.parse().map_err(|e: InputError| bad(e.message))?,
+                similarity: item["similarity"].as_f64().map(|s| s as f32),
+                why: item["why"].as_str().unwrap_or_default().to_owned(),
+            })
+        })
+        .collect()
 }
 
 /// Counts for one namespace and tier.
@@ -400,6 +446,16 @@ pub trait MemoryStore: Send + Sync + 'static {
         namespace: &Namespace,
         id: MemoryId,
         now: Timestamp,
+    ) -> Result<Vec<Memory>, StoreError>;
+
+    /// The visible memories of `namespace` (archived and superseded ones included) that list
+    /// possible updates, for a person to confirm or dismiss: the latest stored first (ties by
+    /// id), one page.
+    async fn pending_review(
+        &self,
+        namespace: &Namespace,
+        now: Timestamp,
+        page: Page,
     ) -> Result<Vec<Memory>, StoreError>;
 
     /// The visible memories (archived and superseded ones included) of `namespace` whose

@@ -15,12 +15,13 @@ use std::sync::Arc;
 
 use chrono::{DateTime, TimeDelta};
 use rearview_core::{
-    Embedding, Memory, MemoryFilter, MemoryId, MemoryType, Metadata, Namespace, Timestamp,
-    content_hash,
+    Embedding, LinkMaker, LinkNote, Memory, MemoryFilter, MemoryId, MemoryType, Metadata,
+    Namespace, PossibleUpdate, Timestamp, content_hash,
 };
 
 use crate::{
     ApiKeyRecord, MemoryRecord, MemoryStore, MemoryUpdate, Page, StoreError, StoredVector,
+    Superseding,
 };
 
 /// The PostgreSQL server tests run against: `REARVIEW_TEST_PG_URL` (`scripts/pg-up.sh` starts
@@ -70,6 +71,7 @@ macro_rules! store_contract_tests {
             api_keys_round_trip_revoke_and_count,
             superseded_memories_are_history_from_invalid_at_on,
             predecessors_are_the_memories_one_superseded,
+            possible_updates_are_kept_and_listed_for_review,
             change_log_names_every_searchable_change,
             daily_counts_group_event_days_per_tier,
             a_sweep_is_claimed_once_per_interval,
@@ -126,6 +128,8 @@ pub fn memory(namespace: &str, content: &str, at: Timestamp) -> Memory {
         summary: None,
         superseded_by: None,
         invalid_at: None,
+        link: None,
+        possible_updates: Vec::new(),
     }
 }
 
@@ -160,6 +164,12 @@ pub async fn insert_then_get_round_trips_every_field(store: Arc<dyn MemoryStore>
     m.summary = Some("Lisbon since 2023".into());
     m.superseded_by = Some(MemoryId::new_v7(t0()));
     m.invalid_at = Some(t0() + TimeDelta::minutes(5));
+    m.link = Some(LinkNote::new(LinkMaker::Llm, "the LLM read 迁居 as an update"));
+    m.possible_updates = vec![PossibleUpdate {
+        id: MemoryId::new_v7(t0()),
+        similarity: Some(0.5),
+        why: "近".into(),
+    }];
     let mut rec = record(m.clone());
     rec.vectors.push(vector("model-a", vec![1.0, 0.0, 0.0]));
     store.insert(&rec).await.unwrap();
@@ -852,13 +862,15 @@ pub async fn superseded_memories_are_history_from_invalid_at_on(store: Arc<dyn M
     }
     let change = t0() + TimeDelta::days(10);
     let later = t0() + TimeDelta::days(20);
+    let link = LinkNote::new(LinkMaker::Rule, "states a change from \"berlin\" to \"paris\"");
     let update = MemoryUpdate {
-        superseded: Some(Some((new.id, change))),
+        superseded: Some(Some(Superseding { by: new.id, at: change, link: link.clone() })),
         at: later,
         ..MemoryUpdate::default()
     };
     let got = store.update(&ns("a"), old.id, &update).await.unwrap().expect("old memory exists");
     assert_eq!((got.superseded_by, got.invalid_at), (Some(new.id), Some(change)));
+    assert_eq!(got.link, Some(link), "who linked it and why is kept");
     assert_eq!(got.updated_at, old.updated_at, "superseding is not an edit");
     assert_eq!(store.get(&ns("a"), old.id, later).await.unwrap(), Some(got.clone()));
     assert_eq!(store.get_many(&ns("a"), &[old.id], later).await.unwrap(), vec![got.clone()]);
@@ -891,8 +903,52 @@ pub async fn superseded_memories_are_history_from_invalid_at_on(store: Arc<dyn M
 
     let revive = MemoryUpdate { superseded: Some(None), at: later, ..MemoryUpdate::default() };
     let got = store.update(&ns("a"), old.id, &revive).await.unwrap().unwrap();
-    assert_eq!((got.superseded_by, got.invalid_at), (None, None));
+    assert_eq!((got.superseded_by, got.invalid_at, got.link), (None, None, None));
     assert_eq!(store.count(&ns("a"), &current, later).await.unwrap(), 2);
+}
+
+/// Possible updates are kept on the memory that lists them (from insert and from an update),
+/// round-trip every field, can be cleared, and the review list holds exactly the visible
+/// memories of the namespace that list some, latest stored first.
+pub async fn possible_updates_are_kept_and_listed_for_review(store: Arc<dyn MemoryStore>) {
+    let old = memory("a", "lives in Berlin", t0());
+    let other = memory("a", "likes tea", t0() + TimeDelta::seconds(1));
+    let mut new = memory("a", "moved to Paris", t0() + TimeDelta::days(1));
+    new.possible_updates = vec![
+        PossibleUpdate { id: old.id, similarity: Some(0.875), why: "states a change".into() },
+        PossibleUpdate { id: other.id, similarity: None, why: "near in meaning".into() },
+    ];
+    let elsewhere =
+        Memory { possible_updates: new.possible_updates.clone(), ..memory("b", "x", t0()) };
+    for m in [&old, &other, &new, &elsewhere] {
+        store.insert(&record(m.clone())).await.unwrap();
+    }
+    let at = t0() + TimeDelta::days(2);
+    let got = store.get(&ns("a"), new.id, at).await.unwrap().unwrap();
+    assert_eq!(got.possible_updates, new.possible_updates);
+    let page = Page::default();
+    let review = store.pending_review(&ns("a"), at, page).await.unwrap();
+    assert_eq!(review.iter().map(|m| m.id).collect::<Vec<_>>(), [new.id], "namespace a only");
+
+    // A later memory listing one goes first; an update that clears the list takes it off.
+    let mut later =
+        memory("a", "works at Acme now", t0() + TimeDelta::days(1) + TimeDelta::seconds(1));
+    later.possible_updates =
+        vec![PossibleUpdate { id: other.id, similarity: Some(0.9), why: "x".into() }];
+    store.insert(&record(later.clone())).await.unwrap();
+    let review = store.pending_review(&ns("a"), at, page).await.unwrap();
+    assert_eq!(review.iter().map(|m| m.id).collect::<Vec<_>>(), [later.id, new.id]);
+    let one = Page { offset: 1, limit: 1 };
+    assert_eq!(store.pending_review(&ns("a"), at, one).await.unwrap()[0].id, new.id);
+    let kept = vec![new.possible_updates[0].clone()];
+    let update =
+        MemoryUpdate { possible_updates: Some(kept.clone()), at, ..MemoryUpdate::default() };
+    let got = store.update(&ns("a"), new.id, &update).await.unwrap().unwrap();
+    assert_eq!((got.possible_updates, got.updated_at), (kept, new.updated_at), "not an edit");
+    let clear = MemoryUpdate { possible_updates: Some(Vec::new()), at, ..MemoryUpdate::default() };
+    store.update(&ns("a"), later.id, &clear).await.unwrap().unwrap();
+    let review = store.pending_review(&ns("a"), at, page).await.unwrap();
+    assert_eq!(review.iter().map(|m| m.id).collect::<Vec<_>>(), [new.id]);
 }
 
 /// `predecessors` lists what one memory superseded, in its namespace only, latest change first,

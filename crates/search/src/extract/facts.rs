@@ -32,8 +32,11 @@ use crate::tokenize::keyword_of;
 
 mod changes;
 mod scan;
+mod stated;
 #[cfg(test)]
 mod tests;
+
+pub use stated::{StatedChange, stated_change};
 
 use changes::{Markers, change_markers, change_stems, changes_in, listed};
 use scan::{Kind, Token, ValueKind, is_content, is_particle, scan};

@@ -15,15 +15,15 @@
 
 use chrono::SecondsFormat;
 use rearview_core::{
-    Memory, MemoryFilter, MemoryId, MemoryType, Metadata, Namespace, NewMemory, Timestamp,
-    content_hash,
+    LinkMaker, LinkNote, Memory, MemoryFilter, MemoryId, MemoryType, Metadata, Namespace,
+    NewMemory, Timestamp, content_hash,
 };
 use rearview_search::VectorHit;
 use rearview_search::extract::{adds_nothing, contradicts, split_sentences};
 use rearview_store::{MemoryRecord, MemoryUpdate, StoredVector};
 
 use super::supersede::{Incoming, Judged, by_time};
-use super::{MAX_MERGE_RECORDS, Merge, Stored, Superseded};
+use super::{MAX_MERGE_RECORDS, Merge, PossibleChange, Stored, Superseded};
 use crate::locks::WriteGuard;
 use crate::lookup::Reach;
 use crate::{KeywordSearch, MemoryService, ServiceError, expiry, not_found};
@@ -123,11 +123,12 @@ impl MemoryService {
     ) -> Result<Stored, ServiceError> {
         let (namespace, now) = (guard.namespace(), prepared.now);
         // Checked before anything is written: an unknown id fails the whole store.
-        let requested: Vec<(Memory, &'static str)> = self
+        let asked = LinkNote::new(LinkMaker::Caller, "the caller said the new memory replaces it");
+        let requested: Vec<(Memory, LinkNote)> = self
             .requested_superseded(namespace, &prepared.new.supersedes, now)
             .await?
             .into_iter()
-            .map(|m| (m, "request"))
+            .map(|m| (m, asked.clone()))
             .collect();
         let new = &prepared.new;
         if prepared.dedup
@@ -204,7 +205,7 @@ impl MemoryService {
         guard: &WriteGuard<'_>,
         prepared: Prepared,
         neighbours: Option<Vec<VectorHit>>,
-        requested: Vec<(Memory, &'static str)>,
+        requested: Vec<(Memory, LinkNote)>,
     ) -> Result<Stored, ServiceError> {
         let Prepared {
             new,
@@ -228,9 +229,15 @@ impl MemoryService {
             neighbours: neighbours.as_deref(),
             now,
         };
-        let found = self.detect_superseded(guard, incoming, judged.as_ref()).await?;
+        let detection = self.detect_links(guard, incoming, judged.as_ref()).await?;
         let occurred_at = new.occurred_at.unwrap_or(now);
-        let (older, history_of) = by_time(found, occurred_at);
+        let (older, history_of) = by_time(detection.links, occurred_at);
+        // What the caller named is linked, not offered again.
+        let possible: Vec<PossibleChange> = detection
+            .possible
+            .into_iter()
+            .filter(|p| !requested.iter().any(|(m, _)| m.id == p.update.id))
+            .collect();
         let memory = Memory {
             id: MemoryId::new_v7(now),
             namespace: namespace.clone(),
@@ -250,8 +257,10 @@ impl MemoryService {
             source_ids,
             summary,
             // A statement older than a current memory it contradicts is history from the start.
-            superseded_by: history_of.as_ref().map(|m| m.id),
-            invalid_at: history_of.as_ref().map(|m| m.occurred_at),
+            superseded_by: history_of.as_ref().map(|(m, _)| m.id),
+            invalid_at: history_of.as_ref().map(|(m, _)| m.occurred_at),
+            link: history_of.map(|(_, note)| note),
+            possible_updates: possible.iter().map(|p| p.update.clone()).collect(),
         };
         let record = MemoryRecord { memory, terms, vectors };
         self.store.insert(&record).await?;
@@ -260,7 +269,7 @@ impl MemoryService {
         let mut olders = requested;
         olders.extend(older);
         let superseded = self.supersede(guard, olders, &record.memory, now).await?;
-        Ok(Stored { memory: record.memory, merged: None, superseded })
+        Ok(Stored { memory: record.memory, merged: None, superseded, possible_updates: possible })
     }
 
     /// `stored` (a merge), superseding what the request named.
@@ -268,7 +277,7 @@ impl MemoryService {
         &self,
         guard: &WriteGuard<'_>,
         stored: Stored,
-        requested: Vec<(Memory, &'static str)>,
+        requested: Vec<(Memory, LinkNote)>,
         now: Timestamp,
     ) -> Result<Stored, ServiceError> {
         let superseded: Vec<Superseded> =
@@ -472,7 +481,12 @@ impl MemoryService {
             update.vectors.as_deref().map(|v| self.current_vectors(v)).as_deref(),
         );
         tracing::debug!(namespace = %namespace, into = %memory.id, exact = merge.exact, "merged memory");
-        Ok(Stored { memory, merged: Some(merge), superseded: Vec::new() })
+        Ok(Stored {
+            memory,
+            merged: Some(merge),
+            superseded: Vec::new(),
+            possible_updates: Vec::new(),
+        })
     }
 }
 

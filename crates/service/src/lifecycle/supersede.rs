@@ -1,60 +1,59 @@
-//! Facts that change (issue 15): when a new memory updates an older one (a moved city, a changed
-//! port, a preference given up, a new e-mail address), the older one becomes history. It keeps
-//! everything it had and gains `superseded_by` (the new memory) and `invalid_at` (the end of its
-//! validity; its start is `occurred_at`), so recall and listings leave it out from then on,
-//! unless they include superseded memories or look at an earlier instant (`as_of`). Reading it by
-//! id always works.
+//! Facts that change (issues 15 and 40): when a new memory updates an older one (a moved city, a
+//! changed port, a preference given up, a new e-mail address), the older one becomes history. It
+//! keeps everything it had and gains `superseded_by` (the new memory), `invalid_at` (the end of
+//! its validity; its start is `occurred_at`) and `link` (who linked it and why), so recall and
+//! listings leave it out from then on, unless they include superseded memories or look at an
+//! earlier instant (`as_of`). Reading it by id always works, and a link can be undone
+//! (`MemoryService::unlink`). Recall makes no guess of its own: it applies these links.
 //!
-//! Three ways a store supersedes:
-//! - **The request says so**: `RememberRequest::supersedes` lists ids; an id that is not a memory
-//!   of the namespace is an invalid `supersedes`, and nothing is stored.
+//! Decided once, when the new memory is stored, in this order:
+//! - **The caller says so**: `RememberRequest::supersedes` lists ids (an id that is not a memory
+//!   of the namespace is an invalid `supersedes`, and nothing is stored), or a later
+//!   `MemoryService::link`.
 //! - **The LLM decides**, when one is configured: shown the new memory and the candidates below,
 //!   it names those the new one updates (`rearview_llm::updated_by`, any number). It is asked
 //!   before the namespace is locked (`prepare`); under the lock its verdict applies to the
 //!   candidates it saw, and the rule to any that appeared meanwhile. If it fails, the rule decides.
-//!   (It is asked in the order of storing; which of two conflicting memories is history is then
-//!   decided by their event times, as below.)
-//! - **The rule decides** otherwise, if `LifecycleConfig::supersede_by_rule` is on (off by
-//!   default), from `rearview_search::extract::update_evidence`, asking more of a candidate the
-//!   weaker the other evidence that it is about the same thing:
-//!   - the nearest candidate by vector, if the new text states a change and the older one says
-//!     something it does not ([`Update::Stated`]: `I moved to Lisbon` after `I live in Berlin`);
-//!   - any candidate, if that change is about a subject both share, or they contradict each
-//!     other ([`Update::OnTopic`]); in keyword-only mode this is the only case.
-//!
-//!   A different value without a word of change ([`Update::Differs`]: `port 8765` / `port 8766`)
-//!   is not enough, however close the vectors: templated facts about different things look just
-//!   like it (`A 论坛的规模是六千人` / `B 论坛的规模是一百人`). Such near duplicates are kept
-//!   side by side, never merged.
-//!
-//!   The rule supersedes at most one memory, the one with the strongest evidence (the nearest of
-//!   equals): it reads surface forms, and a second match is more often a look-alike than a
-//!   second copy of the old fact. A plan (`I'm going to move`, `今年要去换驾照`) is no change yet. It reads the
-//!   texts without session stamps and only judges statements (two clauses, 25 words or 45 Han
-//!   characters at most, both texts): a dialogue turn or a story states many things, and one
-//!   changed fact must not make the rest history.
+//! - **The rule decides** otherwise (`LifecycleConfig::supersede_by_rule`, on by default), only
+//!   where the new text itself says that what the older one states has changed
+//!   (`rearview_search::extract::stated_change`): a change from the value the older memory holds
+//!   (`从 MySQL 换成 PostgreSQL` after `数据库用 MySQL`), the same statement with another value
+//!   (`port 8766` after `port 8765`), or a change or contradiction about two or more subject
+//!   terms both share. It links at most one memory, the nearest, and only short statements (two
+//!   clauses, 25 words or 45 Han characters at most, read without session stamps): a dialogue
+//!   turn or a story states many things, and one changed fact must not make the rest history.
+//! - **Otherwise no link**, but the candidates the rule did not link are **possible updates**:
+//!   listed in the store's answer and kept on the new memory (`Memory::possible_updates`), each
+//!   with its similarity and what the texts say, for the caller (usually an agent, itself an
+//!   LLM) to confirm with a link or dismiss. With no vector (keyword-only), a candidate needs a
+//!   word of change or a different value to be listed.
 //!
 //! **Candidates**: the three current, unarchived memories of the new memory's tier (and session,
 //! for working memory) nearest to it in the primary model's space with a cosine of at least
-//! `supersede_threshold`; without a vector (keyword-only mode, or the model failed for this
-//! text), its three best keyword matches. Memories made from any of the new memory's sources are
-//! left out (another distillation of the same episodes is another view, not an update).
+//! `supersede_threshold` (0.82), or 0.06 more when both texts are mostly Han (multilingual-e5 puts
+//! Chinese pairs that much higher); without a vector (keyword-only mode, or the model failed for
+//! this text), its three best keyword matches. Memories made from any of the new memory's
+//! sources are left out (another distillation of the same episodes is another view, not an
+//! update). Measured on the facts-change sets and the precision sets (`BENCHMARKS.md`, "Facts
+//! that change").
 //!
 //! **Time order**: only an older statement is superseded, at the newer one's event time. When a
 //! candidate happened after the new memory (an old conversation imported late), the rule reads
 //! the two in that order, and the new memory is the history: it is stored already superseded by
 //! that candidate. Equal event times count the stored one as older.
-//!
-//! Measured on the bilingual facts-change evaluation (`crates/eval/data/facts_change.jsonl`, 128
-//! scenarios; `crates/eval/tests/facts_change.rs`): see that test for the figures.
 
-use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, NewMemory, Timestamp};
+use rearview_core::{
+    LinkMaker, LinkNote, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, NewMemory,
+    PossibleUpdate, Timestamp,
+};
 use rearview_llm::Episode;
 use rearview_search::VectorHit;
-use rearview_search::extract::{Update, is_statement, strip_timestamps, update_evidence};
-use rearview_store::{MemoryUpdate, StoredVector};
+use rearview_search::extract::{
+    Reading, Update, is_statement, stated_change, strip_timestamps, update_evidence_of,
+};
+use rearview_store::{MemoryUpdate, StoredVector, Superseding};
 
-use super::Superseded;
+use super::{PossibleChange, Superseded};
 use crate::locks::WriteGuard;
 use crate::lookup::Reach;
 use crate::{KeywordSearch, MemoryService, ServiceError};
@@ -96,13 +95,24 @@ pub(crate) struct Incoming<'a> {
     pub now: Timestamp,
 }
 
+/// How much higher a candidate's cosine must be when both texts are mostly Han:
+/// multilingual-e5 puts Chinese pairs about that much higher than English ones.
+const HAN_PAIR_OFFSET: f32 = 0.06;
+
 /// A memory the new one may supersede.
 struct Candidate {
     memory: Memory,
-    /// 0 for the nearest.
-    rank: usize,
     /// Its cosine to the new memory, when found by vector.
     cosine: Option<f32>,
+}
+
+/// What storing a memory decided about the memories it may change.
+#[derive(Debug, Default)]
+pub(crate) struct Detection {
+    /// The memories it supersedes, nearest first, each with who decided and why.
+    pub links: Vec<(Memory, LinkNote)>,
+    /// The candidates nobody linked: for the caller to confirm or dismiss.
+    pub possible: Vec<PossibleChange>,
 }
 
 impl MemoryService {
@@ -141,41 +151,48 @@ impl MemoryService {
     }
 
     /// Under the lock: the current memories `new` updates (see the module docs), each with who
-    /// decided, nearest first.
-    pub(crate) async fn detect_superseded(
+    /// decided and why, nearest first; and the candidates left for the caller.
+    pub(crate) async fn detect_links(
         &self,
         guard: &WriteGuard<'_>,
         incoming: Incoming<'_>,
         judged: Option<&Judged>,
-    ) -> Result<Vec<(Memory, &'static str)>, ServiceError> {
+    ) -> Result<Detection, ServiceError> {
         if self.config.lifecycle.supersede_threshold.is_none() {
-            return Ok(Vec::new());
+            return Ok(Detection::default());
         }
         let candidates = self.supersede_candidates(guard.namespace(), incoming).await?;
         let new = incoming.new;
         let occurred_at = new.occurred_at.unwrap_or(incoming.now);
-        let mut found = Vec::new();
-        // The rule's pick: the strongest evidence, the nearest of equals.
-        let mut by_rule: Option<(Update, Memory)> = None;
+        let mut detection = Detection::default();
+        let mut by_rule = false;
         for c in candidates {
-            match judged.filter(|j| j.shown.contains(&c.memory.id)) {
-                Some(j) => {
-                    if j.updated.contains(&c.memory.id) {
-                        found.push((c.memory, "llm"));
-                    }
+            if let Some(j) = judged.filter(|j| j.shown.contains(&c.memory.id)) {
+                if j.updated.contains(&c.memory.id) {
+                    let note = LinkNote::new(
+                        LinkMaker::Llm,
+                        "the LLM read the newer memory as an update of this one",
+                    );
+                    detection.links.push((c.memory, note));
                 }
-                None => {
-                    if self.config.lifecycle.supersede_by_rule
-                        && let Some(evidence) = self.rule_supersedes(&c, new, occurred_at)
-                        && by_rule.as_ref().is_none_or(|(best, _)| evidence > *best)
-                    {
-                        by_rule = Some((evidence, c.memory));
-                    }
+                continue;
+            }
+            match read_in_time_order(&c, new, occurred_at) {
+                RuleReading::Change(reason)
+                    if self.config.lifecycle.supersede_by_rule && !by_rule =>
+                {
+                    by_rule = true;
+                    detection.links.push((c.memory, LinkNote::new(LinkMaker::Rule, reason)));
                 }
+                RuleReading::Change(why) => detection.possible.push(possible(c, why)),
+                // Keyword matches without a sign of change are only words in common.
+                RuleReading::Possible { why, sign } if sign || c.cosine.is_some() => {
+                    detection.possible.push(possible(c, why));
+                }
+                RuleReading::Possible { .. } => {}
             }
         }
-        found.extend(by_rule.map(|(_, memory)| (memory, "rules")));
-        Ok(found)
+        Ok(detection)
     }
 
     /// The memories `ids` of the guard's namespace (the caller's `supersedes`), visible at `now`;
@@ -203,32 +220,33 @@ impl MemoryService {
             .collect()
     }
 
-    /// Marks each of `olders` superseded by `memory`, from `memory`'s event time (or the older
-    /// one's, if later: validity never ends before it starts), and updates the indexes. `memory`
-    /// itself and memories that vanished are skipped.
+    /// Marks each of `olders` superseded by `memory` with its note, from `memory`'s event time
+    /// (or the older one's, if later: validity never ends before it starts), and updates the
+    /// indexes. `memory` itself and memories that vanished are skipped.
     pub(crate) async fn supersede(
         &self,
         guard: &WriteGuard<'_>,
-        olders: Vec<(Memory, &'static str)>,
+        olders: Vec<(Memory, LinkNote)>,
         memory: &Memory,
         now: Timestamp,
     ) -> Result<Vec<Superseded>, ServiceError> {
         let namespace = guard.namespace();
         let mut done: Vec<Superseded> = Vec::new();
-        for (old, by) in olders {
+        for (old, link) in olders {
             if old.id == memory.id || done.iter().any(|d| d.id == old.id) {
                 continue;
             }
             let at = memory.occurred_at.max(old.occurred_at);
+            let superseding = Superseding { by: memory.id, at, link: link.clone() };
             let update = MemoryUpdate {
-                superseded: Some(Some((memory.id, at))),
+                superseded: Some(Some(superseding)),
                 at: now,
                 ..MemoryUpdate::default()
             };
             if let Some(updated) = self.store.update(namespace, old.id, &update).await? {
                 self.indexes.replace(&updated, None, None);
-                tracing::debug!(namespace = %namespace, old = %old.id, new = %memory.id, by, "superseded");
-                done.push(Superseded { id: old.id, by });
+                tracing::debug!(namespace = %namespace, old = %old.id, new = %memory.id, by = %link.made_by, "superseded");
+                done.push(Superseded { id: old.id, link });
             }
         }
         Ok(done)
@@ -252,6 +270,11 @@ impl MemoryService {
             metadata,
             superseded_by: Some(before.id),
             invalid_at: Some(now.max(before.occurred_at)),
+            link: Some(LinkNote::new(
+                LinkMaker::Update,
+                "an earlier text of the memory, kept when its text was updated",
+            )),
+            possible_updates: Vec::new(),
             ..before.clone()
         };
         let mut vectors = Vec::new();
@@ -289,7 +312,14 @@ impl MemoryService {
                 }
                 continue;
             }
-            let next = forgotten.superseded_by.map(|by| (by, p.invalid_at.unwrap_or(now)));
+            // History of what superseded the forgotten memory, as it was linked.
+            let next = forgotten.superseded_by.map(|by| Superseding {
+                by,
+                at: p.invalid_at.unwrap_or(now),
+                link: p.link.clone().unwrap_or_else(|| {
+                    LinkNote::new(LinkMaker::Caller, "history of a memory that was deleted")
+                }),
+            });
             let update =
                 MemoryUpdate { superseded: Some(next), at: now, ..MemoryUpdate::default() };
             if let Some(updated) = self.store.update(namespace, p.id, &update).await? {
@@ -325,30 +355,6 @@ impl MemoryService {
         Ok(out)
     }
 
-    /// The rule (see the module docs) for one candidate, reading the two texts in the order
-    /// they happened (`new` happening at `occurred_at`): the evidence, if it is enough.
-    fn rule_supersedes(
-        &self,
-        c: &Candidate,
-        new: &NewMemory,
-        occurred_at: Timestamp,
-    ) -> Option<Update> {
-        let (older, newer) = if c.memory.occurred_at <= occurred_at {
-            (c.memory.content.as_str(), new.content.as_str())
-        } else {
-            (new.content.as_str(), c.memory.content.as_str())
-        };
-        // Session stamps (`(8 May 2023) Melanie:`) are not what a text states.
-        let (older, newer) = (strip_timestamps(older), strip_timestamps(newer));
-        if !is_statement(&older) || !is_statement(&newer) {
-            return None;
-        }
-        let evidence = update_evidence(&older, &newer);
-        let nearest_by_vector = c.cosine.is_some() && c.rank == 0;
-        let enough = if nearest_by_vector { Update::Stated } else { Update::OnTopic };
-        (evidence >= enough).then_some(evidence)
-    }
-
     /// The memories `new` may supersede, nearest first (see the module docs).
     async fn supersede_candidates(
         &self,
@@ -382,7 +388,6 @@ impl MemoryService {
             }
             .into_iter()
             .take(CANDIDATES)
-            .filter(|h| h.cosine >= floor)
             .map(|h| (h.id, Some(h.cosine)))
             .collect(),
             None => self
@@ -394,9 +399,15 @@ impl MemoryService {
         };
         let ids: Vec<MemoryId> = hits.iter().map(|(id, _)| *id).collect();
         let memories = self.store.get_many(namespace, &ids, now).await?;
+        let new_han = rearview_core::mostly_han(&new.content);
         let mut out = Vec::new();
         for (id, cosine) in hits {
             let Some(memory) = memories.iter().find(|m| m.id == id) else { continue };
+            let han_pair = new_han && rearview_core::mostly_han(&memory.content);
+            let needed = if han_pair { floor + HAN_PAIR_OFFSET } else { floor };
+            if cosine.is_some_and(|c| c < needed) {
+                continue;
+            }
             // A session's working memory stays whole for `end_session`, as with merges; and two
             // memories made from the same sources (two distillations of the same episodes with
             // different instructions) are two views of them, not an update of one another.
@@ -405,7 +416,7 @@ impl MemoryService {
             {
                 continue;
             }
-            out.push(Candidate { memory: memory.clone(), rank: out.len(), cosine });
+            out.push(Candidate { memory: memory.clone(), cosine });
         }
         Ok(out)
     }
@@ -446,14 +457,63 @@ impl MemoryService {
     }
 }
 
+/// A memory with the note of the link that makes (or would make) it history.
+pub(crate) type Noted = (Memory, LinkNote);
+
+/// What the rule reads in a candidate and a new memory, in the order they happened.
+enum RuleReading {
+    /// The newer text states a change of what the older one states: a link by rule, and why.
+    Change(String),
+    /// No such change: why the two may still be one fact changing, and whether the texts show
+    /// any sign of it (a word of change, a different value).
+    Possible { why: String, sign: bool },
+}
+
+/// The rule (see the module docs) for one candidate, reading the two texts in the order they
+/// happened (`new` happening at `occurred_at`).
+fn read_in_time_order(c: &Candidate, new: &NewMemory, occurred_at: Timestamp) -> RuleReading {
+    let (older, newer) = if c.memory.occurred_at <= occurred_at {
+        (c.memory.content.as_str(), new.content.as_str())
+    } else {
+        (new.content.as_str(), c.memory.content.as_str())
+    };
+    // Session stamps (`(8 May 2023) Melanie:`) are not what a text states.
+    let (older, newer) = (strip_timestamps(older), strip_timestamps(newer));
+    if !is_statement(&older) || !is_statement(&newer) {
+        let why = "near in meaning; not both short statements, which is all the rule reads";
+        return RuleReading::Possible { why: why.to_owned(), sign: false };
+    }
+    let (older, newer) = (Reading::of(&older), Reading::of(&newer));
+    if let Some(change) = stated_change(&older, &newer) {
+        return RuleReading::Change(change.reason());
+    }
+    let evidence = update_evidence_of(&older, &newer);
+    let why = match evidence {
+        Update::Contradiction => {
+            "contradicts it, but they share too little to be sure it is one fact"
+        }
+        Update::OnTopic => "states a change about a word both use, not clearly the same thing",
+        Update::Stated => "states a change (a word of change), about nothing both name",
+        Update::Marked => "marks a change (started, new, 开始…), about nothing both name",
+        Update::Differs => "gives another value for something both name, with no word of change",
+        Update::None => "near in meaning, with no word of change",
+    };
+    RuleReading::Possible { why: why.to_owned(), sign: evidence > Update::None }
+}
+
+/// A candidate as a possible update, with `why`.
+fn possible(c: Candidate, why: String) -> PossibleChange {
+    PossibleChange {
+        update: PossibleUpdate { id: c.memory.id, similarity: c.cosine, why },
+        content: c.memory.content,
+    }
+}
+
 /// Splits what `new` (happening at `occurred`) updates into the older statements it supersedes
 /// and, if a candidate happened after it, the earliest such: the memory `new` is history of.
-pub(crate) fn by_time(
-    found: Vec<(Memory, &'static str)>,
-    occurred: Timestamp,
-) -> (Vec<(Memory, &'static str)>, Option<Memory>) {
+pub(crate) fn by_time(found: Vec<Noted>, occurred: Timestamp) -> (Vec<Noted>, Option<Noted>) {
     let (older, later): (Vec<_>, Vec<_>) =
         found.into_iter().partition(|(m, _)| m.occurred_at <= occurred);
-    let newest_truth = later.into_iter().map(|(m, _)| m).min_by_key(|m| (m.occurred_at, m.id));
+    let newest_truth = later.into_iter().min_by_key(|(m, _)| (m.occurred_at, m.id));
     (older, newest_truth)
 }
