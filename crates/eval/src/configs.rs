@@ -37,8 +37,7 @@ pub const NAMES: [&str; 7] =
 /// - custom: a fusion `weighted:V:K:S`, `rrf:K:V:W` or `rel:V:K:raw|minmax[:max|coverS]`, followed by any of
 ///   `+decay` (the design's), `+prior:W:H` (recency prior: weight, half-life in days),
 ///   `+focus:T:W:D` (dialogue focus: tail turns, tail weight, keyword decay per turn),
-///   `+nofocus` (no dialogue focusing), `+speaker:W` (a question about the user embedded with
-///   weight W in the user's first-person words; 0: as written only), `+nohistory` (superseded
+///   `+nofocus` (no dialogue focusing), `+nohistory` (superseded
 ///   memories not answered by their successors), `+nocompound` (a query asking several
 ///   questions answered as one), `+feedback:T:W` (every query vector moved toward the first
 ///   ranking's top T memories with weight W), `+dialoguefeedback:T:W` (only dialogue queries),
@@ -98,7 +97,7 @@ pub fn config(name: &str) -> Result<EvalConfig, EvalError> {
             EvalError::Input(format!(
                 "unknown configuration {other:?}; allowed: {}, or a custom fusion \
                  (weighted:V:K:S, rrf:K:V:W, rel:V:K:raw|minmax[:max|coverS], or default) with any \
-                 of +decay, +prior:W:H, +focus:T:W:D, +nofocus, +speaker:W, +nohistory, \
+                 of +decay, +prior:W:H, +focus:T:W:D, +nofocus, +nohistory, \
                  +nocompound, +feedback:T:W, +dialoguefeedback:T:W, +nofeedback, +baretail, \
                  +labelledtail, +replies:N:S, +noreplies",
                 NAMES.join(", ")
@@ -137,12 +136,7 @@ fn custom(name: &str, base: RankingConfig) -> Option<RankingConfig> {
             }
             ("nohistory", []) => ranking.answer_history = false,
             ("nocompound", []) => ranking.compound = false,
-            ("nofocus", []) => {
-                ranking.focus =
-                    QueryFocus { speaker_weight: ranking.focus.speaker_weight, ..QueryFocus::OFF }
-            }
-            // 0: a question about the user is embedded only as written.
-            ("speaker", [weight]) => ranking.focus.speaker_weight = *weight,
+            ("nofocus", []) => ranking.focus = QueryFocus::OFF,
             ("baretail", []) => ranking.focus.bare_tail = true,
             ("labelledtail", []) => ranking.focus.bare_tail = false,
             ("feedback" | "dialoguefeedback", [top, weight])

@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use rearview_core::{Clock, ManualClock, MemoryId, Namespace};
 use rearview_embed::{Embedder, TextKind};
-use rearview_search::as_speaker;
 use rearview_service::{
     KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
 };
@@ -128,10 +127,6 @@ async fn embed_all(
         (reused == 0).then(|| texts.len() as f64 / started.elapsed().as_secs_f64().max(1e-9));
     progress.finish();
     let mut queries: Vec<String> = data.questions.iter().map(|q| q.text.clone()).collect();
-    // With their readings in the user's words (`rearview_search::speaker`), which the default
-    // ranking embeds beside them: every configuration then finds its query vectors here.
-    let readings: Vec<String> = queries.iter().filter_map(|q| as_speaker(q)).collect();
-    queries.extend(readings);
     queries.sort();
     queries.dedup();
     progress.start("embedding questions", queries.len() as u64);

@@ -38,7 +38,6 @@ const QUESTIONS: [&str; 10] = [
     "咖啡",
     "disk full",
     "PostgreSQL 端口",
-    // Read in the user's words too (`rearview_search::speaker`).
     "用户对什么过敏？",
     "What does the user drink every morning?",
 ];
@@ -99,28 +98,11 @@ async fn the_default_configuration_is_what_recall_does_with_no_options() {
     }
 
     let data = Dataset { name: "pin".into(), memories, questions, ..Default::default() };
-    let configs = [
-        config("default").unwrap(),
-        config("hybrid").unwrap(),
-        config("default+speaker:0").unwrap(),
-    ];
+    let configs = [config("default").unwrap(), config("hybrid").unwrap()];
     let report = rearview_eval::run(&data, Some(embedder), &configs, &NoProgress).await.unwrap();
     assert_eq!(report.get("default", "frac", 1), Some(1.0), "{}", report.to_text());
     let design = report.get("hybrid", "frac", 1).unwrap();
     assert!(design < 1.0, "the design's formula ranks differently here: {}", report.to_text());
-    // The questions about the user are answered with their reading in the user's words, in
-    // the evaluation as in recall: without it, one of them is answered otherwise.
-    let as_written = report.get("default+speaker:0", "frac", 1).unwrap();
-    assert!(as_written < 1.0, "{}", report.to_text());
-}
-
-#[test]
-fn the_speaker_modifier_sets_the_weight_of_the_users_words() {
-    let weight = |name: &str| config(name).unwrap().ranking.unwrap().focus.speaker_weight;
-    assert_eq!(rearview_search::RankingConfig::default().focus.speaker_weight, 0.5);
-    assert_eq!(weight("default+nofeedback"), 0.5);
-    assert_eq!(weight("default+speaker:0"), 0.0);
-    assert_eq!(weight("default+speaker:0.7"), 0.7);
 }
 
 #[test]
@@ -132,7 +114,6 @@ fn the_stage_modifiers_turn_one_stage_off_each() {
     assert!(!ranking("default+nocompound").compound);
     let nofocus = ranking("default+nofocus").focus;
     assert_eq!(nofocus.min_turns, usize::MAX, "no query is read as a dialogue");
-    assert_eq!(nofocus.speaker_weight, default.focus.speaker_weight, "the speaker reading stays");
     assert!(ranking("default+nofeedback").feedback.is_none());
     assert!(ranking("default+noreplies").replies.is_none());
     // One modifier changes one thing.

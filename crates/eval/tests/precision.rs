@@ -11,7 +11,7 @@
 //!
 //! | set | named first | absent: nothing | links made | possible updates per store |
 //! |---|---|---|---|---|
-//! | dev | 0.994 | 0.167, 0.048 | 0 | measured below |
+//! | dev | 0.991 | 0.212, 0.063 | 0 | 0.63 |
 //! | held out | measured below | | | |
 //!
 //! The second column is far under the 80 %: multilingual-e5-small cannot tell an
@@ -117,9 +117,9 @@ async fn plain_questions_with_the_default_model() {
     };
     let model: Arc<dyn Embedder> = Arc::new(CachingEmbedder::new(Arc::new(model)));
     let p = measure("precision_dev.jsonl", Some(Arc::clone(&model))).await;
-    // Measured 0.994; nothing empty 0.167 (en), 0.048 (zh); 0.630 possible updates per store.
+    // Measured 0.991; nothing empty 0.212 (en), 0.063 (zh); 0.630 possible updates per store.
     assert!(p.named_first >= 0.99, "{p:?}");
-    assert!(p.absent_empty.0 >= 0.15 && p.absent_empty.1 >= 0.04, "{p:?}");
+    assert!(p.absent_empty.0 >= 0.19 && p.absent_empty.1 >= 0.05, "{p:?}");
     assert_eq!(p.links, 0, "no memory of these sets updates another: {p:?}");
     assert!(p.offers as f64 / p.stores as f64 <= 0.7, "{p:?}");
 }

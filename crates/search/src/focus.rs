@@ -18,7 +18,6 @@
 use std::collections::HashMap;
 
 use crate::Tokenizer;
-use crate::speaker::as_speaker;
 
 /// How dialogue-shaped queries are focused on their latest turns.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -34,10 +33,6 @@ pub struct QueryFocus {
     /// The tail is what its turns say, without their speaker labels; otherwise the turns as
     /// given. (The whole query is always embedded as given.)
     pub bare_tail: bool,
-    /// Share in the query vector of a question's reading in its speaker's words
-    /// ([`crate::speaker::as_speaker`]: `the user` → `I`, `用户` → `我`), when it names the
-    /// user and is no dialogue; 0 disables it.
-    pub speaker_weight: f32,
 }
 
 impl QueryFocus {
@@ -48,7 +43,6 @@ impl QueryFocus {
         tail_weight: 0.0,
         turn_decay: 1.0,
         bare_tail: false,
-        speaker_weight: 0.0,
     };
 }
 
@@ -60,10 +54,6 @@ pub struct Focused {
     pub dialogue: bool,
     /// The latest turns, to embed beside the whole query; `None` when not a dialogue.
     pub tail: Option<String>,
-    /// A question's reading in its speaker's words, to embed beside it
-    /// ([`QueryFocus::speaker_weight`]); `None` for a dialogue or a question that does not name
-    /// the user.
-    pub speaker: Option<String>,
     /// Each distinct query term with its weight in `(0, 1]`, in first-seen order.
     pub terms: Vec<(String, f32)>,
 }
@@ -83,8 +73,7 @@ pub fn focus(query: &str, tokenizer: Tokenizer, config: &QueryFocus) -> Focused 
     let turns = turns(query);
     if turns.len() < config.min_turns.max(2) {
         let terms = tokenizer.query_terms(query).into_iter().map(|t| (t, 1.0)).collect();
-        let speaker = (config.speaker_weight > 0.0).then(|| as_speaker(query)).flatten();
-        return Focused { dialogue: false, tail: None, speaker, terms };
+        return Focused { dialogue: false, tail: None, terms };
     }
     let mut weights: HashMap<String, f32> = HashMap::new();
     let mut order: Vec<String> = Vec::new();
@@ -119,7 +108,7 @@ pub fn focus(query: &str, tokenizer: Tokenizer, config: &QueryFocus) -> Focused 
         let bare = config.bare_tail.then(|| latest(&said));
         bare.filter(|t| t.chars().any(char::is_alphanumeric)).unwrap_or_else(|| latest(&turns))
     });
-    Focused { dialogue: true, tail, speaker: None, terms }
+    Focused { dialogue: true, tail, terms }
 }
 
 /// A turn's leading label and what follows it: up to 32 characters before the first `:` or
@@ -153,7 +142,6 @@ mod tests {
         tail_weight: 0.5,
         turn_decay: 0.5,
         bare_tail: false,
-        speaker_weight: 0.5,
     };
 
     #[test]
@@ -163,23 +151,6 @@ mod tests {
         assert!(!f.dialogue);
         assert!(f.terms.iter().all(|(_, w)| *w == 1.0));
         assert!(f.terms.iter().any(|(t, _)| t.starts_with("carolin")));
-    }
-
-    #[test]
-    fn a_question_about_the_user_gets_a_reading_in_the_users_words_and_a_dialogue_none() {
-        let f = focus("Where does the user live now?", Tokenizer::CjkBigram, &FOCUS);
-        assert_eq!(f.speaker.as_deref(), Some("Where do I live now?"));
-        let off = QueryFocus { speaker_weight: 0.0, ..FOCUS };
-        assert_eq!(
-            focus("Where does the user live now?", Tokenizer::CjkBigram, &off).speaker,
-            None
-        );
-        let dialogue = "用户：你好\n助手：你好\n用户：用户住在哪里？";
-        assert_eq!(focus(dialogue, Tokenizer::CjkBigram, &FOCUS).speaker, None);
-        // Two lines are no dialogue to focus, and no question to read either.
-        assert_eq!(focus("用户：你好\n助手：你好", Tokenizer::CjkBigram, &FOCUS).speaker, None);
-        let unfocused = QueryFocus { speaker_weight: 0.5, ..QueryFocus::OFF };
-        assert_eq!(focus(dialogue, Tokenizer::CjkBigram, &unfocused).speaker, None);
     }
 
     #[test]

@@ -14,7 +14,6 @@
 //! - [`links`]: a superseded memory answered by the current one that replaced it (the links are
 //!   made when memories are stored);
 //! - [`replies`]: in a conversation, the reply to a question placed right after it;
-//! - [`speaker`]: a question about "the user" read in the user's own (first-person) words.
 //!
 //! **Invariant:** nothing here does I/O or reads the clock. The query vector and "now" are inputs,
 //! so the same inputs always give the same ranking.
@@ -27,7 +26,6 @@ pub mod focus;
 pub mod links;
 pub mod rank;
 pub mod replies;
-pub mod speaker;
 pub mod text;
 pub mod tokenize;
 pub mod vector;
@@ -42,7 +40,6 @@ pub use rank::{
     TierOrder, VectorScale, passes_floor, rank,
 };
 pub use replies::{Replies, asks, place_replies};
-pub use speaker::as_speaker;
 pub use text::{SnapshotError, TextHit, TextIndex};
 pub use tokenize::Tokenizer;
 pub use vector::{FlatIndex, VectorHit, VectorIndex};

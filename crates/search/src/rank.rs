@@ -29,10 +29,7 @@
 //!
 //! Dialogue-shaped queries are focused on their latest turns first ([`mod@crate::focus`]), and
 //! ranked twice: the second time with the query vector moved toward the first ranking's best
-//! memory, `normalise(q + 0.3 · v₁)` ([`mod@crate::feedback`]). A question about the user is
-//! embedded as written and in the user's own words, `normalise(0.5 · q + 0.5 · q_I)`
-//! (`Where does the user live?` and `Where do I live?`; [`mod@crate::speaker`]).
-//! Reciprocal-rank fusion ([`Fusion::Rrf`], Cormack, Clarke & Büttcher, SIGIR 2009) and the
+//! memory, `normalise(q + 0.3 · v₁)` ([`mod@crate::feedback`]). Reciprocal-rank fusion ([`Fusion::Rrf`], Cormack, Clarke & Büttcher, SIGIR 2009) and the
 //! design's weighted formula ([`Fusion::Weighted`]) remain for comparison.
 //!
 //! Ties break by event time, newer first (the recency the issue asks for as a near-tie breaker,
@@ -213,7 +210,6 @@ impl Default for RankingConfig {
                 tail_weight: 0.3,
                 turn_decay: 0.5,
                 bare_tail: true,
-                speaker_weight: 0.5,
             },
             vector_candidates: 50,
             keyword_candidates: 50,

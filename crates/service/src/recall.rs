@@ -110,7 +110,7 @@ impl MemoryService {
             // this is where their embedding time goes.
             let embedding = Instant::now();
             if plan.ranking.vector_candidates > 0 {
-                self.embed_parts(&parts, request.models.as_deref(), &plan.ranking.focus).await;
+                self.embed_parts(&parts, request.models.as_deref()).await;
             }
             let embedded = embedding.elapsed();
             let mut answers = Vec::with_capacity(parts.len());

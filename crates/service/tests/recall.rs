@@ -188,48 +188,6 @@ async fn a_dialogue_is_ranked_again_toward_its_best_memory_and_a_question_is_not
 }
 
 #[tokio::test]
-async fn a_question_about_the_user_is_also_read_in_the_users_own_words() {
-    let h = harness().await;
-    remember(&h, "a", "I live in Denver now").await;
-    remember(&h, "a", "the user interface does not load on Safari").await;
-    let ask = |speaker_weight: f32| {
-        let mut ranking = RankingConfig::default();
-        ranking.focus.speaker_weight = speaker_weight;
-        RecallRequest {
-            explain: true,
-            ranking: Some(ranking),
-            ..RecallRequest::new("Where does the user live now?")
-        }
-    };
-    let read = h.service.recall(&ns("a"), ask(0.5)).await.unwrap();
-    let as_written = h.service.recall(&ns("a"), ask(0.0)).await.unwrap();
-    assert_eq!(read.hits[0].memory.content, "I live in Denver now");
-    assert_eq!(as_written.hits[0].memory.content, "the user interface does not load on Safari");
-    let denver = |r: &rearview_service::RecallResponse| {
-        reported_cosine(r.hits.iter().find(|h| h.memory.content.starts_with("I live")).unwrap())
-    };
-    assert!(
-        denver(&read) > denver(&as_written) + 0.05,
-        "{} vs {}",
-        denver(&read),
-        denver(&as_written)
-    );
-    for hit in &read.hits {
-        let signal = vector_signal(hit);
-        assert!(
-            signal
-                .contains(r#"blends in the user's words, "Where do I live now?", with weight 0.5"#),
-            "{signal}"
-        );
-    }
-    assert!(as_written.hits.iter().all(|hit| !vector_signal(hit).contains("blends")));
-    // A question naming no user is embedded as written.
-    let other = RecallRequest { explain: true, ..RecallRequest::new("Where is Denver?") };
-    let r = h.service.recall(&ns("a"), other).await.unwrap();
-    assert!(r.hits.iter().all(|hit| !vector_signal(hit).contains("blends")));
-}
-
-#[tokio::test]
 async fn namespaces_never_see_each_other() {
     let h = harness().await;
     remember(&h, "alice", "alice's locker code is 4711").await;

@@ -5,16 +5,14 @@ use std::sync::Arc;
 
 use rearview_core::{Embedding, truncate_chars};
 use rearview_embed::{Embedder, TextKind};
-use rearview_search::{Focused, QueryFocus, Scored, as_speaker};
+use rearview_search::{Focused, QueryFocus, Scored};
 
 use super::{Query, note_on_vector_signal};
 use crate::{MemoryService, VectorSearch};
 
-/// What is embedded beside the query, with its weight: a dialogue's latest turns, or a question
-/// about the user in the user's own words (`rearview_search::speaker`).
+/// What is embedded beside the query, with its weight: a dialogue's latest turns.
 pub(super) fn reading<'a>(focused: &'a Focused, focus: &QueryFocus) -> Option<(&'a str, f32)> {
-    let tail = focused.tail.as_deref().map(|t| (t, focus.tail_weight));
-    tail.or(focused.speaker.as_deref().map(|s| (s, focus.speaker_weight)))
+    focused.tail.as_deref().map(|t| (t, focus.tail_weight))
 }
 
 /// Says in each vector signal's explanation what the query vector was blended with.
@@ -23,34 +21,25 @@ pub(super) fn explain_reading(ranked: &mut [Scored], query: &Query, focus: &Quer
     if query.vectors.is_empty() {
         return;
     }
-    let what = if query.focused.tail.is_some() { "its latest turns" } else { "the user's words" };
-    let note = format!("; the query vector blends in {what}, {text:?}, with weight {weight}");
+    let note =
+        format!("; the query vector blends in its latest turns, {text:?}, with weight {weight}");
     note_on_vector_signal(ranked, &note);
 }
 
 impl MemoryService {
-    /// The vectors of a compound question's parts (and of their readings in the user's words),
-    /// computed in one batch per space and left in the query cache, where each part's own
-    /// embedding then finds them. A failure is left for the parts to report.
-    pub(super) async fn embed_parts(
-        &self,
-        parts: &[&str],
-        models: Option<&[String]>,
-        focus: &QueryFocus,
-    ) {
+    /// The vectors of a compound question's parts, computed in one batch per space and left in
+    /// the query cache, where each part's own embedding then finds them. A failure is left for
+    /// the parts to report.
+    pub(super) async fn embed_parts(&self, parts: &[&str], models: Option<&[String]>) {
         let Ok(spaces) = self.query_spaces(models) else { return };
-        let mut texts: Vec<String> = parts.iter().map(|p| (*p).to_owned()).collect();
-        if focus.speaker_weight > 0.0 {
-            // Each part's reading in the user's words, which its own embedding asks for.
-            texts.extend(parts.iter().filter_map(|p| as_speaker(p)));
-        }
+        let texts: Vec<String> = parts.iter().map(|p| (*p).to_owned()).collect();
         for embedder in spaces {
             let _ = self.query_vectors_of(embedder.as_ref(), &texts).await;
         }
     }
 
     /// The query's vector in each of `spaces` that could embed it: the whole query's, or with a
-    /// second reading `(text, weight)` (a dialogue's tail, a question in its speaker's words),
+    /// second reading `(text, weight)` (a dialogue's tail),
     /// `normalise((1 − weight) · whole + weight · reading)`. Texts embedded lately come from the
     /// query cache; the others go to the model in one batch.
     pub(super) async fn embed_query(

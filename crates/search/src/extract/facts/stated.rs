@@ -21,8 +21,10 @@ pub enum StatedChange {
         /// What it changed to.
         to: String,
     },
-    /// A change stated (or a contradiction: a negation, the other side of an antonym) about at
-    /// least two subject terms both texts share, with at most one value changed on each side:
+    /// A change about at least two subject terms both texts share that replaces one value with
+    /// another or names what it replaced (`instead of`), or a contradiction (a negation, the
+    /// other side of an antonym) of the same named things: not a word of change alone
+    /// (`因台风过境而取消` after `因为下雨活动被取消` are two stories):
     /// `We switched the API server to port 9090` after `The API listens on port 8080` (`api`,
     /// `port`).
     OnSharedSubject {
@@ -64,12 +66,20 @@ pub fn stated_change(older: &Reading, newer: &Reading) -> Option<StatedChange> {
         return Some(found);
     }
     let evidence = update_evidence_of(older, newer);
-    let one_value = values_changed(older, newer) <= 1 && values_changed(newer, older) <= 1;
-    (evidence >= Update::OnTopic && shared.len() >= 2 && one_value).then(|| {
-        StatedChange::OnSharedSubject {
-            terms: shared.into_iter().collect(),
-            contradiction: evidence == Update::Contradiction,
-        }
+    let (gone, added) = (values_changed(older, newer), values_changed(newer, older));
+    // A contradiction about the same named things (no value added: `获奖` / `没有获奖` with a
+    // new friend named is another competition; `不再喝黑咖啡` may drop `一杯`); a change that replaces one value with
+    // another (`port 8080` → `9090`), or says what it replaced (`instead of Heroku`). A word of
+    // change alone (`取消`, `换成了涂鸦本` of something the older text never named) may end one
+    // story and begin another.
+    let about_the_same = match evidence {
+        Update::Contradiction => added == 0,
+        Update::OnTopic => (gone == 1 && added == 1) || !newer.markers.replaced.is_empty(),
+        _ => false,
+    };
+    (about_the_same && shared.len() >= 2).then(|| StatedChange::OnSharedSubject {
+        terms: shared.into_iter().collect(),
+        contradiction: evidence == Update::Contradiction,
     })
 }
 
@@ -219,6 +229,16 @@ mod tests {
             assert_eq!(read(older, newer), None, "{older} / {newer}");
         }
         assert_eq!(read("I live in Berlin.", "I'm going to move to Lisbon."), None, "a plan");
+        // Two stories that each end with a cancellation: no new value is said.
+        let zoo = "Bart在期待去动物园，但是因为下雨活动被取消而感到悲伤。";
+        assert_eq!(read(zoo, "Bart期待的夏日游泳活动因台风过境而取消，感到很失望。"), None);
+        // Two competitions (a friend named in the second), and a prank on a new object.
+        let won = "Bart在学校的绘画比赛中获得优胜奖，感到非常开心。";
+        assert_eq!(read(won, "Bart和好朋友Jack参加了绘画比赛，都没有获奖但是感觉非常开心。"), None);
+        let gossip = "小美在体育课的更衣室偷偷讲别的同学坏话，让Lisa感到生气。";
+        let prank =
+            "上课时同桌Eddie偷偷把Lisa的笔记本换成了涂鸦本，同学们的笑声让Lisa感到尴尬和气愤。";
+        assert_eq!(read(gossip, prank), None);
         // One word shared (数据库, read as its two pairs) is one subject term.
         assert_eq!(
             read("数据库每天凌晨三点备份。", "用户要求把数据库从MySQL换成PostgreSQL。"),
