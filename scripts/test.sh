@@ -98,6 +98,9 @@ check() {
   if [ "$status" -eq 0 ]; then status=$code; fi
 }
 
+step "the boundary under attack: slow keyless bodies, a connection flood, file modes, key rotation"
+check python3 tests/reliability/boundary.py "$bin" --seconds 12
+
 step "MCP end to end with the official Python SDK (rearview mcp over stdio and HTTP)"
 check "$venv/bin/python" tests/e2e/mcp_e2e.py "$bin"
 
@@ -116,6 +119,23 @@ check "$contract_venv/bin/python" tests/e2e/openapi_contract.py "$bin"
 step "reliability: kill -9 under 4 writers (20 cycles), soak 64 clients x 15 s (default model)"
 check python3 tests/reliability/crash.py "$bin" --cycles 20
 check python3 tests/reliability/soak.py "$bin" --clients 64 --seconds 15
+
+step "Python SDK (clients/python) with the real langgraph, langchain-core and openai-agents"
+# Its own venv, rebuilt when the pinned versions change; the package itself reinstalled each run.
+sdk_venv="${REARVIEW_SDK_VENV:-$HOME/.cache/rearview/venv-sdk}"
+sdk_hash=$(sha256sum clients/python/requirements-test.txt | cut -d' ' -f1)
+if [ "$(cat "$sdk_venv/.requirements-sha256" 2>/dev/null)" != "$sdk_hash" ]; then
+  rm -rf "$sdk_venv"
+  python3 -m venv "$sdk_venv"
+  "$sdk_venv/bin/pip" install --quiet --disable-pip-version-check -r clients/python/requirements-test.txt
+  echo "$sdk_hash" > "$sdk_venv/.requirements-sha256"
+fi
+"$sdk_venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --force-reinstall "./clients/python[all]"
+check env REARVIEW_BIN="$bin" "$sdk_venv/bin/python" -m pytest -q -p no:cacheprovider clients/python/tests
+
+step "TypeScript SDK (clients/typescript): build, Node's test runner, npm pack and install"
+(cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error)
+check env REARVIEW_BIN="$(realpath "$bin")" npm --prefix clients/typescript test
 
 step "examples: MCP client configs, LangChain (MCP adapters and plain HTTP), agent loop"
 check "$examples_venv/bin/python" examples/run_examples.py "$bin"

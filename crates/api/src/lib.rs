@@ -7,16 +7,18 @@
 
 pub mod audit;
 pub mod compat;
+mod header;
 mod lifecycle;
 mod links;
 pub mod metrics;
 mod params;
 mod transfer;
 
+pub use header::{NAMESPACE_HEADER, namespace_header};
 pub use lifecycle::{
-    EndSessionParams, IdsParams, OriginalsParam, SuggestParams, SummarizeEpisodesParams,
-    distilled_json, memories_json, memory_ids, session_end_json, stored_json, suggestions_json,
-    summarize,
+    EndSessionParams, IdsParams, NamespaceParams, OriginalsParam, SuggestParams,
+    SummarizeEpisodesParams, distilled_json, memories_json, memory_ids, session_end_json,
+    stored_json, suggestions_json, summarize,
 };
 pub use links::{
     LinkParams, LinkView, PossibleUpdateView, UnlinkParams, link, pending_json, possible_json,

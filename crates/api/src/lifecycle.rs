@@ -28,6 +28,17 @@ impl IdsParams {
     }
 }
 
+/// Arguments of `cleanup_expired` (`POST /v1/cleanup`, whose body may also be empty).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NamespaceParams {
+    /// Tenant (user, agent or memory bank). Over REST it overrides `X-Rearview-Namespace`,
+    /// over MCP the connection's; default the key's only namespace, else `default`. Refused
+    /// outside the key's grant.
+    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
+    pub namespace: Option<String>,
+}
+
 /// Arguments of `end_session` (`POST /v1/sessions/end`).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

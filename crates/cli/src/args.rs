@@ -225,6 +225,10 @@ pub enum Command {
         /// [env: REARVIEW_MAX_MCP_SESSIONS] [default: 256].
         #[arg(long, value_name = "N")]
         max_mcp_sessions: Option<String>,
+        /// Open MCP sessions one API key may hold, so one tenant cannot take them all
+        /// [env: REARVIEW_MAX_MCP_SESSIONS_PER_KEY] [default: 32].
+        #[arg(long, value_name = "N")]
+        max_mcp_sessions_per_key: Option<String>,
     },
     /// Manage API keys for `rearview serve` (stored as hashes in the database).
     #[command(subcommand)]
@@ -644,6 +648,7 @@ impl Cli {
             rate_limit,
             max_in_flight,
             max_mcp_sessions,
+            max_mcp_sessions_per_key,
         } = &self.command
         {
             put("listen", listen);
@@ -652,6 +657,7 @@ impl Cli {
             put("rate_limit", rate_limit);
             put("max_in_flight", max_in_flight);
             put("max_mcp_sessions", max_mcp_sessions);
+            put("max_mcp_sessions_per_key", max_mcp_sessions_per_key);
             if *insecure_no_auth {
                 out.insert("insecure_no_auth", "true".to_owned());
             }

@@ -101,6 +101,7 @@ pub async fn http_config(
         rate_limit,
         max_in_flight: settings.max_in_flight,
         max_mcp_sessions: settings.max_mcp_sessions,
+        max_mcp_sessions_per_key: settings.max_mcp_sessions_per_key,
         ..defaults
     })
 }

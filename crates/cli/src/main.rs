@@ -64,9 +64,12 @@ fn init_logging(cli: &Cli) -> anyhow::Result<()> {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let (writer, ansi) = match &cli.log_file {
         Some(path) => {
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
+            let mut options = std::fs::OpenOptions::new();
+            options.create(true).append(true);
+            // The log holds excerpts of memories and queries: owner only, like the database.
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            let file = options
                 .open(path)
                 .map_err(|e| anyhow::anyhow!("opening --log-file {}: {e}", path.display()))?;
             (BoxMakeWriter::new(std::sync::Mutex::new(file)), false)

@@ -134,6 +134,11 @@ const KEYS: &[Key] = &[
     key("rate_limit", &["REARVIEW_RATE_LIMIT"], "--rate-limit"),
     key("max_in_flight", &["REARVIEW_MAX_IN_FLIGHT"], "--max-in-flight"),
     key("max_mcp_sessions", &["REARVIEW_MAX_MCP_SESSIONS"], "--max-mcp-sessions"),
+    key(
+        "max_mcp_sessions_per_key",
+        &["REARVIEW_MAX_MCP_SESSIONS_PER_KEY"],
+        "--max-mcp-sessions-per-key",
+    ),
     // An admin key for containers without a shell: hashed and stored at start-up.
     Key { name: "api_key", env: &["REARVIEW_API_KEY"], flag: None, secret: true },
 ];
@@ -208,6 +213,8 @@ pub struct Settings {
     pub max_in_flight: usize,
     /// Open MCP sessions.
     pub max_mcp_sessions: usize,
+    /// MCP sessions per API key.
+    pub max_mcp_sessions_per_key: usize,
     /// A secret to seed as an admin key at start-up.
     pub api_key: Option<String>,
     /// Each key's value as shown (secrets redacted) and its source, for `config show`.
@@ -317,6 +324,7 @@ impl Settings {
             rate_limit: server.rate_limit,
             max_in_flight: server.max_in_flight,
             max_mcp_sessions: server.max_mcp_sessions,
+            max_mcp_sessions_per_key: server.max_mcp_sessions_per_key,
             api_key: server.api_key,
             shown,
             file: layers.file_path,
@@ -512,6 +520,7 @@ struct ServerKeys {
     rate_limit: u32,
     max_in_flight: usize,
     max_mcp_sessions: usize,
+    max_mcp_sessions_per_key: usize,
     api_key: Option<String>,
 }
 
@@ -562,6 +571,12 @@ impl ServerKeys {
             max_mcp_sessions: layers.parse(
                 "max_mcp_sessions",
                 "256",
+                "a whole number from 1 to 100000",
+                up_to_100k,
+            )?,
+            max_mcp_sessions_per_key: layers.parse(
+                "max_mcp_sessions_per_key",
+                "32",
                 "a whole number from 1 to 100000",
                 up_to_100k,
             )?,

@@ -1,12 +1,17 @@
-//! The gate in front of every route: Host and Origin validation (DNS rebinding), authentication
-//! by API key, the per-key rate limit, the cap on open MCP sessions, and load shedding.
+//! The gate in front of every route, in the order a request meets it: Host and Origin validation
+//! (DNS rebinding); authentication by API key from the headers alone, before any body is read
+//! or any slot taken (failed attempts logged and limited per client address); the per-key rate
+//! limit; MCP sessions capped in all and per key, and bound to the key that opened them;
+//! admission (load shedding past `max_in_flight`, and past a key's share of it).
 
+use std::collections::HashMap;
+use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -47,8 +52,17 @@ pub(crate) struct Guard {
     /// Lower-cased `host` or `host:port` entries.
     hosts: Vec<String>,
     limiter: Option<DefaultKeyedRateLimiter<String>>,
+    /// Failed authentications per client address.
+    failures: DefaultKeyedRateLimiter<IpAddr>,
     pub(crate) sessions: Arc<rearview_mcp::Sessions>,
     pub(crate) max_sessions: usize,
+    max_sessions_per_key: usize,
+    /// Who opened each MCP session (an API key's id; `""` for the trusted local user).
+    owners: Mutex<HashMap<String, String>>,
+    /// Requests in flight in all, and per key.
+    in_flight: Arc<tokio::sync::Semaphore>,
+    per_key: Mutex<HashMap<String, usize>>,
+    max_in_flight_per_key: usize,
 }
 
 impl Guard {
@@ -66,8 +80,16 @@ impl Guard {
             limiter: config
                 .rate_limit
                 .map(|r| RateLimiter::keyed(Quota::per_second(r.per_second).allow_burst(r.burst))),
+            failures: RateLimiter::keyed(
+                Quota::per_second(FAILED_AUTH_PER_SECOND).allow_burst(FAILED_AUTH_BURST),
+            ),
             sessions,
             max_sessions: config.max_mcp_sessions,
+            max_sessions_per_key: config.max_mcp_sessions_per_key,
+            owners: Mutex::new(HashMap::new()),
+            in_flight: Arc::new(tokio::sync::Semaphore::new(config.max_in_flight)),
+            per_key: Mutex::new(HashMap::new()),
+            max_in_flight_per_key: (config.max_in_flight / 4).max(8),
         }
     }
 
@@ -152,31 +174,38 @@ fn host_refused(what: &str, value: &str) -> Response {
     .into_response()
 }
 
-/// Routes that answer without a key: liveness, readiness and the API description.
+/// Routes that answer without a key: liveness, readiness, the API description, and the
+/// console's static files (which hold no data; the page calls the API with the user's key).
 pub(crate) fn is_public(path: &str) -> bool {
-    matches!(path, "/healthz" | "/readyz" | "/openapi.json")
+    matches!(path, "/healthz" | "/readyz" | "/openapi.json" | "/ui") || path.starts_with("/ui/")
 }
 
-/// Authenticates the request and puts its [`Caller`] into the request's extensions; 401
-/// without a valid key where keys are required. `/metrics` needs an admin key unless public.
+/// Failed authentications a client address may make per second, and at once, before it gets 429.
+const FAILED_AUTH_PER_SECOND: NonZeroU32 = NonZeroU32::new(5).expect("non-zero");
+const FAILED_AUTH_BURST: NonZeroU32 = NonZeroU32::new(20).expect("non-zero");
+
+/// Authenticates the request from its headers (before its body is read or a slot is taken) and
+/// puts its [`Caller`] into the request's extensions; 401 without a valid key where keys are
+/// required, logged, and 429 for an address that keeps failing. `/metrics` needs an admin key
+/// unless public. Then the per-key rate limit and the MCP session rules.
 pub(crate) async fn authenticate(
     State(guard): State<Arc<Guard>>,
     mut request: Request,
     next: Next,
 ) -> Response {
-    let path = request.uri().path();
-    if is_public(path) || (path == "/metrics" && guard.metrics_public) {
+    let path = request.uri().path().to_owned();
+    if is_public(&path) || (path == "/metrics" && guard.metrics_public) {
         request.extensions_mut().insert(Caller::trusted());
         return next.run(request).await;
     }
+    // The client's address (none for a request made in-process, which is not limited).
+    let peer = request.extensions().get::<ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip());
     let authorization = request.headers().get(header::AUTHORIZATION).cloned();
-    let opens_session = opens_mcp_session(&request);
-    let is_metrics = path == "/metrics";
     let caller = match caller(&guard, authorization.as_ref()).await {
         Ok(caller) => caller,
-        Err(response) => return response,
+        Err(response) => return failed(&guard, peer, request.method(), &path, response),
     };
-    if is_metrics && !caller.is_admin() {
+    if path == "/metrics" && !caller.is_admin() {
         return ApiError::new(
             ErrorCode::Forbidden,
             "/metrics sums over every tenant: it needs an admin key, or start the server with --metrics-public",
@@ -187,16 +216,137 @@ pub(crate) async fn authenticate(
         && let Err(not_until) = limiter.check_key(&id.to_owned())
     {
         let wait = not_until.wait_time_from(governor::clock::Clock::now(limiter.clock()));
-        return too_many_requests(wait);
+        return too_many_requests(wait, "this key is over its request rate (--rate-limit)");
     }
-    if opens_session && rearview_mcp::open_sessions(&guard.sessions).await >= guard.max_sessions {
+    let owner = caller.key_id().unwrap_or_default().to_owned();
+    request.extensions_mut().insert(caller);
+    if path != "/mcp" {
+        return next.run(request).await;
+    }
+    mcp_session_rules(&guard, owner, request, next).await
+}
+
+/// A failed authentication: logged with the client's address, and 429 instead of the 401 for an
+/// address over its budget of failures (guessing keys, or a client misconfigured in a loop).
+fn failed(
+    guard: &Guard,
+    peer: Option<IpAddr>,
+    method: &Method,
+    path: &str,
+    response: Response,
+) -> Response {
+    let path: String = path.chars().take(200).collect();
+    let shown = peer.map_or_else(|| "in-process".to_owned(), |p| p.to_string());
+    if let Some(Err(not_until)) = peer.map(|p| guard.failures.check_key(&p)) {
+        let wait = not_until.wait_time_from(governor::clock::Clock::now(guard.failures.clock()));
+        tracing::warn!(target: "rearview::audit", peer = shown, %method, path, "authentication failed; client over its budget of failures (429)");
+        return too_many_requests(wait, "too many failed authentications from this address");
+    }
+    tracing::warn!(target: "rearview::audit", peer = shown, %method, path, status = response.status().as_u16(), "authentication failed");
+    response
+}
+
+/// MCP sessions: a request to an open session must come from the key that opened it (else 404,
+/// as for a session that does not exist); a new session is refused (503) past the server's cap
+/// or the key's share of it; the session a request opens is recorded as its key's.
+async fn mcp_session_rules(guard: &Guard, owner: String, request: Request, next: Next) -> Response {
+    if let Some(id) = request.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
+        let recorded = guard.owners.lock().ok().and_then(|o| o.get(id).cloned());
+        if recorded.is_some_and(|o| o != owner) {
+            return ApiError::new(
+                ErrorCode::NotFound,
+                "no such MCP session for this key; start one with initialize",
+            )
+            .into_response();
+        }
+        let closing = request.method() == Method::DELETE;
+        let id = id.to_owned();
+        let response = next.run(request).await;
+        if closing
+            && response.status().is_success()
+            && let Ok(mut owners) = guard.owners.lock()
+        {
+            owners.remove(&id);
+        }
+        return response;
+    }
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
+    // A POST without a session id opens one (the `initialize` request).
+    let open = rearview_mcp::open_session_ids(&guard.sessions).await;
+    let mine = match guard.owners.lock() {
+        Ok(mut owners) => {
+            owners.retain(|id, _| open.contains(id));
+            owners.values().filter(|o| **o == owner).count()
+        }
+        Err(_) => 0,
+    };
+    if open.len() >= guard.max_sessions {
         return overloaded(format!(
             "{} MCP sessions are open, the most this server keeps (--max-mcp-sessions); close one or retry later",
             guard.max_sessions
         ));
     }
-    request.extensions_mut().insert(caller);
-    next.run(request).await
+    if mine >= guard.max_sessions_per_key {
+        return overloaded(format!(
+            "this key has {mine} MCP sessions open, the most one key may (--max-mcp-sessions-per-key); close one (DELETE /mcp) or let one idle out"
+        ));
+    }
+    let response = next.run(request).await;
+    if let Some(id) = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok())
+        && let Ok(mut owners) = guard.owners.lock()
+    {
+        owners.insert(id.to_owned(), owner);
+    }
+    response
+}
+
+/// Admission: a slot among `max_in_flight` requests, and within the key's share of them (a
+/// quarter, at least 8), or 503 with `Retry-After` at once. `/healthz` is never refused.
+pub(crate) async fn admit(
+    State(guard): State<Arc<Guard>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if request.uri().path() == "/healthz" {
+        return next.run(request).await;
+    }
+    let Ok(_slot) = Arc::clone(&guard.in_flight).try_acquire_owned() else {
+        return overloaded(
+            "the server is at its limit of requests in flight (--max-in-flight); retry shortly"
+                .to_owned(),
+        );
+    };
+    let key = request.extensions().get::<Caller>().and_then(|c| c.key_id()).map(str::to_owned);
+    let Some(key) = key else { return next.run(request).await };
+    let admitted = match guard.per_key.lock() {
+        Ok(mut per_key) => {
+            let count = per_key.entry(key.clone()).or_default();
+            let ok = *count < guard.max_in_flight_per_key;
+            if ok {
+                *count += 1;
+            }
+            ok
+        }
+        Err(_) => true,
+    };
+    if !admitted {
+        return overloaded(format!(
+            "this key has {} requests in flight, its share of --max-in-flight; retry shortly",
+            guard.max_in_flight_per_key
+        ));
+    }
+    let response = next.run(request).await;
+    if let Ok(mut per_key) = guard.per_key.lock()
+        && let Some(count) = per_key.get_mut(&key)
+    {
+        *count -= 1;
+        if *count == 0 {
+            per_key.remove(&key);
+        }
+    }
+    response
 }
 
 async fn caller(guard: &Guard, authorization: Option<&HeaderValue>) -> Result<Caller, Response> {
@@ -229,26 +379,17 @@ fn bearer_token(value: &HeaderValue) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty()).then(|| token.trim())
 }
 
-/// A POST to `/mcp` without a session id starts a session (the `initialize` request).
-fn opens_mcp_session(request: &Request) -> bool {
-    request.method() == Method::POST
-        && request.uri().path() == "/mcp"
-        && !request.headers().contains_key("mcp-session-id")
-}
-
 fn unauthorized(message: &str) -> Response {
     let mut response = ApiError::new(ErrorCode::Unauthorized, message).into_response();
     response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
     response
 }
 
-fn too_many_requests(wait: Duration) -> Response {
+fn too_many_requests(wait: Duration, why: &str) -> Response {
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-    let mut response = ApiError::new(
-        ErrorCode::RateLimited,
-        format!("this key is over its request rate (--rate-limit); retry in {seconds} s"),
-    )
-    .into_response();
+    let mut response =
+        ApiError::new(ErrorCode::RateLimited, format!("{why}; retry in {} s", seconds.max(1)))
+            .into_response();
     response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds.max(1)));
     response
 }

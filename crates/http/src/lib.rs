@@ -9,10 +9,12 @@
 //! `{"code", "message"}` (see [`ApiError`]), including 404, 405 and 413. The OpenAPI 3.1 document
 //! is at `/openapi.json` ([`openapi::document`]).
 //!
-//! Every request passes the gate of `guard.rs` (outermost first): Host/Origin validation, load
-//! shedding past [`HttpConfig::max_in_flight`], body size and read timeout, authentication by API
-//! key (the key's grant becomes the request's [`rearview_service::Caller`]), the per-key rate
-//! limit and the MCP session cap. REST calls are audited in `audit.rs`, tool calls in
+//! Every request passes the gate of `guard.rs` (outermost first): Host/Origin validation,
+//! authentication by API key from the headers alone (the key's grant becomes the request's
+//! [`rearview_service::Caller`]; failures logged and limited per address), the per-key rate
+//! limit, the MCP session rules (caps in all and per key, a session bound to its key), admission
+//! (load shedding past [`HttpConfig::max_in_flight`] and past a key's share), then the body
+//! (size cap, a stalled or too slow body refused). REST calls are audited in `audit.rs`, tool calls in
 //! `rearview-mcp`.
 
 mod audit;
@@ -27,7 +29,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::error_handling::HandleErrorLayer;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Json};
@@ -68,12 +69,19 @@ pub struct HttpConfig {
     pub max_in_flight: usize,
     /// Open MCP sessions; past that, a new session gets 503.
     pub max_mcp_sessions: usize,
+    /// Open MCP sessions one key may hold (so one tenant cannot take them all); past that, its
+    /// new session gets 503.
+    pub max_mcp_sessions_per_key: usize,
     /// An MCP session idle this long is closed.
     pub mcp_session_idle: Duration,
     /// A client must send a request's headers within this time (slow or half-open connections
-    /// are closed), and each chunk of its body within this time.
+    /// are closed), each chunk of its body within this time, and the whole body within three
+    /// times it.
     pub read_timeout: Duration,
-    /// Open connections; past that, new ones wait in the kernel's backlog.
+    /// Open connections served as usual; past that, half as many more are accepted, each of
+    /// which must send its request within a second and is closed after it (a flood of idle
+    /// connections cannot keep a health probe waiting), and the rest wait in the kernel's
+    /// backlog.
     pub max_connections: usize,
     /// How long a stopping server lets in-flight requests finish before it closes them.
     pub shutdown_grace: Duration,
@@ -92,6 +100,7 @@ impl Default for HttpConfig {
             }),
             max_in_flight: 256,
             max_mcp_sessions: 256,
+            max_mcp_sessions_per_key: 32,
             mcp_session_idle: Duration::from_secs(300),
             read_timeout: Duration::from_secs(10),
             max_connections: 1024,
@@ -169,8 +178,7 @@ pub fn router_with(
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(AppState { service: Arc::clone(&service), tools, default_namespace })
-        .layer(axum::middleware::from_fn(audit::audit_rest))
-        .layer(axum::middleware::from_fn_with_state(Arc::clone(&guard), guard::authenticate));
+        .layer(axum::middleware::from_fn(audit::audit_rest));
     let public = Router::new()
         .route("/openapi.json", get(move || std::future::ready(openapi_json(access, &document))))
         .route("/healthz", get(healthz))
@@ -178,22 +186,14 @@ pub fn router_with(
         .merge(console::routes())
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(service);
+    // Outermost first: log, Host check, authentication (headers only), admission, the body.
     let router = protected
         .merge(public)
         .layer(axum::middleware::from_fn(move |request, next| {
             serve::read_body(max, read_timeout, request, next)
         }))
-        .layer(
-            tower::ServiceBuilder::new()
-                .layer(HandleErrorLayer::new(|_: tower::BoxError| async {
-                    guard::overloaded(
-                        "the server is at its limit of requests in flight (--max-in-flight); retry shortly"
-                            .to_owned(),
-                    )
-                }))
-                .load_shed()
-                .layer(tower::limit::GlobalConcurrencyLimitLayer::new(config.max_in_flight)),
-        )
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&guard), guard::admit))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&guard), guard::authenticate))
         .layer(axum::middleware::from_fn_with_state(guard, guard::check_host))
         .layer(axum::middleware::from_fn(serve::log_request));
     App { router, shutdown }

@@ -18,8 +18,8 @@ use crate::routes::memories::{ListQuery, PatchBody};
 use crate::routes::recall::TimelineQuery;
 use crate::{AuthMode, ErrorCode};
 use rearview_api::{
-    EndSessionParams, IdsParams, LinkParams, RecallParams, StoreParams, SuggestParams,
-    SummarizeEpisodesParams, UnlinkParams,
+    EndSessionParams, IdsParams, LinkParams, NamespaceParams, RecallParams, StoreParams,
+    SuggestParams, SummarizeEpisodesParams, UnlinkParams,
 };
 
 /// Who may call what, as the server was started: what the document says about keys.
@@ -88,11 +88,11 @@ struct Schemas {
     suggest: Value,
     link: Value,
     unlink: Value,
+    namespace: Value,
     review: Value,
     memory: Value,
     recall_result: Value,
     possible_update: Value,
-    link_note: Value,
 }
 
 /// `components.schemas` and the references into it.
@@ -120,9 +120,9 @@ fn schemas() -> (Map<String, Value>, Schemas) {
         suggest: requests.subschema_for::<SuggestParams>().to_value(),
         link: requests.subschema_for::<LinkParams>().to_value(),
         unlink: requests.subschema_for::<UnlinkParams>().to_value(),
+        namespace: requests.subschema_for::<NamespaceParams>().to_value(),
         review: requests.subschema_for::<ReviewQuery>().to_value(),
         possible_update: responses.subschema_for::<rearview_api::PossibleUpdateView>().to_value(),
-        link_note: responses.subschema_for::<rearview_api::LinkView>().to_value(),
         memory: responses.subschema_for::<rearview_api::MemoryView<'static>>().to_value(),
         recall_result: responses.subschema_for::<rearview_api::RecallView<'static>>().to_value(),
     };
@@ -178,7 +178,8 @@ fn id() -> Value {
 }
 
 /// Memories a store or a link made history: `{"id", "made_by", "reason"}` each.
-fn superseded(link: &Value) -> Value {
+fn superseded() -> Value {
+    let makers: Vec<&str> = rearview_core::LinkMaker::ALL.iter().map(|m| m.as_str()).collect();
     json!({
         "type": "array",
         "description": "Memories this one replaced; they are history now (`superseded_by` names this one, `link` says who linked it and why)",
@@ -187,7 +188,7 @@ fn superseded(link: &Value) -> Value {
             "required": ["id", "made_by", "reason"],
             "properties": {
                 "id": { "type": "string", "format": "uuid" },
-                "made_by": link["properties"]["made_by"].clone(),
+                "made_by": { "type": "string", "enum": makers },
                 "reason": { "type": "string" }
             }
         }
@@ -209,7 +210,7 @@ fn memory_paths(s: &Schemas) -> Map<String, Value> {
             "status": { "type": "string", "enum": ["stored", "merged"] },
             "memory": memory,
             "merged": { "type": ["object", "null"], "description": "How the text was merged into `memory`: into, exact, similarity, content_replaced" },
-            "superseded": superseded(&s.link_note),
+            "superseded": superseded(),
             "possible_updates": {
                 "type": "array",
                 "description": "Older memories this one may change but did not replace: confirm one with POST /v1/link (supersedes) or dismiss it",
@@ -300,7 +301,7 @@ fn lifecycle_paths(s: &Schemas) -> Map<String, Value> {
         } },
         "/v1/link": { "post": {
             "summary": "Confirm that a memory replaces older ones (they become its history) and dismiss possible updates", "parameters": [namespace], "requestBody": body(s.link.clone()),
-            "responses": { "200": ok("The newer memory and what it now replaces", json!({ "type": "object", "properties": { "memory": memory, "superseded": superseded(&s.link_note) } })), "400": error("Invalid input, e.g. a link that would make a cycle"), "404": error("No such memory") }
+            "responses": { "200": ok("The newer memory and what it now replaces", json!({ "type": "object", "properties": { "memory": memory, "superseded": superseded() } })), "400": error("Invalid input, e.g. a link that would make a cycle"), "404": error("No such memory") }
         } },
         "/v1/unlink": { "post": {
             "summary": "Undo a link: a superseded memory becomes current again", "parameters": [namespace], "requestBody": body(s.unlink.clone()),
@@ -311,7 +312,7 @@ fn lifecycle_paths(s: &Schemas) -> Map<String, Value> {
             "x-query-schema": s.review,
             "responses": { "200": ok("One page", json!({ "type": "object", "properties": { "pending": { "type": "array", "items": { "type": "object", "properties": { "memory": memory, "possible_updates": { "type": "array", "items": s.possible_update } } } } } })), "400": error("Invalid input") }
         } },
-        "/v1/cleanup": { "post": { "summary": "Delete the namespace's expired memories", "parameters": [namespace], "responses": { "200": ok("How many were deleted", json!({ "type": "object", "required": ["cleaned"], "properties": { "cleaned": { "type": "integer", "minimum": 0 }, "namespace": { "type": "string" } } })) } } }
+        "/v1/cleanup": { "post": { "summary": "Delete the namespace's expired memories", "parameters": [namespace], "requestBody": { "required": false, "content": { "application/json": { "schema": s.namespace.clone() } } }, "responses": { "200": ok("How many were deleted", json!({ "type": "object", "required": ["cleaned"], "properties": { "cleaned": { "type": "integer", "minimum": 0 }, "namespace": { "type": "string" } } })) } } }
     });
     into_map(paths)
 }

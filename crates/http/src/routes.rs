@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use rearview_core::{InputError, MemoryType, Namespace};
+use rearview_core::{MemoryType, Namespace};
 use rearview_service::Caller;
 
 use crate::{ApiError, AppState};
@@ -61,16 +61,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Tenant {
         })?;
         let header = match parts.headers.get("x-rearview-namespace") {
             None => None,
-            Some(v) => Some(
-                v.to_str()
-                    .map_err(|_| {
-                        ApiError::from(InputError::new(
-                            "X-Rearview-Namespace",
-                            "must be valid UTF-8 text without control characters",
-                        ))
-                    })?
-                    .to_owned(),
-            ),
+            Some(v) => Some(rearview_api::namespace_header(v.as_bytes())?),
         };
         Ok(Tenant { caller, header, slot: parts.extensions.get::<AuditSlot>().cloned() })
     }

@@ -29,17 +29,19 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let connections = Arc::new(tokio::sync::Semaphore::new(config.max_connections));
+    // Past the cap, a connection must send its request within a second and is closed after it.
+    let overflow = Arc::new(tokio::sync::Semaphore::new((config.max_connections / 2).max(1)));
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder.timer(TokioTimer::new()).header_read_timeout(config.read_timeout).keep_alive(true);
+    let mut pressed = hyper::server::conn::http1::Builder::new();
+    pressed.timer(TokioTimer::new()).header_read_timeout(Duration::from_secs(1)).keep_alive(false);
     tokio::pin!(shutdown);
     loop {
         let permit = tokio::select! {
-            permit = Arc::clone(&connections).acquire_owned() => {
-                permit.map_err(std::io::Error::other)?
-            }
+            permit = acquire(&connections, &overflow) => permit?,
             () = &mut shutdown => break,
         };
-        let (stream, _peer) = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
                 Err(e) => {
@@ -51,12 +53,20 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let service = TowerToHyperService::new(app.router.clone());
-        let connection = builder.serve_connection(TokioIo::new(stream), service);
+        // The client's address, for the gate (failed authentications are limited per address).
+        let router = app.router.clone();
+        let service = tower::ServiceExt::map_request(router, move |mut request: Request<_>| {
+            request.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+            request
+        });
+        let service = TowerToHyperService::new(service);
+        let overflowing = permit.overflow;
+        let connection = if overflowing { &pressed } else { &builder }
+            .serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(e) = connection.await {
-                tracing::debug!(error = %e, "connection ended with an error");
+                tracing::debug!(error = %e, overflowing, "connection ended with an error");
             }
             drop(permit);
         });
@@ -71,6 +81,33 @@ pub async fn serve(
         );
     }
     Ok(())
+}
+
+/// A connection's place, held while it is open: among the ones served as usual, or past the
+/// cap (see [`HttpConfig::max_connections`]).
+struct Place {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    overflow: bool,
+}
+
+/// A place for the next connection: a usual one if free, else an overflow one, else the first
+/// of either to free up.
+async fn acquire(
+    normal: &Arc<tokio::sync::Semaphore>,
+    overflow: &Arc<tokio::sync::Semaphore>,
+) -> std::io::Result<Place> {
+    let place = |overflow| move |permit| Place { _permit: permit, overflow };
+    if let Ok(permit) = Arc::clone(normal).try_acquire_owned() {
+        return Ok(place(false)(permit));
+    }
+    if let Ok(permit) = Arc::clone(overflow).try_acquire_owned() {
+        return Ok(place(true)(permit));
+    }
+    tokio::select! {
+        permit = Arc::clone(normal).acquire_owned() => permit.map(place(false)),
+        permit = Arc::clone(overflow).acquire_owned() => permit.map(place(true)),
+    }
+    .map_err(std::io::Error::other)
 }
 
 /// Numbers requests for logs and the `X-Request-Id` response header.
@@ -94,13 +131,15 @@ pub(crate) async fn log_request(request: Request, next: Next) -> Response {
 
 /// Reads the whole request body before any handler runs: at most `max` bytes (a declared or
 /// streamed larger body, chunked included, is a 413 in our format), each chunk within
-/// `timeout` (a stalled body is a 408). Bodies here are small JSON documents.
+/// `timeout` and all of it within three times that (a stalled or trickled body is a 408).
+/// Bodies here are small JSON documents.
 pub(crate) async fn read_body(
     max: usize,
     timeout: Duration,
     request: Request,
     next: Next,
 ) -> Response {
+    let deadline = tokio::time::Instant::now() + timeout * 3;
     let declared = request
         .headers()
         .get(axum::http::header::CONTENT_LENGTH)
@@ -112,11 +151,17 @@ pub(crate) async fn read_body(
     let mut body = http_body_util::Limited::new(body, max);
     let mut bytes = Vec::new();
     loop {
-        match tokio::time::timeout(timeout, body.frame()).await {
+        // Each chunk within `timeout`, the whole body within three times it: a client that
+        // trickles a byte at a time does not hold the request open for long.
+        let wait = timeout.min(deadline.saturating_duration_since(tokio::time::Instant::now()));
+        match tokio::time::timeout(wait, body.frame()).await {
             Err(_) => {
                 return ApiError::new(
                     ErrorCode::RequestTimeout,
-                    format!("the request body stalled for {} s", timeout.as_secs()),
+                    format!(
+                        "the request body stalled, or took longer than {} s in all",
+                        3 * timeout.as_secs()
+                    ),
                 )
                 .into_response();
             }

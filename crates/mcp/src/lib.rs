@@ -124,11 +124,13 @@ impl ServerHandler for RearviewMcp {
                         None,
                     ));
                 };
-                let header = parts
-                    .headers
-                    .get("x-rearview-namespace")
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_owned);
+                let header = match parts.headers.get("x-rearview-namespace") {
+                    None => None,
+                    Some(v) => Some(
+                        rearview_api::namespace_header(v.as_bytes())
+                            .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?,
+                    ),
+                };
                 Call::new(caller.clone(), header)
             }
             // stdio: the local user.
@@ -220,6 +222,11 @@ pub fn sessions(idle: std::time::Duration) -> Arc<Sessions> {
 /// How many MCP sessions are open.
 pub async fn open_sessions(sessions: &Sessions) -> usize {
     sessions.sessions.read().await.len()
+}
+
+/// The ids of the open MCP sessions.
+pub async fn open_session_ids(sessions: &Sessions) -> std::collections::HashSet<String> {
+    sessions.sessions.read().await.keys().map(ToString::to_string).collect()
 }
 
 /// Serves one MCP session on stdin/stdout until the client disconnects.

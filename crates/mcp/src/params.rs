@@ -2,7 +2,7 @@
 
 use rearview_api::MAX_DOCUMENTED_TTL;
 pub use rearview_api::{
-    EndSessionParams, IdsParams, RecallParams as RetrieveMemoryParams,
+    EndSessionParams, IdsParams, NamespaceParams, RecallParams as RetrieveMemoryParams,
     StoreParams as StoreMemoryParams, SuggestParams, SummarizeEpisodesParams, Tier,
 };
 use rearview_core::Namespace;
@@ -62,16 +62,6 @@ pub struct ListMemoriesParams {
     pub limit: Option<u64>,
     /// Memories to skip; default 0.
     pub offset: Option<u64>,
-    /// Tenant (user, agent or memory bank); default the connection's, else the key's only
-    /// namespace, else `default`. Refused outside the key's grant.
-    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
-    pub namespace: Option<String>,
-}
-
-/// Arguments of `cleanup_expired` (and other tools that only take a tenant).
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NamespaceParams {
     /// Tenant (user, agent or memory bank); default the connection's, else the key's only
     /// namespace, else `default`. Refused outside the key's grant.
     #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]

@@ -58,6 +58,9 @@ pub enum AuthError {
     Expired,
 }
 
+/// The label of the admin key seeded from `REARVIEW_API_KEY`.
+const SEEDED_LABEL: &str = "seeded from REARVIEW_API_KEY";
+
 impl MemoryService {
     /// Creates a key and returns its secret (once).
     pub async fn create_key(&self, new: NewKey) -> Result<CreatedKey, ServiceError> {
@@ -72,8 +75,9 @@ impl MemoryService {
     }
 
     /// Ensures an admin key with this secret exists (a secret from the environment, for
-    /// containers that cannot run `rearview keys create`). Idempotent; a revoked seeded key
-    /// stays revoked. Returns the key's record.
+    /// containers that cannot run `rearview keys create`), and revokes the keys seeded from any
+    /// other secret before (rotating the variable retires the old key). Idempotent; a revoked
+    /// seeded key stays revoked. Returns the key's record.
     pub async fn seed_admin_key(&self, secret: &str) -> Result<ApiKeyRecord, ServiceError> {
         if secret.trim().chars().count() < MIN_SEED_CHARS || secret.trim() != secret {
             return Err(InputError::new(
@@ -86,13 +90,23 @@ impl MemoryService {
         }
         let record = self.key_record(
             secret,
-            NewKey {
-                admin: true,
-                label: Some("seeded from REARVIEW_API_KEY".into()),
-                ..NewKey::default()
-            },
+            NewKey { admin: true, label: Some(SEEDED_LABEL.into()), ..NewKey::default() },
         );
         self.store.insert_key(&record).await?;
+        // Rotation: a key seeded from an earlier value of the variable stops working now.
+        let now = self.clock.now();
+        for old in self.store.list_keys().await? {
+            if old.label.as_deref() == Some(SEEDED_LABEL)
+                && old.id != record.id
+                && old.is_active(now)
+            {
+                self.store.revoke_key(&old.id, now).await?;
+                tracing::warn!(
+                    key_id = old.id,
+                    "revoked the admin key of an earlier REARVIEW_API_KEY"
+                );
+            }
+        }
         Ok(self.store.find_key(&record.id).await?.unwrap_or(record))
     }
 

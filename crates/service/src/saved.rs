@@ -124,7 +124,14 @@ pub(crate) fn save_files(
     write: impl FnOnce(&Path, &str) -> Result<(), String>,
     meta: impl FnOnce(&str) -> serde_json::Value,
 ) -> Result<String, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    if !dir.exists() {
+        // Saved indexes hold what the memories say: owner only, like the database.
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    }
     let mut nonce = [0u8; 6];
     getrandom::fill(&mut nonce).map_err(|e| format!("random file name: {e}"))?;
     let files = format!("{stem}.{}", nonce.iter().map(|b| format!("{b:02x}")).collect::<String>());

@@ -22,6 +22,7 @@ impl SqliteStore {
                 source: Box::new(e),
             })?;
         }
+        create_private(&config.path)?;
         let mut writer = Connection::open(&config.path)
             .map_err(backend(format!("opening sqlite database at {}", config.path.display())))?;
         configure(&writer, config)?;
@@ -102,5 +103,27 @@ impl SqliteStore {
                 durability,
             }),
         }
+    }
+}
+
+/// Creates the database file readable and writable by its owner only (0600) when it does not
+/// exist yet; SQLite then gives its WAL and shared-memory files the same mode. An existing file
+/// keeps its mode (an operator may have chosen it). Memories are private data.
+fn create_private(path: &Path) -> Result<(), StoreError> {
+    if path.as_os_str() == ":memory:" || path.exists() {
+        return Ok(());
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        // Another process created it meanwhile: fine, it is a database file now.
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(StoreError::Backend {
+            context: format!("creating the database file {}", path.display()),
+            source: Box::new(e),
+        }),
     }
 }

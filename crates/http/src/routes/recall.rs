@@ -4,7 +4,7 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use rearview_api::{RecallParams, RecallView};
+use rearview_api::{NamespaceParams, RecallParams, RecallView};
 
 use crate::routes::Tenant;
 use crate::{ApiError, AppState};
@@ -23,13 +23,22 @@ pub async fn recall(
     Ok(Json(serde_json::to_value(RecallView::from(&response)).unwrap_or_default()))
 }
 
-/// `POST /v1/cleanup` → `{"cleaned": n}`: deletes the namespace's expired memories (the
-/// `X-Rearview-Namespace` header's, or the default). Takes no body.
+/// `POST /v1/cleanup` `{"namespace"?}` → `{"cleaned": n, "namespace"}`: deletes the namespace's
+/// expired memories (the body's `namespace`, else the `X-Rearview-Namespace` header's, else the
+/// default). The body may be empty; when present it is [`NamespaceParams`], as
+/// `cleanup_expired` takes.
 pub async fn cleanup(
     State(state): State<AppState>,
     tenant: Tenant,
+    body: axum::body::Bytes,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let ns = tenant.namespace(None, &state)?;
+    let params: NamespaceParams = if body.iter().all(u8::is_ascii_whitespace) {
+        NamespaceParams::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| ApiError::bad_request(format!("invalid request body: {e}")))?
+    };
+    let ns = tenant.namespace(params.namespace.as_deref(), &state)?;
     let cleaned = state.service.cleanup_expired(Some(&ns)).await?;
     Ok(Json(serde_json::json!({ "cleaned": cleaned, "namespace": ns.as_str() })))
 }
