@@ -135,6 +135,9 @@ pub struct RecallParams {
     /// candidate); default the server's floor. The answer says how many it left out.
     #[schemars(range(min = 0.0, max = 1.0))]
     pub min_relevance: Option<f32>,
+    /// Count this recall as a use of the memories it returns (their heat, `access_count`);
+    /// default true. A person browsing (the console) sets false: looking must not change ranking.
+    pub count_access: Option<bool>,
     /// Return only the best memories whose text fits in this many tokens (estimated: one per
     /// Chinese character, one per four other characters), a long one by its summary when only
     /// that fits; default no budget.
@@ -172,6 +175,7 @@ impl RecallParams {
             models: self.models,
             min_relevance: self.min_relevance,
             max_tokens: self.max_tokens.map(|t| t as usize),
+            record_access: self.count_access.unwrap_or(true),
             ..RecallRequest::new(self.query)
         })
     }

@@ -225,6 +225,10 @@ pub enum Command {
         /// [env: REARVIEW_MAX_MCP_SESSIONS] [default: 256].
         #[arg(long, value_name = "N")]
         max_mcp_sessions: Option<String>,
+        /// Serve the web console's files from this directory instead of the built-in ones, read
+        /// on every request (for developing the console) [env: REARVIEW_CONSOLE_DIR].
+        #[arg(long, value_name = "DIR")]
+        console_dir: Option<String>,
         /// Open MCP sessions one API key may hold, so one tenant cannot take them all
         /// [env: REARVIEW_MAX_MCP_SESSIONS_PER_KEY] [default: 32].
         #[arg(long, value_name = "N")]
@@ -649,6 +653,7 @@ impl Cli {
             max_in_flight,
             max_mcp_sessions,
             max_mcp_sessions_per_key,
+            console_dir,
         } = &self.command
         {
             put("listen", listen);
@@ -658,6 +663,7 @@ impl Cli {
             put("max_in_flight", max_in_flight);
             put("max_mcp_sessions", max_mcp_sessions);
             put("max_mcp_sessions_per_key", max_mcp_sessions_per_key);
+            put("console_dir", console_dir);
             if *insecure_no_auth {
                 out.insert("insecure_no_auth", "true".to_owned());
             }

@@ -102,6 +102,7 @@ pub async fn http_config(
         max_in_flight: settings.max_in_flight,
         max_mcp_sessions: settings.max_mcp_sessions,
         max_mcp_sessions_per_key: settings.max_mcp_sessions_per_key,
+        console_dir: settings.console_dir.clone(),
         ..defaults
     })
 }

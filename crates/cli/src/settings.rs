@@ -129,6 +129,7 @@ const KEYS: &[Key] = &[
     key("listen", &["REARVIEW_LISTEN"], "--listen"),
     key("max_request_bytes", &["REARVIEW_MAX_REQUEST_BYTES"], "--max-request-bytes"),
     key("allowed_hosts", &["REARVIEW_ALLOWED_HOSTS"], "--allowed-hosts"),
+    key("console_dir", &["REARVIEW_CONSOLE_DIR"], "--console-dir"),
     key("insecure_no_auth", &["REARVIEW_INSECURE_NO_AUTH"], "--insecure-no-auth"),
     key("metrics_public", &["REARVIEW_METRICS_PUBLIC"], "--metrics-public"),
     key("rate_limit", &["REARVIEW_RATE_LIMIT"], "--rate-limit"),
@@ -203,6 +204,8 @@ pub struct Settings {
     pub max_request_bytes: u64,
     /// Extra host names the HTTP server answers.
     pub allowed_hosts: Vec<String>,
+    /// Serve the console from this directory (development).
+    pub console_dir: Option<std::path::PathBuf>,
     /// Serve without keys on any address.
     pub insecure_no_auth: bool,
     /// `/metrics` without a key.
@@ -319,6 +322,7 @@ impl Settings {
             listen: server.listen,
             max_request_bytes: server.max_request_bytes,
             allowed_hosts: server.allowed_hosts,
+            console_dir: server.console_dir,
             insecure_no_auth: server.insecure_no_auth,
             metrics_public: server.metrics_public,
             rate_limit: server.rate_limit,
@@ -515,6 +519,7 @@ struct ServerKeys {
     listen: String,
     max_request_bytes: u64,
     allowed_hosts: Vec<String>,
+    console_dir: Option<std::path::PathBuf>,
     insecure_no_auth: bool,
     metrics_public: bool,
     rate_limit: u32,
@@ -549,6 +554,7 @@ impl ServerKeys {
                 "comma-separated host names, optionally with :port, e.g. rearview,localhost",
                 host_list,
             )?,
+            console_dir: layers.string("console_dir").map(std::path::PathBuf::from),
             insecure_no_auth: layers.parse(
                 "insecure_no_auth",
                 "false",

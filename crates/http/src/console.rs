@@ -6,6 +6,8 @@
 //! A strict Content-Security-Policy allows only this origin's script, style and API: memory
 //! text is rendered as text, and even a slip there could not load or send anything elsewhere.
 
+use std::path::PathBuf;
+
 use axum::Router;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -20,16 +22,35 @@ pub(crate) const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 's
      style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; \
      base-uri 'none'; form-action 'self'";
 
-/// `/ui` (and `/ui/`), `/ui/console.js`, `/ui/console.css`.
-pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+/// `/ui` (and `/ui/`), `/ui/console.js`, `/ui/console.css`: the files built into the binary, or
+/// with `dir` (development: `--console-dir`), read from there on every request, so the page can
+/// be changed without a rebuild.
+pub(crate) fn routes<S: Clone + Send + Sync + 'static>(dir: Option<PathBuf>) -> Router<S> {
+    let file = move |name: &'static str, built_in: &'static str, content_type: &'static str| {
+        let dir = dir.clone();
+        get(move || {
+            let dir = dir.clone();
+            async move {
+                match dir.map(|d| std::fs::read_to_string(d.join(name))) {
+                    Some(Ok(text)) => asset(content_type, text),
+                    Some(Err(e)) => {
+                        (axum::http::StatusCode::NOT_FOUND, format!("console file {name}: {e}"))
+                            .into_response()
+                    }
+                    None => asset(content_type, built_in.to_owned()),
+                }
+            }
+        })
+    };
+    let html = "text/html; charset=utf-8";
     Router::new()
-        .route("/ui", get(|| async { asset("text/html; charset=utf-8", INDEX) }))
-        .route("/ui/", get(|| async { asset("text/html; charset=utf-8", INDEX) }))
-        .route("/ui/console.js", get(|| async { asset("text/javascript; charset=utf-8", SCRIPT) }))
-        .route("/ui/console.css", get(|| async { asset("text/css; charset=utf-8", STYLE) }))
+        .route("/ui", file("index.html", INDEX, html))
+        .route("/ui/", file("index.html", INDEX, html))
+        .route("/ui/console.js", file("console.js", SCRIPT, "text/javascript; charset=utf-8"))
+        .route("/ui/console.css", file("console.css", STYLE, "text/css; charset=utf-8"))
 }
 
-fn asset(content_type: &'static str, body: &'static str) -> Response {
+fn asset(content_type: &'static str, body: String) -> Response {
     let mut response = body.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));

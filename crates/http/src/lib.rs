@@ -85,6 +85,8 @@ pub struct HttpConfig {
     pub max_connections: usize,
     /// How long a stopping server lets in-flight requests finish before it closes them.
     pub shutdown_grace: Duration,
+    /// Serve the console's files from this directory instead of the ones built in (development).
+    pub console_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for HttpConfig {
@@ -105,6 +107,7 @@ impl Default for HttpConfig {
             read_timeout: Duration::from_secs(10),
             max_connections: 1024,
             shutdown_grace: Duration::from_secs(10),
+            console_dir: None,
         }
     }
 }
@@ -162,6 +165,8 @@ pub fn router_with(
         .route("/v1/link", post(routes::links::link))
         .route("/v1/unlink", post(routes::links::unlink))
         .route("/v1/possible-updates", get(routes::links::pending))
+        .route("/v1/keys", get(routes::keys::list).post(routes::keys::create))
+        .route("/v1/keys/{id}/revoke", post(routes::keys::revoke))
         .route("/v1/recall", post(routes::recall::recall))
         .route("/v1/timeline", get(routes::recall::timeline))
         .route("/v1/stats", get(routes::recall::stats))
@@ -183,7 +188,7 @@ pub fn router_with(
         .route("/openapi.json", get(move || std::future::ready(openapi_json(access, &document))))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
-        .merge(console::routes())
+        .merge(console::routes(config.console_dir.clone()))
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(service);
     // Outermost first: log, Host check, authentication (headers only), admission, the body.

@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 
 use rearview_core::Namespace;
 
+use crate::routes::keys::KeyParams;
 use crate::routes::links::ReviewQuery;
 use crate::routes::memories::{ListQuery, PatchBody};
 use crate::routes::recall::TimelineQuery;
@@ -89,6 +90,7 @@ struct Schemas {
     link: Value,
     unlink: Value,
     namespace: Value,
+    key: Value,
     review: Value,
     memory: Value,
     recall_result: Value,
@@ -121,6 +123,7 @@ fn schemas() -> (Map<String, Value>, Schemas) {
         link: requests.subschema_for::<LinkParams>().to_value(),
         unlink: requests.subschema_for::<UnlinkParams>().to_value(),
         namespace: requests.subschema_for::<NamespaceParams>().to_value(),
+        key: requests.subschema_for::<KeyParams>().to_value(),
         review: requests.subschema_for::<ReviewQuery>().to_value(),
         possible_update: responses.subschema_for::<rearview_api::PossibleUpdateView>().to_value(),
         memory: responses.subschema_for::<rearview_api::MemoryView<'static>>().to_value(),
@@ -175,6 +178,25 @@ fn namespace() -> Value {
 
 fn id() -> Value {
     json!({ "name": "id", "in": "path", "required": true, "schema": { "type": "string", "format": "uuid" } })
+}
+
+/// An API key as listed: never its secret (but `key` right after creating it).
+fn key_answer() -> Value {
+    json!({
+        "type": "object",
+        "required": ["id", "namespaces", "admin", "created_at", "active"],
+        "properties": {
+            "id": { "type": "string" },
+            "namespaces": { "type": "array", "items": { "type": "string" } },
+            "admin": { "type": "boolean" },
+            "label": { "type": ["string", "null"] },
+            "created_at": { "type": "string", "format": "date-time" },
+            "expires_at": { "type": ["string", "null"], "format": "date-time" },
+            "revoked_at": { "type": ["string", "null"], "format": "date-time" },
+            "active": { "type": "boolean" },
+            "key": { "type": "string", "description": "The secret, only in the answer to its creation" }
+        }
+    })
 }
 
 /// Memories a store or a link made history: `{"id", "made_by", "reason"}` each.
@@ -311,6 +333,14 @@ fn lifecycle_paths(s: &Schemas) -> Map<String, Value> {
             "summary": "Memories that list possible updates to confirm or dismiss, latest stored first", "parameters": [namespace],
             "x-query-schema": s.review,
             "responses": { "200": ok("One page", json!({ "type": "object", "properties": { "pending": { "type": "array", "items": { "type": "object", "properties": { "memory": memory, "possible_updates": { "type": "array", "items": s.possible_update } } } } } })), "400": error("Invalid input") }
+        } },
+        "/v1/keys": {
+            "get": { "summary": "API keys, oldest first, never a secret (admin key only)", "responses": { "200": ok("The keys", json!({ "type": "object", "properties": { "keys": { "type": "array", "items": key_answer() } } })) } },
+            "post": { "summary": "Create an API key; its secret is in the answer, once (admin key only)", "requestBody": body(s.key.clone()), "responses": { "201": ok("The key, with its secret under `key`", key_answer()), "400": error("Invalid input") } }
+        },
+        "/v1/keys/{id}/revoke": { "post": {
+            "summary": "Revoke an API key at once (admin key only)", "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }],
+            "responses": { "200": ok("Revoked", json!({ "type": "object", "properties": { "revoked": { "type": "string" } } })), "400": error("No such key") }
         } },
         "/v1/cleanup": { "post": { "summary": "Delete the namespace's expired memories", "parameters": [namespace], "requestBody": { "required": false, "content": { "application/json": { "schema": s.namespace.clone() } } }, "responses": { "200": ok("How many were deleted", json!({ "type": "object", "required": ["cleaned"], "properties": { "cleaned": { "type": "integer", "minimum": 0 }, "namespace": { "type": "string" } } })) } } }
     });

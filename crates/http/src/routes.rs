@@ -1,5 +1,6 @@
 //! REST routes, one file per resource; shared request helpers here.
 
+pub mod keys;
 pub mod lifecycle;
 pub mod links;
 pub mod memories;

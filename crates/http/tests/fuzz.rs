@@ -90,6 +90,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/v1/link"),
     ("POST", "/v1/unlink"),
     ("GET", "/v1/possible-updates?limit=5"),
+    ("GET", "/v1/keys"),
+    ("POST", "/v1/keys"),
     ("POST", "/mcp/tools/call"),
     ("POST", "/mcp"),
     ("PUT", "/v1/recall"),

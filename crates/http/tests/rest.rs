@@ -725,3 +725,60 @@ async fn links_are_confirmed_reviewed_and_undone_over_rest() {
     let (_, review) = send(&app, "GET", "/v1/possible-updates", None, None).await;
     assert_eq!(review["pending"], serde_json::json!([]));
 }
+
+#[tokio::test]
+async fn an_admin_key_manages_keys_over_rest_and_other_keys_may_not() {
+    let service = common::service(ServiceConfig::default()).await;
+    let admin = service
+        .create_key(rearview_service::NewKey { admin: true, ..Default::default() })
+        .await
+        .unwrap()
+        .secret;
+    let app = rearview_http::router(Arc::clone(&service), "default".parse().unwrap());
+    let body = serde_json::json!({"namespaces": ["alice"], "label": "alice's agent"});
+    let (status, created, text) =
+        common::send(&app, Some(&admin), "POST", "/v1/keys", &[], Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{text}");
+    let (id, secret) = (created["id"].as_str().unwrap(), created["key"].as_str().unwrap());
+    assert_eq!(created["namespaces"], serde_json::json!(["alice"]));
+    let (_, listed, _) = common::send(&app, Some(&admin), "GET", "/v1/keys", &[], None).await;
+    let keys = listed["keys"].as_array().unwrap();
+    assert_eq!(keys.len(), 2);
+    assert!(keys.iter().all(|k| k.get("key").is_none()), "never a secret in a listing");
+    // The new key works in its namespace, and may not manage keys.
+    let (status, _, _) = common::send(&app, Some(secret), "GET", "/v1/memories", &[], None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _, _) = common::send(&app, Some(secret), "GET", "/v1/keys", &[], None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let bad = serde_json::json!({"namespaces": [" spaced "]});
+    let (status, _, text) =
+        common::send(&app, Some(&admin), "POST", "/v1/keys", &[], Some(bad)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(text.contains("namespaces[0]"), "{text}");
+    let uri = format!("/v1/keys/{id}/revoke");
+    let (status, _, _) = common::send(&app, Some(&admin), "POST", &uri, &[], None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _, _) = common::send(&app, Some(secret), "GET", "/v1/memories", &[], None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "revoked at once");
+}
+
+#[tokio::test]
+async fn a_recall_that_does_not_count_leaves_access_counts_unchanged() {
+    let service = common::service(ServiceConfig::default()).await;
+    let app = rearview_http::router(Arc::clone(&service), "default".parse().unwrap());
+    let post = |uri: &'static str, body: serde_json::Value| {
+        let app = app.clone();
+        async move { common::send(&app, None, "POST", uri, &[], Some(body)).await.1 }
+    };
+    let stored = post("/v1/memories", json!({"content": "heat test 热度"})).await;
+    let id = stored["id"].as_str().unwrap().to_owned();
+    let browse = json!({"query": "heat test", "count_access": false});
+    let hits = post("/v1/recall", browse.clone()).await;
+    assert_eq!(hits["hits"][0]["memory"]["access_count"], 0, "{hits}");
+    let hits = post("/v1/recall", json!({"query": "heat test"})).await;
+    assert_eq!(hits["hits"][0]["memory"]["access_count"], 1, "a counting recall counts");
+    post("/v1/recall", browse).await;
+    service.flush_access_counts().await;
+    let got = service.get(&"default".parse().unwrap(), id.parse().unwrap()).await.unwrap();
+    assert_eq!(got.access_count, 1, "only the counting recall was recorded");
+}
