@@ -63,6 +63,17 @@ def test_recall_returns_scored_hits(api) -> None:
     assert len(api.recall("dark mode", memory_type="episodic")) == 0
 
 
+def test_recall_without_counting_leaves_access_alone(api) -> None:
+    stored = api.store("The staging database is called atlas", memory_type="semantic")
+    for _ in range(2):
+        preview = api.recall("staging database atlas", count_access=False)
+        assert preview[0].memory.id == stored.id
+        assert preview[0].memory.access_count == 0
+    counted = api.recall("staging database atlas")
+    assert counted[0].memory.id == stored.id
+    assert counted[0].memory.access_count == 1
+
+
 def test_get_update_history_delete(api) -> None:
     stored = api.store("The office is on floor 3", metadata={"source": "chat"})
     memory = no_extra(api.get(stored.id))

@@ -144,3 +144,24 @@ def test_error_for_falls_back_to_the_status() -> None:
     assert type(error_for(418, None)) is RearviewError
     overloaded = error_for(503, {"code": "overloaded", "message": "busy"}, 1.0)
     assert isinstance(overloaded, Unavailable) and overloaded.retry_after == 1.0
+
+
+def test_keys_are_created_used_listed_and_revoked(keyed_server) -> None:
+    with Client(keyed_server.url, api_key=keyed_server.keys["admin"]) as admin:
+        created = admin.create_key(namespaces=["carol"], label="sdk test")
+        assert created.key and created.namespaces == ["carol"] and created.active
+        assert not created.admin and created.label == "sdk test"
+        listed = {k.id: k for k in admin.list_keys()}
+        assert created.id in listed and listed[created.id].key is None
+        with Client(keyed_server.url, api_key=created.key, namespace="carol") as carol:
+            stored = carol.store("carol's first memory")
+            assert carol.get(stored.id).content == "carol's first memory"
+            with pytest.raises(Forbidden):
+                carol.list_keys()
+            assert admin.revoke_key(created.id) == created.id
+            with pytest.raises(Unauthorized):
+                carol.get(stored.id)
+        assert not {k.id: k for k in admin.list_keys()}[created.id].active
+        with pytest.raises(InvalidInput) as bad:
+            admin.create_key(namespaces=[])
+        assert bad.value.status == 400

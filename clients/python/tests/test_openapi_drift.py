@@ -105,6 +105,9 @@ def test_inline_answer_schemas(doc) -> None:
     assert_model(doc, models.CleanupResult, response(doc, "/v1/cleanup", "post"))
     pending = response(doc, "/v1/possible-updates", "get")["properties"]["pending"]["items"]
     assert_model(doc, models.PendingReview, pending)
+    assert_model(doc, models.ApiKey, response(doc, "/v1/keys", "post", "201"))
+    listed = response(doc, "/v1/keys", "get")["properties"]["keys"]["items"]
+    assert_model(doc, models.ApiKey, listed)
 
 
 def test_merge_description_names_the_merge_fields(doc) -> None:
@@ -170,6 +173,9 @@ REQUESTS = [
     ("history", None, {"id", "namespace"}),
     ("cleanup", None, {"namespace"}),
     ("stats", None, set()),
+    ("list_keys", None, set()),
+    ("create_key", "KeyParams", set()),
+    ("revoke_key", None, {"id"}),
 ]
 
 
@@ -189,9 +195,13 @@ def test_method_parameters(doc, name, schema, outside) -> None:
     path_params = {"id"} & outside
     assert names == properties | outside
     assert required == schema_required | path_params
-    # The namespace goes in the body exactly where the body has the field, else in the header.
+    # The namespace goes in the body exactly where the body has the field, else in the header;
+    # methods without a namespace parameter (stats, keys) send none.
     where = _OPS[name].namespace_in
-    assert where == ("body" if "namespace" in properties else "header" if names else "none")
+    if "namespace" in names:
+        assert where == ("body" if "namespace" in properties else "header")
+    else:
+        assert where == "none"
 
 
 def test_the_async_client_has_the_same_methods(doc) -> None:

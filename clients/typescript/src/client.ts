@@ -5,11 +5,14 @@ import {
   errorForStatus,
 } from './errors.js';
 import type {
+  ApiKey,
   CleanupResult,
+  CreateKeyParams,
   DistillResult,
   EndSessionParams,
   HistoryResult,
   IdsParams,
+  KeyList,
   LinkParams,
   LinkResult,
   ListParams,
@@ -19,6 +22,7 @@ import type {
   PossibleUpdatesResult,
   RecallParams,
   RecallResult,
+  RevokeResult,
   SessionEndResult,
   Stats,
   StoreParams,
@@ -78,6 +82,7 @@ export type SuggestOptions = SuggestParams & RequestOptions;
 export type LinkOptions = Omit<LinkParams, 'id'> & RequestOptions;
 export type PossibleUpdatesOptions = PossibleUpdatesParams & RequestOptions;
 export type TimelineOptions = TimelineParams & RequestOptions;
+export type CreateKeyOptions = CreateKeyParams & Omit<RequestOptions, 'namespace'>;
 
 type Query = Record<string, unknown>;
 
@@ -253,6 +258,25 @@ export class Client {
   possibleUpdates(options?: PossibleUpdatesOptions): Promise<PossibleUpdatesResult> {
     const [query, request] = split(options);
     return this.#call('GET', '/v1/possible-updates', { query, options: request });
+  }
+
+  // ------------------------------------------------------------------------- keys (admin)
+
+  /** Every API key, oldest first, never a secret: `GET /v1/keys` (an admin key only). */
+  listKeys(options?: Omit<RequestOptions, 'namespace'>): Promise<KeyList> {
+    return this.#call('GET', '/v1/keys', { options, namespaceIn: 'none' });
+  }
+
+  /** A new key for `namespaces` (or every namespace with `admin`); its secret is in `key` of this
+   * answer only: `POST /v1/keys` (an admin key only). */
+  createKey(options: CreateKeyOptions): Promise<ApiKey> {
+    const [body, request] = split(options);
+    return this.#call('POST', '/v1/keys', { body, options: request, namespaceIn: 'none' });
+  }
+
+  /** Revoke key `id` at once: `POST /v1/keys/{id}/revoke` (an admin key only). */
+  revokeKey(id: string, options?: Omit<RequestOptions, 'namespace'>): Promise<RevokeResult> {
+    return this.#call('POST', `/v1/keys/${encodeURIComponent(id)}/revoke`, { options, namespaceIn: 'none' });
   }
 
   // ------------------------------------------------------------------------------ plumbing

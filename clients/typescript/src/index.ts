@@ -1,6 +1,7 @@
 export { Client, VERSION } from './client.js';
 export type {
   ClientOptions,
+  CreateKeyOptions,
   LinkOptions,
   ListOptions,
   PossibleUpdatesOptions,

@@ -232,7 +232,7 @@ export const registry = {
     source: body('post', '/v1/recall'),
     kind: 'request',
     match: 'exact',
-    properties: ['query', 'top_k', 'memory_type', 'session_id', 'tags', 'include_archived', 'include_superseded', 'as_of', 'tier_priority', 'explain', 'models', 'min_relevance', 'max_tokens', 'namespace'],
+    properties: ['query', 'top_k', 'memory_type', 'session_id', 'tags', 'include_archived', 'include_superseded', 'as_of', 'tier_priority', 'explain', 'models', 'min_relevance', 'max_tokens', 'count_access', 'namespace'],
     required: ['query'],
   },
   UpdateParams: {
@@ -299,6 +299,22 @@ export const registry = {
     required: [],
   },
   TimelineParams: { source: query('/v1/timeline'), kind: 'request', match: 'exact', properties: ['days'], required: [] },
+  ApiKey: {
+    source: [ok('post', '/v1/keys', '201'), `${ok('get', '/v1/keys')}/properties/keys/items`],
+    kind: 'response',
+    match: 'exact',
+    properties: ['id', 'namespaces', 'admin', 'label', 'created_at', 'expires_at', 'revoked_at', 'active', 'key'],
+    required: ['id', 'namespaces', 'admin', 'created_at', 'active'],
+  },
+  KeyList: { source: ok('get', '/v1/keys'), kind: 'response', match: 'exact', properties: ['keys'], required: ['keys'], refs: { keys: 'ApiKey[]' } },
+  CreateKeyParams: {
+    source: body('post', '/v1/keys'),
+    kind: 'request',
+    match: 'exact',
+    properties: ['namespaces', 'admin', 'label', 'expires_in_days'],
+    required: [],
+  },
+  RevokeResult: { source: ok('post', '/v1/keys/{id}/revoke'), kind: 'response', match: 'exact', properties: ['revoked'], required: ['revoked'] },
 } as const satisfies { [K in keyof Types]: Entry };
 
 /** The enumerations, each with where the document lists its values. */
@@ -334,6 +350,9 @@ export const routes = {
   'POST /v1/link': 'link',
   'POST /v1/unlink': 'unlink',
   'GET /v1/possible-updates': 'possibleUpdates',
+  'GET /v1/keys': 'listKeys',
+  'POST /v1/keys': 'createKey',
+  'POST /v1/keys/{id}/revoke': 'revokeKey',
 } as const;
 
 // ----------------------------------------------------------------------- compile-time checks
@@ -383,6 +402,10 @@ interface Types {
   UnlinkParams: T.UnlinkParams;
   PossibleUpdatesParams: T.PossibleUpdatesParams;
   TimelineParams: T.TimelineParams;
+  ApiKey: T.ApiKey;
+  KeyList: T.KeyList;
+  CreateKeyParams: T.CreateKeyParams;
+  RevokeResult: T.RevokeResult;
 }
 
 interface EnumTypes {

@@ -215,6 +215,41 @@ export interface CleanupResult {
   namespace: string;
 }
 
+/** An API key as `/v1/keys` shows it (admin keys only); `key`, the secret, only in the answer
+ * to its creation. */
+export interface ApiKey {
+  id: string;
+  namespaces: string[];
+  admin: boolean;
+  label?: string | null;
+  created_at: string;
+  expires_at?: string | null;
+  revoked_at?: string | null;
+  active: boolean;
+  key?: string;
+}
+
+/** `GET /v1/keys`. */
+export interface KeyList {
+  keys: ApiKey[];
+}
+
+/** Body of `POST /v1/keys`. */
+export interface CreateKeyParams {
+  /** Namespaces the key may read and write; at least one unless `admin`. */
+  namespaces?: string[];
+  /** Every namespace, and server-wide details. */
+  admin?: boolean;
+  label?: string;
+  /** 1 to 36500; default never. */
+  expires_in_days?: number;
+}
+
+/** `POST /v1/keys/{id}/revoke`. */
+export interface RevokeResult {
+  revoked: string;
+}
+
 /** `POST /v1/link`. */
 export interface LinkResult {
   memory: Memory;
@@ -346,6 +381,8 @@ export interface RecallParams {
   models?: string[];
   min_relevance?: number;
   max_tokens?: number;
+  /** false: read without counting the hits as accessed (a preview); default true. */
+  count_access?: boolean;
   namespace?: string;
 }
 

@@ -81,6 +81,18 @@ describe('memories', () => {
     assert.equal(typeof budget.over_budget, 'number');
   });
 
+  test('recall with count_access false previews without counting', async () => {
+    const namespace = 'sdk-count-access';
+    await client.store('The staging database is called atlas', { namespace });
+    for (let i = 0; i < 2; i++) {
+      const preview = await client.recall('staging database atlas', { namespace, count_access: false });
+      assert.equal(preview.hits[0].memory.content, 'The staging database is called atlas');
+      assert.equal(preview.hits[0].memory.access_count, 0);
+    }
+    const counted = await client.recall('staging database atlas', { namespace });
+    assert.equal(counted.hits[0].memory.access_count, 1);
+  });
+
   test('get, update, history, delete', async () => {
     const { id } = await client.store('The staging database is on host db-3');
     const got = await client.get(id);

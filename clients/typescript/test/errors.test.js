@@ -119,6 +119,26 @@ describe('a server with keys', () => {
     assert.equal(stored.memory.namespace, 'alice', "a key's only namespace is the default");
   });
 
+  test('keys: an admin creates, lists and revokes; the new key works until revoked', async () => {
+    const admin = new Client({ url: server.url, apiKey: adminKey, maxRetries: 5 });
+    const created = await admin.createKey({ namespaces: ['carol'], label: 'ts test' });
+    assertShape('ApiKey', created);
+    assert.deepEqual(created.namespaces, ['carol']);
+    assert.equal(created.label, 'ts test');
+    assert.ok(created.key && created.active && !created.admin);
+    const listed = await admin.listKeys();
+    assertShape('KeyList', listed);
+    const mine = listed.keys.find((k) => k.id === created.id);
+    assert.ok(mine && mine.key === undefined, 'a listed key never shows its secret');
+    const carol = new Client({ url: server.url, apiKey: created.key, maxRetries: 5 });
+    const stored = await carol.store('carol remembers');
+    assert.equal(stored.memory.namespace, 'carol');
+    await refused(carol.listKeys(), ForbiddenError, 403, 'forbidden');
+    assert.deepEqual(await admin.revokeKey(created.id), { revoked: created.id });
+    await refused(carol.get(stored.id), UnauthorizedError, 401, 'unauthorized');
+    await refused(admin.createKey({ namespaces: [] }), InvalidInputError, 400, 'invalid_input');
+  });
+
   test('429 rate_limited carries Retry-After; retried, the calls go through', async () => {
     const burst = new Client({ url: server.url, apiKey: adminKey, maxRetries: 0 });
     let limited;

@@ -32,6 +32,7 @@ from .errors import (
     Unavailable,
 )
 from .models import (
+    ApiKey,
     CleanupResult,
     Distillation,
     DistillationPreview,
@@ -52,6 +53,7 @@ from .models import (
 )
 
 __all__ = [
+    "ApiKey",
     "DEFAULT_URL",
     "AsyncClient",
     "CleanupResult",

@@ -22,6 +22,7 @@ import httpx
 from ._version import __version__
 from .errors import RearviewError, Timeout, TransportError, error_for
 from .models import (
+    ApiKey,
     CleanupResult,
     Distillation,
     DistillationPreview,
@@ -101,6 +102,11 @@ _OPS: dict[str, _Op] = {
         "query",
         lambda d: [PendingReview.model_validate(p) for p in d["pending"]],
     ),
+    "list_keys": _Op(
+        "GET", "/v1/keys", "none", lambda d: [ApiKey.model_validate(k) for k in d["keys"]], "none"
+    ),
+    "create_key": _Op("POST", "/v1/keys", "json", lambda d: ApiKey.model_validate(d), "none"),
+    "revoke_key": _Op("POST", "/v1/keys/{id}/revoke", "none", lambda d: d["revoked"], "none"),
 }
 
 
@@ -362,10 +368,12 @@ class Client(_Base):
         models: Sequence[str] | None = None,
         min_relevance: float | None = None,
         max_tokens: int | None = None,
+        count_access: bool | None = None,
         namespace: str | None = None,
     ) -> RecallResult:
         """The memories most relevant to ``query``, best first (``top_k``: 1 to 100, default 5).
-        The result iterates over its hits: ``hit.score``, ``hit.memory.content``."""
+        The result iterates over its hits: ``hit.score``, ``hit.memory.content``.
+        ``count_access=False`` reads without counting the hits as accessed (a preview)."""
         return self._call("recall", locals())
 
     def get(self, id: str, *, namespace: str | None = None) -> Memory:
@@ -486,6 +494,28 @@ class Client(_Base):
         """The review list: memories with possible updates to confirm or dismiss."""
         return self._call("possible_updates", locals())
 
+    # API keys (an admin key only)
+
+    def list_keys(self) -> builtins.list[ApiKey]:
+        """Every API key, oldest first, never a secret."""
+        return self._call("list_keys", locals())
+
+    def create_key(
+        self,
+        *,
+        namespaces: Sequence[str] | None = None,
+        admin: bool | None = None,
+        label: str | None = None,
+        expires_in_days: int | None = None,
+    ) -> ApiKey:
+        """A new key for ``namespaces`` (or every namespace with ``admin=True``); its secret is in
+        ``.key`` of this answer only."""
+        return self._call("create_key", locals())
+
+    def revoke_key(self, id: str) -> str:
+        """Revokes key ``id`` at once; returns the id."""
+        return self._call("revoke_key", locals())
+
 
 class AsyncClient(_Base):
     """The same API as :class:`Client`, awaited: ``await client.store(...)``. Use it as
@@ -577,6 +607,7 @@ class AsyncClient(_Base):
         models: Sequence[str] | None = None,
         min_relevance: float | None = None,
         max_tokens: int | None = None,
+        count_access: bool | None = None,
         namespace: str | None = None,
     ) -> RecallResult:
         """See :meth:`Client.recall`."""
@@ -700,3 +731,22 @@ class AsyncClient(_Base):
     ) -> builtins.list[PendingReview]:
         """See :meth:`Client.possible_updates`."""
         return await self._call("possible_updates", locals())
+
+    async def list_keys(self) -> builtins.list[ApiKey]:
+        """See :meth:`Client.list_keys`."""
+        return await self._call("list_keys", locals())
+
+    async def create_key(
+        self,
+        *,
+        namespaces: Sequence[str] | None = None,
+        admin: bool | None = None,
+        label: str | None = None,
+        expires_in_days: int | None = None,
+    ) -> ApiKey:
+        """See :meth:`Client.create_key`."""
+        return await self._call("create_key", locals())
+
+    async def revoke_key(self, id: str) -> str:
+        """See :meth:`Client.revoke_key`."""
+        return await self._call("revoke_key", locals())

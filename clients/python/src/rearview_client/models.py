@@ -220,6 +220,21 @@ class Stats(_Model):
         return sorted(held)
 
 
+class ApiKey(_Model):
+    """An API key as ``/v1/keys`` shows it; ``key`` (the secret) only in the answer to its
+    creation."""
+
+    id: str
+    namespaces: list[str]
+    admin: bool
+    label: str | None = None
+    created_at: datetime
+    expires_at: datetime | None = None
+    revoked_at: datetime | None = None
+    active: bool
+    key: str | None = None
+
+
 class TimelineDay(_Model):
     """Memories per tier whose event happened on ``day``."""
 
@@ -263,6 +278,7 @@ class ErrorBody(_Model):
 
 
 __all__ = [
+    "ApiKey",
     "CleanupResult",
     "Distillation",
     "DistillationPreview",
