@@ -104,6 +104,12 @@ check python3 tests/reliability/boundary.py "$bin" --seconds 12
 step "MCP end to end with the official Python SDK (rearview mcp over stdio and HTTP)"
 check "$venv/bin/python" tests/e2e/mcp_e2e.py "$bin"
 
+step "Claude Code plugin: its hooks and MCP server run as Claude Code runs them (local and remote)"
+check "$venv/bin/python" tests/e2e/claude_code_hook.py "$bin"
+
+step "imports: the MCP reference memory server (from npm) and mem0 files, recalled after"
+check "$venv/bin/python" tests/e2e/imports_e2e.py "$bin"
+
 step "plain recall: issue 40's five memories over MCP, REST and the CLI (default model)"
 check "$venv/bin/python" tests/e2e/plain_recall.py "$bin"
 

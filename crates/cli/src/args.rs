@@ -233,13 +233,36 @@ pub enum Command {
         /// [env: REARVIEW_MAX_MCP_SESSIONS_PER_KEY] [default: 32].
         #[arg(long, value_name = "N")]
         max_mcp_sessions_per_key: Option<String>,
+        /// Once listening, write `{"url", "pid"}` to this file (replaced atomically, removed on
+        /// exit), so a client that started the server finds its address (`--listen
+        /// 127.0.0.1:0` picks a free port). Used by `rearview hook`.
+        #[arg(long, value_name = "FILE")]
+        port_file: Option<std::path::PathBuf>,
+        /// Stop after this many seconds without a request (none in flight); default never. For
+        /// a server started on demand (`rearview hook`).
+        #[arg(long, value_name = "SECS")]
+        idle_exit: Option<u64>,
     },
     /// Manage API keys for `rearview serve` (stored as hashes in the database).
     #[command(subcommand)]
     Keys(KeysCommand),
     /// Serve MCP over stdio (for Claude Desktop/Code, Cursor…): stdout carries only protocol
     /// messages; logs go to stderr.
-    Mcp,
+    Mcp {
+        /// Work in the namespace of the project in the current directory (named after its git
+        /// root, as `rearview hook` names it) instead of --namespace: the Claude Code plugin's
+        /// tools and hooks then share one memory per project.
+        #[arg(long, conflicts_with = "namespace")]
+        project: bool,
+    },
+    /// Memory for a coding agent without tool calls: run by the agent's hooks, reads the hook's
+    /// JSON on stdin, recalls context for a session or prompt and captures what the session
+    /// said. Never fails the agent: on any error it prints nothing, exits 0 and logs why.
+    Hook {
+        /// The agent whose hook protocol stdin speaks.
+        #[arg(value_enum)]
+        agent: HookAgent,
+    },
     /// Embed every memory that has no vector of the configured model yet (e.g. stored while the
     /// endpoint was down, or before a model was configured).
     Backfill,
@@ -350,11 +373,18 @@ pub enum Command {
     /// --keep-namespace), keeping ids, timestamps and access counts. A memory whose id already
     /// exists is skipped; vectors in the file are used, missing ones are embedded.
     Import {
-        /// The JSONL file (`-` for stdin).
+        /// The file (`-` for stdin).
         file: PathBuf,
-        /// Import into the namespace recorded in each line instead of --namespace.
+        /// Import into the namespace recorded in each line instead of --namespace (a rearview
+        /// export), or in mem0's `user_id`/`agent_id` (mem0's default unless --namespace is
+        /// given).
         #[arg(long)]
         keep_namespace: bool,
+        /// What wrote the file: a `rearview export`, mem0's `get_all()` answer, or the MCP
+        /// reference memory server's JSON Lines (entities' observations and relations become
+        /// semantic memories tagged with their entities).
+        #[arg(long, value_enum, default_value = "rearview")]
+        from: crate::import_from::Source,
     },
     /// Copy every namespace (memories with ids, timestamps, access counts, keyword terms and
     /// vectors), the API keys and the tokenizer setting from one database to another, e.g. a
@@ -654,6 +684,7 @@ impl Cli {
             max_mcp_sessions,
             max_mcp_sessions_per_key,
             console_dir,
+            ..
         } = &self.command
         {
             put("listen", listen);
@@ -713,4 +744,11 @@ pub enum LogFormat {
     Text,
     /// One JSON object per line.
     Json,
+}
+
+/// Agents `rearview hook` speaks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HookAgent {
+    /// Claude Code's hooks (SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd).
+    ClaudeCode,
 }

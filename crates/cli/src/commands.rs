@@ -3,6 +3,7 @@
 use std::io::BufRead;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use rearview_core::{MemoryFilter, MemoryId, MemoryType, Namespace, SystemClock, parse_timestamp};
@@ -49,14 +50,37 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let sweep_every = (settings.sweep_interval > 0)
         .then(|| std::time::Duration::from_secs(settings.sweep_interval));
     match cli.command {
-        Command::Mcp => serve_stdio(service, namespace, pending, sweep_every).await?,
-        Command::Serve { .. } => {
+        Command::Mcp { project } => {
+            let namespace = if project {
+                let cwd = std::env::current_dir().context("reading the current directory")?;
+                crate::hook::project_namespace(&cwd)?
+            } else {
+                namespace
+            };
+            serve_stdio(service, namespace, pending, sweep_every).await?
+        }
+        Command::Serve { port_file, idle_exit, .. } => {
             let service = Arc::new(service);
             let limits = crate::keys::http_config(&settings, &service).await?;
-            serve_http(service, namespace, &settings.listen, &limits, pending, sweep_every).await?
+            let on_demand = OnDemand { port_file, idle_exit: idle_exit.map(Duration::from_secs) };
+            let models = Background { pending, sweep_every };
+            serve_http(service, namespace, &settings.listen, &limits, models, on_demand).await?
         }
         Command::Keys(command) => {
             crate::keys::run(&service, &command, &cli.namespace, &printer).await?
+        }
+        Command::Import { file, keep_namespace, from }
+            if from != crate::import_from::Source::Rearview =>
+        {
+            // mem0's memories go to their user's (or agent's) namespace unless one is named.
+            let named =
+                !cli.namespace.is_empty() || std::env::var_os("REARVIEW_NAMESPACE").is_some();
+            let own = keep_namespace || !named;
+            let text = crate::import_from::read_text(&file)?;
+            let memories = crate::import_from::read(from, &text, &namespace, own, service.now())
+                .with_context(|| format!("reading {}", file.display()))?;
+            let report = crate::transfer::import_memories(&service, memories).await?;
+            printer.imported(&report)?
         }
         command => run_on_store(&service, &namespace, command, &printer).await?,
     }
@@ -93,7 +117,7 @@ async fn run_without_store(
 /// Whether `command` needs the embedding model, and how soon.
 fn models_needed(command: &Command) -> Acquire {
     match command {
-        Command::Mcp | Command::Serve { .. } => Acquire::InBackground,
+        Command::Mcp { .. } | Command::Serve { .. } => Acquire::InBackground,
         Command::Add(_)
         | Command::Recall(_)
         | Command::Update(_)
@@ -119,6 +143,7 @@ fn models_needed(command: &Command) -> Acquire {
         | Command::Config(_)
         | Command::Doctor
         | Command::Migrate { .. }
+        | Command::Hook { .. }
         | Command::Health { .. } => Acquire::Never,
     }
 }
@@ -129,10 +154,10 @@ fn service_config(command: &Command, settings: &Settings) -> ServiceConfig {
     // A long-running server builds the in-memory keyword index; one-shot commands query FTS5.
     let keyword_search = match command {
         // Recall ranks with the in-memory index's term statistics (keyword coverage), as servers do.
-        Command::Mcp | Command::Serve { .. } | Command::Recall(_) => KeywordSearch::InMemory,
+        Command::Mcp { .. } | Command::Serve { .. } | Command::Recall(_) => KeywordSearch::InMemory,
         _ => KeywordSearch::Store,
     };
-    let server = matches!(command, Command::Mcp | Command::Serve { .. });
+    let server = matches!(command, Command::Mcp { .. } | Command::Serve { .. });
     ServiceConfig {
         keyword_search,
         max_content_chars: settings.max_content_chars,
@@ -217,11 +242,11 @@ async fn run_on_store(
         Command::Export { vectors, output } => {
             crate::transfer::export(service, namespace, vectors, output.as_deref()).await?
         }
-        Command::Import { file, keep_namespace } => {
+        Command::Import { file, keep_namespace, .. } => {
             let report = crate::transfer::import(service, namespace, &file, keep_namespace).await?;
             printer.imported(&report)?
         }
-        Command::Mcp
+        Command::Mcp { .. }
         | Command::Serve { .. }
         | Command::Keys(_)
         | Command::Models(_)
@@ -229,8 +254,9 @@ async fn run_on_store(
         | Command::Config(_)
         | Command::Migrate { .. }
         | Command::Doctor
+        | Command::Hook { .. }
         | Command::Health { .. } => {
-            unreachable!("servers, keys and the commands without a store are run by `run`")
+            unreachable!("servers, keys, hooks and the commands without a store are run elsewhere")
         }
     }
     Ok(())
@@ -306,31 +332,91 @@ async fn serve_stdio(
     Ok(())
 }
 
-/// Serves HTTP until SIGINT or SIGTERM, lets in-flight requests finish, then makes access counts
-/// durable.
+/// What a server runs beside its requests: the models still loading, the sweep's period.
+struct Background {
+    pending: Option<PendingModels>,
+    sweep_every: Option<Duration>,
+}
+
+/// A server started on demand (`rearview hook`): where it says its address, when it stops.
+struct OnDemand {
+    port_file: Option<std::path::PathBuf>,
+    idle_exit: Option<Duration>,
+}
+
+/// Serves HTTP until SIGINT or SIGTERM (or `--idle-exit` of quiet), lets in-flight requests
+/// finish, then makes access counts durable.
 async fn serve_http(
     service: Arc<MemoryService>,
     namespace: Namespace,
     listen: &str,
     limits: &rearview_http::HttpConfig,
-    pending: Option<PendingModels>,
-    sweep_every: Option<std::time::Duration>,
+    background: Background,
+    on_demand: OnDemand,
 ) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("listening on {listen} (--listen / REARVIEW_LISTEN)"))?;
     let address = listener.local_addr().context("reading the bound address")?;
     crate::output::notice(&format!("rearview listening on http://{address} (MCP at /mcp)"));
-    spawn_sweeper(&service, sweep_every);
+    spawn_sweeper(&service, background.sweep_every);
     spawn_follower(&service);
-    if let Some(model) = pending {
+    if let Some(model) = background.pending {
         model.spawn(Arc::clone(&service));
     }
-    let app = rearview_http::router_with(Arc::clone(&service), namespace, limits);
-    rearview_http::serve(listener, app, limits, shutdown_signal()).await.context("serving HTTP")?;
+    let mut app = rearview_http::router_with(Arc::clone(&service), namespace, limits);
+    let activity = rearview_http::Activity::default();
+    app.router = activity.track(app.router);
+    let port_file = match &on_demand.port_file {
+        Some(path) => Some(PortFile::write(path, address)?),
+        None => None,
+    };
+    let idle_exit = on_demand.idle_exit;
+    let stop = async move {
+        match idle_exit {
+            Some(quiet) => tokio::select! {
+                () = shutdown_signal() => {}
+                () = activity.idle_for(quiet) => tracing::info!(?quiet, "idle: stopping"),
+            },
+            None => shutdown_signal().await,
+        }
+    };
+    let served = rearview_http::serve(listener, app, limits, stop).await.context("serving HTTP");
+    drop(port_file);
+    served?;
     service.flush_access_counts().await;
     save_indexes(&service).await;
     Ok(())
+}
+
+/// `serve --port-file`: `{"url", "pid"}` of this server, written atomically once it listens
+/// and removed when it stops (unless another server has replaced it meanwhile).
+struct PortFile {
+    path: std::path::PathBuf,
+    written: String,
+}
+
+impl PortFile {
+    fn write(path: &std::path::Path, address: std::net::SocketAddr) -> anyhow::Result<Self> {
+        let written = serde_json::json!({
+            "url": format!("http://{address}"),
+            "pid": std::process::id(),
+        })
+        .to_string();
+        let partial = path.with_extension("partial");
+        std::fs::write(&partial, &written)
+            .and_then(|()| std::fs::rename(&partial, path))
+            .with_context(|| format!("writing --port-file {}", path.display()))?;
+        Ok(Self { path: path.to_path_buf(), written })
+    }
+}
+
+impl Drop for PortFile {
+    fn drop(&mut self) {
+        if std::fs::read_to_string(&self.path).is_ok_and(|now| now == self.written) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// Runs the lifecycle sweep (expired memories deleted, idle episodes archived) over every
@@ -667,7 +753,7 @@ fn parse_ids(ids: &[String]) -> anyhow::Result<Vec<MemoryId>> {
 }
 
 /// Dedup threshold, archive age and auto-distillation from the settings.
-fn lifecycle_config(settings: &Settings) -> LifecycleConfig {
+pub(crate) fn lifecycle_config(settings: &Settings) -> LifecycleConfig {
     let archive_after = (settings.archive_after_days > 0).then(|| {
         std::time::Duration::from_secs(settings.archive_after_days.saturating_mul(86_400))
     });

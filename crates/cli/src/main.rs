@@ -9,6 +9,8 @@ mod args;
 mod commands;
 mod doctor;
 mod eval;
+mod hook;
+mod import_from;
 mod keys;
 mod models;
 mod output;
@@ -23,6 +25,10 @@ use crate::args::Cli;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A hook logs to its own file and never fails the agent that runs it.
+    if let args::Command::Hook { agent } = cli.command {
+        return hook::main(&cli, agent);
+    }
     if let Err(e) = init_logging(&cli) {
         return report(&e);
     }
@@ -53,7 +59,7 @@ fn report(err: &anyhow::Error) -> ExitCode {
 /// `rearview::audit`) by default; one-shot commands only warnings.
 fn init_logging(cli: &Cli) -> anyhow::Result<()> {
     use tracing_subscriber::fmt::writer::BoxMakeWriter;
-    let server = matches!(cli.command, args::Command::Serve { .. } | args::Command::Mcp);
+    let server = matches!(cli.command, args::Command::Serve { .. } | args::Command::Mcp { .. });
     let default = match (cli.verbose, server) {
         (0, false) => "warn",
         (0, true) => "warn,rearview::audit=info",

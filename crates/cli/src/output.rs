@@ -649,3 +649,10 @@ fn bytes(n: u64) -> String {
         _ => format!("{:.1} MiB", n as f64 / 1_048_576.0),
     }
 }
+
+/// Prints a hook's answer (one JSON line) for the agent that ran it. A closed pipe is not an
+/// error a hook reports: the agent has moved on.
+pub fn hook_output(json: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{json}").and_then(|()| out.flush());
+}

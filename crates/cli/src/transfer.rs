@@ -126,6 +126,39 @@ pub async fn import(
     Ok(report)
 }
 
+/// Writes memories read from another tool's file ([`crate::import_from`]), one batch per
+/// namespace and [`BATCH`] memories.
+pub async fn import_memories(
+    service: &MemoryService,
+    mut memories: Vec<ExportedMemory>,
+) -> anyhow::Result<ImportReport> {
+    // Batches hold one namespace: group them, keeping the file's order within each.
+    memories.sort_by(|a, b| a.namespace.cmp(&b.namespace));
+    let mut report = ImportReport::default();
+    let mut batch: Vec<ImportItem> = Vec::with_capacity(BATCH);
+    for (index, exported) in memories.into_iter().enumerate() {
+        let number = index + 1;
+        let content = exported.content.chars().take(60).collect::<String>();
+        let checked = exported
+            .into_memory()
+            .map_err(anyhow::Error::new)
+            .and_then(|(memory, vectors)| {
+                let target = memory.namespace.clone();
+                Ok(service.check_import(&target, memory, vectors)?)
+            })
+            .with_context(|| format!("memory {number} ({content:?})"))?;
+        if batch.len() == BATCH
+            || batch.first().is_some_and(|b| b.namespace() != checked.namespace())
+        {
+            write_batch(service, &mut batch, number, &mut report).await?;
+        }
+        batch.push(checked);
+    }
+    write_batch(service, &mut batch, 0, &mut report).await?;
+    service.finish_import().await;
+    Ok(report)
+}
+
 /// Memories per import batch (one store transaction).
 const BATCH: usize = 500;
 

@@ -21,6 +21,7 @@ mod audit;
 mod console;
 mod error;
 mod guard;
+mod idle;
 pub mod openapi;
 pub mod routes;
 mod serve;
@@ -38,6 +39,7 @@ use rearview_service::MemoryService;
 
 pub use error::{ApiError, ErrorCode};
 pub use guard::{AuthMode, RateLimit};
+pub use idle::Activity;
 pub use serve::serve;
 
 /// What every handler shares.

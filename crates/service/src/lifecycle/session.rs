@@ -13,9 +13,9 @@ use crate::{MemoryService, ServiceError};
 
 impl MemoryService {
     /// Ends a session (design §2.2): its working memories become episodic memories — the key
-    /// events an LLM extracts when one is configured, else by rule: every turn not spoken by the
-    /// assistant (`metadata.role`), not a question, with at least three keyword terms, becomes an
-    /// episode as it is — and the working memories expire now. Greetings and acknowledgements
+    /// events an LLM extracts when one is configured, else by rule: every turn with at least
+    /// three keyword terms that its writer marked (`metadata.episode: true`) or that is neither
+    /// the assistant's (`metadata.role`) nor a question becomes an episode as it is — and the working memories expire now. Greetings and acknowledgements
     /// (`你好`, `好的`, `收到`, `thanks`, `got it`, `👍`…) are skipped either way and counted in
     /// `small_talk`; a session made only of them gives no episode (and asks no LLM), and is ended
     /// all the same. If the LLM fails, nothing changes. Ending a session twice finds no working memories the second time, also when the
@@ -195,15 +195,22 @@ impl MemoryService {
     }
 }
 
-/// The rule that promotes a working memory without an LLM: not the assistant's (or system's or
-/// a tool's) turn, not a question, at least three keyword terms.
+/// The rule that promotes a working memory without an LLM: at least three keyword terms, and
+/// either marked by its writer (`metadata.episode: true`, as `rearview hook` marks the
+/// conclusion of an agent's turn) or neither the assistant's (or system's or a tool's) turn nor
+/// a question.
 fn worth_an_episode(turn: &Memory, terms: usize) -> bool {
+    if terms < 3 {
+        return false;
+    }
+    if turn.metadata.get("episode").and_then(|e| e.as_bool()) == Some(true) {
+        return true;
+    }
     let role = turn.metadata.get("role").and_then(|r| r.as_str()).unwrap_or("user");
     let text = turn.content.trim_end();
     !matches!(role.to_ascii_lowercase().as_str(), "assistant" | "system" | "tool")
         && !text.ends_with('?')
         && !text.ends_with('？')
-        && terms >= 3
 }
 
 pub(super) fn episode_of(memory: &Memory) -> Episode {
