@@ -229,6 +229,12 @@ pub fn stats(s: &ServiceStats) -> serde_json::Value {
             "graph_vectors": s.graph_vectors,
             "pending": s.pending_embeddings,
         },
+        "indexes": {
+            "namespaces_loaded": s.indexes.namespaces,
+            "bytes": s.indexes.bytes,
+            "budget_bytes": s.indexes.budget,
+            "evictions": s.indexes.evictions,
+        },
     })
 }
 

@@ -57,6 +57,9 @@ struct Metrics {
     memories: Family<TierLabels, Gauge>,
     vectors: Family<ModelLabels, Gauge>,
     queue: Gauge,
+    index_namespaces: Gauge,
+    index_bytes: Gauge,
+    index_evictions: Gauge,
 }
 
 fn latency_histogram() -> Histogram {
@@ -71,6 +74,9 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
     let memories = Family::<TierLabels, Gauge>::default();
     let vectors = Family::<ModelLabels, Gauge>::default();
     let queue = Gauge::default();
+    let index_namespaces = Gauge::default();
+    let index_bytes = Gauge::default();
+    let index_evictions = Gauge::default();
     registry.register(
         "requests",
         "Requests by transport (mcp, http-tools, rest), operation (tool or route) and outcome",
@@ -92,7 +98,32 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "Vectors still to compute (memories stored while a model was unavailable, or before it was added)",
         queue.clone(),
     );
-    Metrics { registry: Mutex::new(registry), requests, latency, memories, vectors, queue }
+    registry.register(
+        "index_namespaces",
+        "Namespaces whose search indexes are in memory (loaded when first used, when a budget is set)",
+        index_namespaces.clone(),
+    );
+    registry.register(
+        "index_bytes",
+        "Approximate bytes of the in-memory search indexes",
+        index_bytes.clone(),
+    );
+    registry.register(
+        "index_evictions",
+        "Namespaces dropped from memory since start to stay within --index-memory",
+        index_evictions.clone(),
+    );
+    Metrics {
+        registry: Mutex::new(registry),
+        requests,
+        latency,
+        memories,
+        vectors,
+        queue,
+        index_namespaces,
+        index_bytes,
+        index_evictions,
+    }
 });
 
 /// Records one request: `transport` (`mcp`, `http-tools`, `rest`), `operation` (tool name or
@@ -242,6 +273,10 @@ pub fn render(stats: &ServiceStats) -> String {
         m.vectors.get_or_create(&labels).set(i64::try_from(*n).unwrap_or(i64::MAX));
     }
     m.queue.set(i64::try_from(stats.pending_embeddings).unwrap_or(i64::MAX));
+    let gauge = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    m.index_namespaces.set(gauge(stats.indexes.namespaces as u64));
+    m.index_bytes.set(gauge(stats.indexes.bytes));
+    m.index_evictions.set(gauge(stats.indexes.evictions));
     let mut out = String::new();
     // Writing to a String cannot fail.
     let _ = prometheus_client::encoding::text::encode(&mut out, &registry);

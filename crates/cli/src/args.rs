@@ -78,6 +78,13 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "SECS")]
     pub sweep_interval: Option<String>,
 
+    /// Memory for search indexes: a namespace's keyword index and vectors load when it is first
+    /// used, and the least recently used are dropped past this size (e.g. `2GiB`, `512MiB`,
+    /// bytes); `auto` is a quarter of the machine's memory; `all` loads every namespace at start
+    /// and keeps it [env: REARVIEW_INDEX_MEMORY] [default: auto].
+    #[arg(long, global = true, value_name = "SIZE")]
+    pub index_memory: Option<String>,
+
     /// Longest memory accepted, in characters (Chinese and English alike); longer content is
     /// refused with an error naming the limit [env: REARVIEW_MAX_CONTENT_CHARS] [default: 32768].
     #[arg(long, global = true, value_name = "CHARS")]
@@ -662,6 +669,7 @@ impl Cli {
         put("embed_api_key_env", &self.embed_api_key_env);
         put("embed_dimensions", &self.embed_dimensions);
         put("sweep_interval", &self.sweep_interval);
+        put("index_memory", &self.index_memory);
         put("max_content_chars", &self.max_content_chars);
         put("llm_url", &self.llm_url);
         put("llm_model", &self.llm_model);

@@ -170,6 +170,7 @@ fn service_config(command: &Command, settings: &Settings) -> ServiceConfig {
             .is_none()
             .then(|| rearview_service::graph_dir_for(&settings.db)),
         exact_scan_limit: if server { rearview_service::EXACT_SCAN_LIMIT } else { usize::MAX },
+        index_memory: settings.index_memory,
         ..ServiceConfig::default()
     }
 }

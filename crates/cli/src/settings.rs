@@ -120,6 +120,7 @@ const KEYS: &[Key] = &[
     Key { name: "llm_api_key", env: &["REARVIEW_LLM_API_KEY"], flag: None, secret: true },
     key("llm_timeout", &["REARVIEW_LLM_TIMEOUT"], "--llm-timeout"),
     key("sweep_interval", &["REARVIEW_SWEEP_INTERVAL"], "--sweep-interval"),
+    key("index_memory", &["REARVIEW_INDEX_MEMORY"], "--index-memory"),
     key("max_content_chars", &["REARVIEW_MAX_CONTENT_CHARS"], "--max-content-chars"),
     key("dedup_threshold", &["REARVIEW_DEDUP_THRESHOLD"], "--dedup-threshold"),
     key("supersede_threshold", &["REARVIEW_SUPERSEDE_THRESHOLD"], "--supersede-threshold"),
@@ -186,6 +187,9 @@ pub struct Settings {
     pub llm_timeout: u64,
     /// Seconds between sweeps; 0 = off.
     pub sweep_interval: u64,
+    /// Bytes of search indexes kept in memory, namespaces loaded when first used; `None`:
+    /// every namespace loaded at start (`all`).
+    pub index_memory: Option<usize>,
     /// Longest memory in characters.
     pub max_content_chars: usize,
     /// Near-duplicate cosine, `None` = off.
@@ -284,6 +288,12 @@ impl Settings {
         let llm = LlmKeys::load(&mut layers)?;
         let lifecycle = LifecycleKeys::load(&mut layers)?;
         let server = ServerKeys::load(&mut layers)?;
+        let index_memory = layers.parse(
+            "index_memory",
+            "auto",
+            "auto, all, or a size such as 2GiB, 512MiB, 1500MB or a number of bytes (at least 1MiB)",
+            parse_index_memory,
+        )?;
         llm.check(&layers)?;
         let mut shown = std::mem::take(&mut layers.shown);
         // Any other value is a SQLite path (`postgres:/x` included: a relative file path).
@@ -313,6 +323,7 @@ impl Settings {
             llm_api_key: llm.llm_api_key,
             llm_timeout: llm.llm_timeout,
             sweep_interval: lifecycle.sweep_interval,
+            index_memory,
             max_content_chars: lifecycle.max_content_chars,
             dedup_threshold: lifecycle.dedup_threshold,
             supersede_threshold: lifecycle.supersede_threshold,
@@ -448,6 +459,43 @@ impl LlmKeys {
             _ => Ok(()),
         }
     }
+}
+
+/// `index_memory`: `auto` (a quarter of the machine's memory, 2 GiB where it cannot be read),
+/// `all` (`None`), or a size of at least 1 MiB.
+fn parse_index_memory(value: &str) -> Option<Option<usize>> {
+    const MIB: u64 = 1 << 20;
+    let value = value.trim();
+    match value.to_ascii_lowercase().as_str() {
+        "all" => return Some(None),
+        "auto" => {
+            let total = machine_memory().unwrap_or(8 << 30);
+            return Some(Some(usize::try_from(total / 4).unwrap_or(usize::MAX)));
+        }
+        _ => {}
+    }
+    let digits = value.find(|c: char| !c.is_ascii_digit()).unwrap_or(value.len());
+    let (number, unit) = value.split_at(digits);
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" => 1_000,
+        "kib" => 1 << 10,
+        "m" | "mb" => 1_000_000,
+        "mib" => MIB,
+        "g" | "gb" => 1_000_000_000,
+        "gib" => 1 << 30,
+        _ => return None,
+    };
+    let bytes = number.parse::<u64>().ok()?.checked_mul(scale)?;
+    (bytes >= MIB).then(|| Some(usize::try_from(bytes).unwrap_or(usize::MAX)))
+}
+
+/// Physical memory in bytes, from `/proc/meminfo` (Linux); `None` elsewhere.
+fn machine_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// The lifecycle keys ([`Settings`] documents each).

@@ -144,6 +144,21 @@ impl TextIndex {
         self.rows.len()
     }
 
+    /// Roughly the heap bytes the index holds (postings, terms, slots, id map), for a memory
+    /// budget: counted from lengths and capacities, not measured.
+    pub fn approx_bytes(&self) -> usize {
+        let postings: usize = self.postings.iter().map(|p| 24 + p.capacity() * 8).sum();
+        let terms: usize = self.term_ids.keys().map(|t| t.len() + 16 + 8).sum();
+        let slots: usize = self
+            .slots
+            .iter()
+            .map(|s| std::mem::size_of::<Slot>() + s.terms.len() * 4)
+            .sum::<usize>()
+            + (self.slots.capacity() - self.slots.len()) * std::mem::size_of::<Slot>();
+        let per_term = self.df.capacity() * 4 + self.bounds.capacity() * 8;
+        postings + terms + slots + per_term + self.lens.capacity() * 4 + self.rows.len() * 40
+    }
+
     /// Whether there are no live documents.
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()

@@ -47,7 +47,7 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rearview_core::{Clock, Memory, MemoryId, MemoryType, Namespace, SystemClock, content_hash};
+use rearview_core::{Namespace, SystemClock};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
 use rearview_store::MemoryStore;
@@ -55,6 +55,9 @@ use rearview_store_sqlite::{Durability, SqliteConfig, SqliteStore};
 use serde_json::{Value, json};
 
 mod corpus;
+mod measure;
+
+use measure::{commit, imported, machine, ms, peak_rss, percentile};
 
 const CHILD_ENV: &str = "REARVIEW_SCALE_CHILD";
 const STORES: usize = 200;
@@ -331,78 +334,6 @@ async fn measure(size: usize) -> Value {
         "disk_bytes": disk,
         "peak_rss_bytes": peak_rss(),
     })
-}
-
-/// An episodic memory of `content` as an export line holds it, stored now with the tier's
-/// default time to live (30 days), as `remember` would store it.
-fn imported(ns: &Namespace, content: String) -> Memory {
-    let now = SystemClock.now();
-    let ttl_secs = 30 * 24 * 3600;
-    Memory {
-        id: MemoryId::new_v7(now),
-        namespace: ns.clone(),
-        memory_type: MemoryType::Episodic,
-        content_hash: content_hash(&content),
-        content,
-        metadata: Default::default(),
-        session_id: None,
-        ttl_secs,
-        timestamp: now,
-        occurred_at: now,
-        updated_at: now,
-        last_accessed_at: None,
-        expires_at: Some(now + chrono::TimeDelta::seconds(ttl_secs as i64)),
-        access_count: 0,
-        archived: false,
-        source_ids: Vec::new(),
-        summary: None,
-        superseded_by: None,
-        invalid_at: None,
-        link: None,
-        possible_updates: Vec::new(),
-    }
-}
-
-fn percentile(samples: &mut [Duration], p: f64) -> Duration {
-    samples.sort();
-    let rank = ((samples.len() as f64 * p).ceil() as usize).clamp(1, samples.len());
-    samples[rank - 1]
-}
-
-fn ms(d: Duration) -> f64 {
-    (d.as_secs_f64() * 1e6).round() / 1e3
-}
-
-/// Peak resident set size of this process (`VmHWM`), in bytes.
-fn peak_rss() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-fn machine() -> String {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    format!("{cpu}, {cores} cores")
-}
-
-fn commit(root: &Path) -> String {
-    Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .current_dir(root)
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-        .unwrap_or_default()
 }
 
 /// Recall latency (p50, p95, p99) against namespace size, log-log, as a PNG.

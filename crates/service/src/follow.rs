@@ -88,6 +88,10 @@ impl MemoryService {
         let in_memory = self.config.keyword_search == KeywordSearch::InMemory;
         let mut refreshed = 0;
         for (namespace, ids) in by_namespace {
+            // A namespace not in memory reads these changes from the store when it loads.
+            if self.indexes.on_demand() && !self.indexes.is_in_memory(&namespace) {
+                continue;
+            }
             let _guard = self.writes.write(&namespace).await;
             let mut found = self.records_by_id(&namespace, &ids).await?;
             for id in ids {

@@ -1,6 +1,7 @@
 //! The in-memory search structures of every namespace, kept in step with the store.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use rearview_core::{Embedding, Facets, Memory, MemoryFilter, MemoryId, Namespace, Timestamp};
@@ -14,8 +15,11 @@ use crate::vectors::ModelVectors;
 
 /// Per-namespace keyword and vector indexes.
 ///
-/// Both are caches of the store: rebuilt from it at start-up, updated after each committed write.
-/// If the process dies between a commit and the update, the next start-up heals the difference.
+/// Both are caches of the store, updated after each committed write. Either every namespace is
+/// loaded at start-up, or (with a memory budget, `residency.rs`) a namespace is loaded when first
+/// used and the least recently used ones are dropped past the budget; a namespace not in memory
+/// is simply not here, and writes to it only go to the store. If the process dies between a
+/// commit and the update, the next load heals the difference.
 #[derive(Debug)]
 pub(crate) struct Indexes {
     /// Shared with graph builds running off the lock (`vectors.rs`).
@@ -24,6 +28,13 @@ pub(crate) struct Indexes {
     exact_limit: usize,
     /// Whether vectors are kept here at all (not when the store searches them, `lookup.rs`).
     holds_vectors: bool,
+    /// Bytes of indexes kept in memory when namespaces are loaded on demand; `None` when every
+    /// namespace is loaded at start-up and kept.
+    budget: Option<usize>,
+    /// Ticks of use, for the least-recently-used order.
+    ticks: AtomicU64,
+    /// Namespaces dropped from memory so far (`stats`, `/metrics`).
+    evictions: AtomicU64,
 }
 
 #[derive(Debug, Default)]
@@ -34,12 +45,134 @@ pub(crate) struct NamespaceIndex {
     text_save: SaveState,
     /// Vectors per embedding model id: spaces of different models never share an index.
     pub(crate) vectors: HashMap<String, ModelVectors>,
+    /// The tick of its last use (on-demand loading).
+    last_used: AtomicU64,
+    /// Roughly the bytes it holds, as loaded plus what was added since.
+    bytes: AtomicUsize,
+    /// Held by each request using the namespace ([`Pin`]): a pinned namespace is never evicted.
+    pins: Arc<()>,
+}
+
+/// Keeps a namespace's indexes in memory while held ([`Indexes::pin`]).
+#[derive(Debug)]
+pub(crate) struct Pin(#[allow(dead_code)] Arc<()>);
+
+/// What the indexes hold now: for `stats` and `/metrics`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IndexUsage {
+    /// Namespaces whose indexes are in memory.
+    pub namespaces: usize,
+    /// Roughly the bytes they hold.
+    pub bytes: u64,
+    /// The budget when namespaces are loaded on demand; `None` when all are loaded at start.
+    pub budget: Option<u64>,
+    /// Namespaces dropped from memory since start, least recently used first.
+    pub evictions: u64,
 }
 
 impl Indexes {
     /// Empty indexes; namespaces past `exact_limit` vectors of a model are searched by a graph.
     pub(crate) fn new(exact_limit: usize) -> Self {
-        Self { namespaces: Arc::default(), exact_limit: exact_limit.max(1), holds_vectors: true }
+        Self {
+            namespaces: Arc::default(),
+            exact_limit: exact_limit.max(1),
+            holds_vectors: true,
+            budget: None,
+            ticks: AtomicU64::new(0),
+            evictions: AtomicU64::new(0),
+        }
+    }
+
+    /// Loads namespaces when first used and keeps at most about `budget` bytes of them.
+    pub(crate) fn on_demand_within(mut self, budget: usize) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// Whether namespaces are loaded when first used (else all at start-up).
+    pub(crate) fn on_demand(&self) -> bool {
+        self.budget.is_some()
+    }
+
+    /// The vector count from which a namespace's vectors are searched through a graph.
+    pub(crate) fn exact_limit(&self) -> usize {
+        self.exact_limit
+    }
+
+    /// Marks `namespace` used and keeps it in memory while the pin is held; `None` when it is
+    /// not in memory.
+    pub(crate) fn pin(&self, namespace: &Namespace) -> Option<Pin> {
+        let map = self.read();
+        let entry = map.get(namespace)?;
+        entry.last_used.store(self.ticks.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
+        Some(Pin(Arc::clone(&entry.pins)))
+    }
+
+    /// Puts a namespace loaded from the store in memory, pinned for the caller.
+    pub(crate) fn insert_loaded(&self, namespace: &Namespace, mut entry: NamespaceIndex) -> Pin {
+        entry.recount();
+        *entry.last_used.get_mut() = self.ticks.fetch_add(1, Ordering::Relaxed);
+        let pin = Pin(Arc::clone(&entry.pins));
+        self.write().insert(namespace.clone(), entry);
+        pin
+    }
+
+    /// Drops the least recently used namespaces until the rest fit the budget, sparing those in
+    /// use (pinned), those searched through a graph and those with a graph build running (large
+    /// ones: reloading them costs a graph build). Returns how many were dropped.
+    pub(crate) fn evict_over_budget(&self) -> usize {
+        let Some(budget) = self.budget else { return 0 };
+        let mut map = self.write();
+        let mut total: usize = map.values().map(|e| e.bytes.load(Ordering::Relaxed)).sum();
+        if total <= budget {
+            return 0;
+        }
+        let mut candidates: Vec<(u64, Namespace, usize)> = map
+            .iter()
+            .filter(|(_, e)| Arc::strong_count(&e.pins) == 1 && !e.is_large(self.exact_limit))
+            .map(|(ns, e)| {
+                (e.last_used.load(Ordering::Relaxed), ns.clone(), e.bytes.load(Ordering::Relaxed))
+            })
+            .collect();
+        candidates.sort_unstable_by_key(|(tick, _, _)| *tick);
+        let mut dropped = 0;
+        for (_, namespace, bytes) in candidates {
+            if total <= budget {
+                break;
+            }
+            map.remove(&namespace);
+            total = total.saturating_sub(bytes);
+            dropped += 1;
+        }
+        self.evictions.fetch_add(dropped as u64, Ordering::Relaxed);
+        dropped
+    }
+
+    /// Whether `namespace` is in memory (without marking it used).
+    pub(crate) fn is_in_memory(&self, namespace: &Namespace) -> bool {
+        self.read().contains_key(namespace)
+    }
+
+    /// The namespaces in memory now.
+    pub(crate) fn namespaces_in_memory(&self) -> Vec<Namespace> {
+        self.read().keys().cloned().collect()
+    }
+
+    /// What is in memory now.
+    pub(crate) fn usage(&self) -> IndexUsage {
+        let map = self.read();
+        IndexUsage {
+            namespaces: map.len(),
+            bytes: map.values().map(|e| e.bytes.load(Ordering::Relaxed) as u64).sum(),
+            budget: self.budget.map(|b| b as u64),
+            evictions: self.evictions.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Keeps only the namespaces with a saved index restored at start-up (on-demand loading:
+    /// the others load when first used).
+    fn keep_restored_only(&self, restored: &[Namespace]) {
+        self.write().retain(|ns, _| restored.contains(ns));
     }
 
     /// Indexes that keep no vectors (the store searches them); keyword terms only if given.
@@ -60,6 +193,18 @@ impl Indexes {
         let building: Arc<Mutex<HashMap<Namespace, TextIndex>>> = Arc::default();
         let sink = Arc::clone(&building);
         let except: Vec<Namespace> = restored.iter().map(|r| r.namespace.clone()).collect();
+        if self.on_demand() {
+            // The others load when first used (`residency.rs`).
+            self.keep_restored_only(&except);
+            let mut map = self.write();
+            for r in restored {
+                let entry = map.entry(r.namespace).or_default();
+                *entry.bytes.get_mut() = r.index.approx_bytes();
+                entry.text = Some(r.index);
+                entry.text_save = SaveState::loaded(r.files, r.clean);
+            }
+            return Ok(());
+        }
         store
             .visit_keyword_entries(
                 &except,
@@ -88,6 +233,7 @@ impl Indexes {
             entry.text = Some(r.index);
             entry.text_save = SaveState::loaded(r.files, r.clean);
         }
+        map.values_mut().for_each(NamespaceIndex::recount);
         Ok(())
     }
 
@@ -131,7 +277,18 @@ impl Indexes {
         let mut skipped = 0;
         for (ns, vectors, s) in built {
             skipped += s;
+            if self.on_demand() {
+                // Only namespaces in memory; the others get theirs when loaded.
+                if let Some(entry) = map.get_mut(&ns) {
+                    entry.bytes.fetch_add(vectors.approx_bytes(), Ordering::Relaxed);
+                    entry.vectors.insert(model.to_owned(), vectors);
+                }
+                continue;
+            }
             map.entry(ns).or_default().vectors.insert(model.to_owned(), vectors);
+        }
+        if !self.on_demand() {
+            map.values_mut().for_each(NamespaceIndex::recount);
         }
         skipped
     }
@@ -203,7 +360,10 @@ impl Indexes {
     ) {
         let vectors = if self.holds_vectors { vectors } else { &[] };
         let mut map = self.write();
-        let entry = map.entry(memory.namespace.clone()).or_default();
+        let Some(entry) = self.entry_to_change(&mut map, &memory.namespace) else { return };
+        let added = terms.map_or(0, |t| t.len() * 12 + 160)
+            + vectors.iter().map(|(_, e)| e.dimensions() * 4 + 96).sum::<usize>();
+        entry.bytes.fetch_add(added, Ordering::Relaxed);
         if let Some(terms) = terms {
             entry.text_mut().upsert(memory.id, memory.facets(), terms);
         }
@@ -215,6 +375,21 @@ impl Indexes {
                 .upsert(memory.id, memory.facets(), embedding);
         }
         self.start_due_builds(entry, &memory.namespace);
+    }
+
+    /// The entry a write to `namespace` changes: created if need be when every namespace is in
+    /// memory; `None` when namespaces load on demand and this one is not in memory (the store has
+    /// the write, and the namespace's next load reads it).
+    fn entry_to_change<'m>(
+        &self,
+        map: &'m mut HashMap<Namespace, NamespaceIndex>,
+        namespace: &Namespace,
+    ) -> Option<&'m mut NamespaceIndex> {
+        if self.on_demand() {
+            map.get_mut(namespace)
+        } else {
+            Some(map.entry(namespace.clone()).or_default())
+        }
     }
 
     /// Starts a graph build for each model of `entry` that grew past the exact-scan limit.
@@ -245,7 +420,7 @@ impl Indexes {
     ) {
         let vectors = vectors.filter(|_| self.holds_vectors);
         let mut map = self.write();
-        let entry = map.entry(memory.namespace.clone()).or_default();
+        let Some(entry) = self.entry_to_change(&mut map, &memory.namespace) else { return };
         match terms {
             Some(terms) => entry.text_mut().upsert(memory.id, memory.facets(), terms),
             None if entry.text.is_some() => {
@@ -431,6 +606,25 @@ impl IndexesHandle {
 }
 
 impl NamespaceIndex {
+    /// A namespace's indexes as loaded from the store.
+    pub(crate) fn loaded(text: Option<TextIndex>, vectors: HashMap<String, ModelVectors>) -> Self {
+        Self { text, vectors, ..Self::default() }
+    }
+
+    /// Counts the bytes it holds afresh.
+    fn recount(&mut self) {
+        let text = self.text.as_ref().map_or(0, TextIndex::approx_bytes);
+        let vectors: usize = self.vectors.values().map(ModelVectors::approx_bytes).sum();
+        *self.bytes.get_mut() = text + vectors + 256;
+    }
+
+    /// Whether it is kept however long unused: searched through a graph, a graph build running,
+    /// or as many keyword documents (reloading it would cost a graph build or seconds).
+    fn is_large(&self, exact_limit: usize) -> bool {
+        self.text.as_ref().is_some_and(|t| t.len() >= exact_limit)
+            || self.vectors.values().any(|v| v.is_graph() || v.len() >= exact_limit)
+    }
+
     /// The keyword index, to change (created if there is none); it then differs from its save.
     fn text_mut(&mut self) -> &mut TextIndex {
         self.text_save.changed();

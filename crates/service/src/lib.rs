@@ -44,6 +44,7 @@ mod models;
 mod query_cache;
 mod recall;
 mod requests;
+mod residency;
 mod saved;
 mod tenancy;
 mod timeline;
@@ -66,6 +67,7 @@ use crate::locks::{WriteGuard, WriteLocks};
 pub use error::{ErrorKind, ServiceError};
 pub use follow::Followed;
 pub use graphs::graph_dir_for;
+pub use indexes::IndexUsage;
 pub use keys::{AuthError, CreatedKey, MIN_SEED_CHARS, NewKey};
 pub use lifecycle::{
     DistillPreview, DistillRequest, Distilled, LifecycleConfig, Linked, MAX_LINKED, Merge,
@@ -115,6 +117,11 @@ pub struct ServiceConfig {
     /// no vectors or keyword postings are loaded into memory, and `keyword_search` is then the
     /// store's (`lookup.rs`). Ignored for a store that cannot. Default on.
     pub search_in_store: bool,
+    /// Load a namespace's in-memory indexes when it is first used, and drop the least recently
+    /// used ones once they hold more than this many bytes (`residency.rs`); `None`: load every
+    /// namespace at start-up and keep it. Namespaces searched through a graph are never
+    /// dropped.
+    pub index_memory: Option<usize>,
 }
 
 /// Default [`ServiceConfig::exact_scan_limit`]: an exact scan of 20,000 × 384 takes ~3 ms on two
@@ -147,6 +154,7 @@ impl Default for ServiceConfig {
             exact_scan_limit: EXACT_SCAN_LIMIT,
             graph_dir: None,
             search_in_store: true,
+            index_memory: None,
         }
     }
 }
@@ -165,6 +173,8 @@ pub struct ServiceStats {
     /// Of those, the vectors searched through an HNSW graph (namespaces past
     /// [`ServiceConfig::exact_scan_limit`]); the rest are scanned exactly.
     pub graph_vectors: usize,
+    /// The in-memory indexes: namespaces loaded, their bytes, the budget, evictions.
+    pub indexes: IndexUsage,
     /// Missing vectors (memories × models in use without one), waiting for backfill.
     pub pending_embeddings: u64,
     /// Why there is no embedder, or what is happening to it ("fetching …"), when the process
@@ -243,7 +253,11 @@ impl MemoryService {
             config.keyword_search = KeywordSearch::Store;
             Indexes::without_vectors()
         } else {
-            Indexes::new(config.exact_scan_limit)
+            let indexes = Indexes::new(config.exact_scan_limit);
+            match config.index_memory {
+                Some(budget) => indexes.on_demand_within(budget),
+                None => indexes,
+            }
         };
         let service = Self {
             indexes,
@@ -382,7 +396,7 @@ impl MemoryService {
             update.ttl = Some((ttl, expiry(now, ttl)?));
         }
         // Embedded above, unlocked; the write and the index update happen as one step.
-        let guard = self.writes.write(namespace).await;
+        let guard = self.write_lock(namespace).await?;
         if let Some((_, _, hash)) = &update.content {
             let before = self.get(namespace, id).await?;
             if before.content_hash != *hash {
@@ -407,7 +421,7 @@ impl MemoryService {
     /// of it; the memories it superseded become current again (or history of what superseded
     /// it).
     pub async fn forget(&self, namespace: &Namespace, id: MemoryId) -> Result<(), ServiceError> {
-        let guard = self.writes.write(namespace).await;
+        let guard = self.write_lock(namespace).await?;
         self.forget_in(&guard, id).await
     }
 
@@ -496,6 +510,7 @@ impl MemoryService {
         let (indexed_vectors, graph_vectors) = self.indexes.vector_counts();
         Ok(ServiceStats {
             graph_vectors,
+            indexes: self.indexes.usage(),
             pending_embeddings,
             store,
             embedder: models.first().cloned(),
@@ -521,6 +536,7 @@ impl MemoryService {
             stats.store.vectors_per_model.clear();
             stats.indexed_vectors = 0;
             stats.graph_vectors = 0;
+            stats.indexes = IndexUsage::default();
             stats.pending_embeddings = 0;
         }
         Ok(stats)

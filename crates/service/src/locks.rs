@@ -32,6 +32,8 @@ pub(crate) struct WriteGuard<'a> {
     locks: &'a WriteLocks,
     namespace: Namespace,
     held: Option<OwnedMutexGuard<()>>,
+    /// Keeps the namespace's indexes in memory while the writer works (`residency.rs`).
+    pin: Option<crate::indexes::Pin>,
 }
 
 impl WriteLocks {
@@ -39,7 +41,7 @@ impl WriteLocks {
     pub(crate) async fn write(&self, namespace: &Namespace) -> WriteGuard<'_> {
         let lock = Arc::clone(self.map().entry(namespace.clone()).or_default());
         let held = lock.lock_owned().await;
-        WriteGuard { locks: self, namespace: namespace.clone(), held: Some(held) }
+        WriteGuard { locks: self, namespace: namespace.clone(), held: Some(held), pin: None }
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<Namespace, Arc<tokio::sync::Mutex<()>>>> {
@@ -58,10 +60,16 @@ impl WriteGuard<'_> {
     pub(crate) fn namespace(&self) -> &Namespace {
         &self.namespace
     }
+
+    /// Keeps the namespace's indexes in memory until the guard is dropped.
+    pub(crate) fn keep_loaded(&mut self, pin: crate::indexes::Pin) {
+        self.pin = Some(pin);
+    }
 }
 
 impl Drop for WriteGuard<'_> {
     fn drop(&mut self) {
+        drop(self.pin.take());
         drop(self.held.take());
         // Forget the lock once nobody holds or waits for it (only the map refers to it). Waiters
         // clone the `Arc` under the map's mutex, so none can appear between the check and the

@@ -60,6 +60,7 @@ impl MemoryService {
                 .map(|m| VectorHit { id: m.id, cosine: m.cosine })
                 .collect());
         }
+        let _in_memory = self.resident(namespace).await?;
         Ok(self.indexes.search_vectors(namespace, model, query, (k, reach), filter, now).await)
     }
 
@@ -75,6 +76,7 @@ impl MemoryService {
             let found = self.store.vector_similarities(namespace, model, ids, query).await?;
             return Ok(found.unwrap_or_else(|| vec![None; ids.len()]));
         }
+        let _in_memory = self.resident(namespace).await?;
         Ok(self.indexes.similarities(namespace, model, ids, query))
     }
 
@@ -101,6 +103,7 @@ impl MemoryService {
                 .collect();
             return Ok(ids.iter().map(|id| found.remove(id)).collect());
         }
+        let _in_memory = self.resident(namespace).await?;
         Ok(self.indexes.vectors_of(namespace, model, ids))
     }
 
@@ -131,6 +134,7 @@ impl MemoryService {
             let found = self.store.weighted_keyword_search(namespace, terms, &any, now, 0).await?;
             return Ok(found.map(|f| f.full_match));
         }
+        let _in_memory = self.resident(namespace).await?;
         Ok(self.indexes.full_match(namespace, terms))
     }
 }

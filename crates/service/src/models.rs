@@ -55,6 +55,19 @@ impl MemoryService {
             let (model, dims) = (embedder.model_id(), embedder.dimensions());
             let load = self.restore_graphs(model, dims).await?;
             let entries = match &load.others {
+                // Namespaces load when first used: only those in memory now get this model's
+                // vectors (the others read them when they load).
+                _ if self.indexes.on_demand() => {
+                    let restored: Vec<&Namespace> =
+                        load.restored.iter().map(|r| &r.namespace).collect();
+                    let mut entries = Vec::new();
+                    for namespace in self.indexes.namespaces_in_memory() {
+                        if !restored.contains(&&namespace) {
+                            entries.extend(self.store.namespace_vectors(model, &namespace).await?);
+                        }
+                    }
+                    entries
+                }
                 None => self.store.vectors(model).await?,
                 Some(namespaces) => {
                     let mut entries = Vec::new();

@@ -97,6 +97,8 @@ impl MemoryService {
     ) -> Result<RecallResponse, ServiceError> {
         let started = Instant::now();
         request.validate(self.config.max_top_k, self.config.max_query_chars)?;
+        // Its indexes stay in memory through every search of this recall (`residency.rs`).
+        let _in_memory = self.resident(namespace).await?;
         let plan = self.plan(&request);
         let parts = if plan.ranking.compound {
             question_parts(&request.query)
@@ -444,6 +446,7 @@ impl MemoryService {
             let filter = &plan.search_filter;
             return self.store_keywords(namespace, &focused.terms, filter, plan.now, k).await;
         }
+        let _in_memory = self.resident(namespace).await?;
         Ok((
             match self.config.keyword_search {
                 KeywordSearch::InMemory => self

@@ -150,6 +150,14 @@ impl ModelVectors {
         self.index().len()
     }
 
+    /// Roughly the heap bytes held: each vector as f32 with its id, facets and map entry (a
+    /// graph adds its links, about as much again as an f16 copy of the vectors).
+    pub(crate) fn approx_bytes(&self) -> usize {
+        let per_vector = self.dims * 4 + std::mem::size_of::<(MemoryId, Facets)>() + 40;
+        let graph = if self.is_graph() { self.dims * 2 + 160 } else { 0 };
+        self.len() * (per_vector + graph)
+    }
+
     /// The `k` best accepted vectors, looking as far as `reach` says.
     pub(crate) fn search(
         &self,

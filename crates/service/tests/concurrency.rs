@@ -686,6 +686,14 @@ impl MemoryStore for GatedStore {
         self.inner.visit_keyword_entries(except, visit).await
     }
 
+    async fn visit_namespace_keyword_entries(
+        &self,
+        namespace: &Namespace,
+        visit: KeywordVisitor,
+    ) -> Result<(), StoreError> {
+        self.inner.visit_namespace_keyword_entries(namespace, visit).await
+    }
+
     async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError> {
         self.inner.vector_facets(model_id).await
     }

@@ -103,19 +103,34 @@ pub(crate) async fn namespace_vectors(
     vector_entries(&rows)
 }
 
+/// Which namespaces' keyword entries to visit.
+pub(crate) enum Visiting<'a> {
+    /// Every namespace but these.
+    AllBut(&'a [Namespace]),
+    /// This one only.
+    Only(&'a Namespace),
+}
+
 pub(crate) async fn visit_keyword_entries(
     store: &PgStore,
-    except: &[Namespace],
+    visiting: Visiting<'_>,
     mut visit: KeywordVisitor,
 ) -> Result<(), StoreError> {
     let client = store.client().await?;
+    let which = match visiting {
+        Visiting::AllBut(_) => "n.name <> ALL($1)",
+        Visiting::Only(_) => "n.name = ANY($1)",
+    };
     let sql = format!(
         "SELECT n.name, {FACET_COLUMNS}, t.terms FROM memory_terms t \
          JOIN memories m ON m.id = t.memory_id JOIN namespaces n ON n.id = m.ns \
-         WHERE n.name <> ALL($1) ORDER BY m.created_at, m.id"
+         WHERE {which} ORDER BY m.created_at, m.id"
     );
-    let except: Vec<&str> = except.iter().map(Namespace::as_str).collect();
-    let rows = client.query(&sql, &[&except]).await.map_err(backend("loading keyword entries"))?;
+    let names: Vec<&str> = match visiting {
+        Visiting::AllBut(except) => except.iter().map(Namespace::as_str).collect(),
+        Visiting::Only(namespace) => vec![namespace.as_str()],
+    };
+    let rows = client.query(&sql, &[&names]).await.map_err(backend("loading keyword entries"))?;
     drop(client);
     // The visitor builds an index: CPU work, kept off the async workers. (The rows are read
     // in one piece: a server on PostgreSQL searches keywords in the database by default and

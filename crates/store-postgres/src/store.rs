@@ -419,7 +419,15 @@ impl MemoryStore for PgStore {
         except: &[Namespace],
         visit: KeywordVisitor,
     ) -> Result<(), StoreError> {
-        loading::visit_keyword_entries(self, except, visit).await
+        loading::visit_keyword_entries(self, loading::Visiting::AllBut(except), visit).await
+    }
+
+    async fn visit_namespace_keyword_entries(
+        &self,
+        namespace: &Namespace,
+        visit: KeywordVisitor,
+    ) -> Result<(), StoreError> {
+        loading::visit_keyword_entries(self, loading::Visiting::Only(namespace), visit).await
     }
 
     async fn pending_embeddings(

@@ -104,11 +104,16 @@ pub(crate) fn read_vectors(
     model_id: &str,
     ns_id: Option<i64>,
 ) -> Result<Vec<VectorEntry>, StoreError> {
+    // One namespace goes through the memories' namespace index (`CROSS JOIN` keeps SQLite
+    // from starting at the vectors: an `OR` on the namespace, as this once had, scanned every
+    // namespace's vectors, so a first use of a small namespace cost the whole table).
+    let (join, which) =
+        if ns_id.is_some() { ("CROSS JOIN", "m.ns = ?2") } else { ("JOIN", "?2 IS NULL") };
     let mut stmt = conn
         .prepare_cached(&format!(
             "SELECT n.name, {FACET_COLUMNS}, v.vector, v.dims \
-             FROM vectors v JOIN memories m ON m.rowid = v.memory_rowid \
-             JOIN namespaces n ON n.id = m.ns WHERE v.model_id = ?1 AND (?2 IS NULL OR m.ns = ?2) \
+             FROM memories m {join} vectors v ON v.memory_rowid = m.rowid \
+             JOIN namespaces n ON n.id = m.ns WHERE v.model_id = ?1 AND {which} \
              ORDER BY m.rowid"
         ))
         .map_err(backend("preparing vector load"))?;

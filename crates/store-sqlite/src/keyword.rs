@@ -180,13 +180,34 @@ pub(crate) fn visit_entries(
             namespaces.push(row.map_err(backend("listing namespaces"))?);
         }
     }
-    let sql = format!("SELECT n.name, {FACET_COLUMNS}, t.terms {joined} WHERE m.ns = ?1");
+    let sql = one_namespace_sql();
     for (ns_id, name) in namespaces {
         if !except.iter().any(|e| e.as_str() == name) {
             visit_rows(conn, &sql, [ns_id], &mut visit)?;
         }
     }
     Ok(())
+}
+
+/// Visits the keyword entries of the namespace whose id is `ns_id`, through the memories'
+/// namespace index.
+pub(crate) fn visit_namespace_entries(
+    conn: &Connection,
+    ns_id: i64,
+    mut visit: KeywordVisitor,
+) -> Result<(), StoreError> {
+    visit_rows(conn, &one_namespace_sql(), [ns_id], &mut visit)
+}
+
+/// The keyword entries of one namespace (`?1`), read through the memories' namespace index
+/// (`CROSS JOIN` keeps SQLite from starting at the terms table, which would read every
+/// namespace's terms for each one).
+fn one_namespace_sql() -> String {
+    format!(
+        "SELECT n.name, {FACET_COLUMNS}, t.terms FROM memories m \
+         CROSS JOIN memory_terms t ON t.rowid = m.rowid JOIN namespaces n ON n.id = m.ns \
+         WHERE m.ns = ?1"
+    )
 }
 
 /// Visits the keyword entries `sql` selects (namespace, facets, terms).

@@ -510,6 +510,19 @@ impl MemoryStore for SqliteStore {
         self.read(move |_, conn| keyword::visit_entries(conn, &except, visit)).await
     }
 
+    async fn visit_namespace_keyword_entries(
+        &self,
+        namespace: &Namespace,
+        visit: KeywordVisitor,
+    ) -> Result<(), StoreError> {
+        let namespace = namespace.clone();
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(()) };
+            keyword::visit_namespace_entries(conn, ns_id, visit)
+        })
+        .await
+    }
+
     async fn change_position(&self) -> Result<u64, StoreError> {
         self.read(|_, conn| changes::position(conn)).await
     }

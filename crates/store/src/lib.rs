@@ -513,6 +513,26 @@ pub trait MemoryStore: Send + Sync + 'static {
         visit: KeywordVisitor,
     ) -> Result<(), StoreError>;
 
+    /// Calls `visit` with the keyword terms of every memory of `namespace` (expired ones
+    /// included): for loading one namespace's index when it is first used. The default visits
+    /// every namespace and keeps this one's; backends override it with an indexed read.
+    async fn visit_namespace_keyword_entries(
+        &self,
+        namespace: &Namespace,
+        mut visit: KeywordVisitor,
+    ) -> Result<(), StoreError> {
+        let wanted = namespace.clone();
+        self.visit_keyword_entries(
+            &[],
+            Box::new(move |e| {
+                if e.namespace == wanted {
+                    visit(e);
+                }
+            }),
+        )
+        .await
+    }
+
     /// Every memory's keyword terms (expired ones included), collected
     /// ([`MemoryStore::visit_keyword_entries`] into a list).
     async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError> {

@@ -749,6 +749,30 @@ pub async fn keyword_entries_return_normalised_terms_in_order(store: Arc<dyn Mem
         .await
         .unwrap();
     assert_eq!(*visited.lock().unwrap(), vec![(ns("b"), other.id)]);
+
+    // One namespace alone (loaded when first used); an unknown one visits nothing.
+    for (only, expected) in [("a", vec![(ns("a"), m.id)]), ("b", vec![(ns("b"), other.id)])] {
+        let visited = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = Arc::clone(&visited);
+        store
+            .visit_namespace_keyword_entries(
+                &ns(only),
+                Box::new(move |e| sink.lock().unwrap().push((e.namespace, e.id))),
+            )
+            .await
+            .unwrap();
+        assert_eq!(*visited.lock().unwrap(), expected);
+    }
+    let none = Arc::new(std::sync::Mutex::new(0));
+    let sink = Arc::clone(&none);
+    store
+        .visit_namespace_keyword_entries(
+            &ns("nobody"),
+            Box::new(move |_| *sink.lock().unwrap() += 1),
+        )
+        .await
+        .unwrap();
+    assert_eq!(*none.lock().unwrap(), 0);
 }
 
 /// Settings read back what was last written, and unknown keys are `None`.

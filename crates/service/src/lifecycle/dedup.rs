@@ -61,7 +61,7 @@ impl MemoryService {
     ) -> Result<Stored, ServiceError> {
         if dedup && self.config.lifecycle.dedup_threshold.is_some() && new.supersedes.is_empty() {
             // An exact duplicate needs neither summary nor embedding: look for one first.
-            let guard = self.writes.write(namespace).await;
+            let guard = self.write_lock(namespace).await?;
             let now = self.clock.now();
             let hash = content_hash(&new.content);
             if let Some(existing) = self.exact_duplicate(&guard, &new, &hash, now).await? {
@@ -69,7 +69,7 @@ impl MemoryService {
             }
         }
         let prepared = self.prepare(namespace, new, source_ids, dedup).await?;
-        let guard = self.writes.write(namespace).await;
+        let guard = self.write_lock(namespace).await?;
         self.write_prepared(&guard, prepared).await
     }
 

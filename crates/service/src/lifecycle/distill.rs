@@ -132,7 +132,7 @@ impl MemoryService {
             ..NewMemory::new(content)
         };
         let prepared = self.prepare(namespace, new, ids.clone(), false).await?;
-        let guard = self.writes.write(namespace).await;
+        let guard = self.write_lock(namespace).await?;
         // A concurrent call may have distilled the same memories meanwhile: return its result.
         if let Some(done) = self.find_distillation(namespace, &ids, instruction, newest).await? {
             return Ok(already_distilled(done));

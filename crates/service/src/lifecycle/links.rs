@@ -56,7 +56,7 @@ impl MemoryService {
             Some(r) if !r.is_empty() => r,
             _ => "the caller linked them".to_owned(),
         };
-        let guard = self.writes.write(namespace).await;
+        let guard = self.write_lock(namespace).await?;
         let now = self.clock.now();
         let memory = self.get(namespace, newer).await?;
         let found = self.requested_superseded(namespace, olders, now).await?;
@@ -85,7 +85,7 @@ impl MemoryService {
         namespace: &Namespace,
         older: MemoryId,
     ) -> Result<Memory, ServiceError> {
-        let guard = self.writes.write(namespace).await;
+        let guard = self.write_lock(namespace).await?;
         let now = self.clock.now();
         let memory = self.get(namespace, older).await?;
         let Some(newer) = memory.superseded_by else {
@@ -128,7 +128,7 @@ impl MemoryService {
         olders: &[MemoryId],
     ) -> Result<Memory, ServiceError> {
         check_ids("dismiss", olders, newer)?;
-        let guard = self.writes.write(namespace).await;
+        let guard = self.write_lock(namespace).await?;
         let memory = self.get(namespace, newer).await?;
         if let Some(id) =
             olders.iter().find(|id| !memory.possible_updates.iter().any(|p| p.id == **id))

@@ -270,7 +270,7 @@ impl MemoryService {
         ids: &[MemoryId],
         archived: bool,
     ) -> Result<Vec<Memory>, ServiceError> {
-        let guard = self.writes.write(namespace).await;
+        let guard = self.write_lock(namespace).await?;
         self.set_archived_in(&guard, ids, archived).await
     }
 

@@ -58,7 +58,7 @@ impl MemoryService {
         for (new, sources) in planned {
             prepared.push(self.prepare(namespace, new, sources, true).await?);
         }
-        let guard = self.writes.write(namespace).await;
+        let guard = self.write_lock(namespace).await?;
         // Another call may have ended the session, or changed a turn, since we read them (read
         // again at a fresh "now": a call that ended it expired its turns at its own "now").
         let current = self.session_turns(namespace, session_id, self.clock.now()).await?;
