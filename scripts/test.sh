@@ -18,6 +18,15 @@ cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
 step "docs build without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --quiet
 
+step "the manual: links, anchors and code fences (scripts/check-docs.py); mdBook builds it"
+python3 scripts/check-docs.py
+# mdBook from crates.io, pinned, built once into the cache.
+tools="${XDG_CACHE_HOME:-$HOME/.cache}/rearview/tools"
+if [ ! -x "$tools/bin/mdbook" ]; then
+  cargo install --quiet --locked --root "$tools" mdbook --version 0.4.52 --no-default-features --features search
+fi
+"$tools/bin/mdbook" build docs --dest-dir "$(mktemp -d)" 2>&1
+
 step "Python venv for pip downloads, the MCP client and Selenium (~/.cache/rearview/venv-e2e)"
 # The clients live in a venv outside the checkout, reused between runs; pinned for repeatability.
 venv="${REARVIEW_E2E_VENV:-$HOME/.cache/rearview/venv-e2e}"

@@ -20,8 +20,8 @@ pub struct Cli {
     pub db: Option<String>,
 
     /// Namespace (tenant: a user, an agent or a memory bank) every command works in
-    /// [env: REARVIEW_NAMESPACE] [default: default]. `keys create` takes it several times: the
-    /// namespaces the key grants.
+    /// [env: REARVIEW_NAMESPACE] [default: default]. `keys create` takes it several times (the
+    /// namespaces the key grants) and needs at least one unless --admin.
     #[arg(long, short = 'n', global = true)]
     pub namespace: Vec<String>,
 

@@ -318,6 +318,13 @@ pub fn fetch_with_progress(
         }
     });
     bar.finish_and_clear();
+    // After a failed source, the last word in the log must not be that failure.
+    match &result {
+        Ok(path) => {
+            tracing::info!(model = name, path = %path.display(), "model fetched and verified")
+        }
+        Err(e) => tracing::warn!(model = name, error = %e, "no source could provide the model"),
+    }
     result
 }
 

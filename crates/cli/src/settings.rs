@@ -350,6 +350,12 @@ impl Settings {
     pub fn show(&self) -> Vec<(&'static str, Option<String>, &Source)> {
         let mut rows: Vec<_> = self.shown.iter().map(|(k, v, s)| (*k, v.clone(), s)).collect();
         rows.sort_by_key(|(k, _, _)| KEYS.iter().position(|d| d.name == *k));
+        // Unset, `model` means the built-in default unless an endpoint replaces it: say which.
+        for (key, value, _) in &mut rows {
+            if *key == "model" && value.is_none() && self.embed_url.is_none() {
+                *value = Some(rearview_embed_local::DEFAULT_MODEL.to_owned());
+            }
+        }
         rows
     }
 

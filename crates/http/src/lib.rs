@@ -181,7 +181,10 @@ pub fn router_with(
         // The design's plain-HTTP tool endpoints (its LangChain example calls these directly).
         .route("/mcp/tools/list", get(tools_list))
         .route("/mcp/tools/call", post(tools_call))
-        .nest_service("/mcp", mcp)
+        .nest_service(
+            "/mcp",
+            Router::new().fallback_service(mcp).layer(axum::middleware::from_fn(session_closed_ok)),
+        )
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(AppState { service: Arc::clone(&service), tools, default_namespace })
@@ -300,4 +303,18 @@ async fn tools_call(
             (error.status(), Json(body)).into_response()
         }
     }
+}
+
+/// A closed MCP session answers 200: rmcp answers a session's `DELETE /mcp` with 202, which the
+/// official Python client reports as "Session termination failed: 202" (it expects 200 or 204).
+async fn session_closed_ok(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let delete = request.method() == axum::http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::OK;
+    }
+    response
 }

@@ -173,7 +173,8 @@ impl ServerHandler for RearviewMcp {
 /// The `tools/list` answer as JSON (tools sorted by name): names, descriptions, input schemas and
 /// annotations. Snapshot-tested, so a schema change is always a reviewed change.
 pub fn tool_definitions() -> serde_json::Value {
-    serde_json::to_value(tools::definitions()).unwrap_or_default()
+    // Fixed data, snapshot-tested: it serialises or the tests fail.
+    serde_json::to_value(tools::definitions()).expect("the tool definitions serialise")
 }
 
 /// Limits of the Streamable HTTP endpoint.

@@ -229,7 +229,9 @@ impl RearviewMcp {
         let namespace = self.namespace(call, p.namespace.take().as_deref())?;
         let request = p.into_request()?;
         let result = self.service.recall(&namespace, request).await?;
-        Ok(serde_json::to_value(RecallView::from(&result)).unwrap_or_default())
+        // A serialisation failure is ours and says so; it never becomes a silent `null`.
+        serde_json::to_value(RecallView::from(&result))
+            .map_err(|e| Failure::Internal(format!("rendering the recall answer: {e}")))
     }
 
     async fn get_memory(&self, call: &Call, p: MemoryIdParams) -> Outcome {

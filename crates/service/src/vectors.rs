@@ -236,8 +236,12 @@ impl ModelVectors {
 impl BuildJob {
     /// Builds the graph on a thread of its own (one core: the other keeps serving), then installs
     /// it under the indexes' lock. If the namespace's vectors were reloaded meanwhile, the graph
-    /// is dropped; if the build fails, the namespace stays exact (and is logged).
-    pub(crate) fn spawn(self, namespaces: Arc<RwLock<HashMap<Namespace, NamespaceIndex>>>) {
+    /// is dropped; if the build fails, the namespace stays exact (and is logged). Returns the
+    /// build's thread (tests wait for it), `None` if it could not start.
+    pub(crate) fn spawn(
+        self,
+        namespaces: Arc<RwLock<HashMap<Namespace, NamespaceIndex>>>,
+    ) -> Option<std::thread::JoinHandle<()>> {
         let spawned = std::thread::Builder::new().name("rearview-graph".into()).spawn(move || {
             let started = std::time::Instant::now();
             let rows = self.snapshot.iter().map(|(id, f, v)| (*id, f.clone(), v.as_slice()));
@@ -269,9 +273,11 @@ impl BuildJob {
                 }
             }
         });
-        if let Err(e) = spawned {
-            tracing::warn!(error = %e, "could not start the vector graph build; scanning exactly");
-        }
+        spawned
+            .inspect_err(|e| {
+                tracing::warn!(error = %e, "could not start the vector graph build; scanning exactly");
+            })
+            .ok()
     }
 }
 
@@ -321,13 +327,7 @@ mod tests {
         let mut entry = NamespaceIndex::default();
         entry.vectors.insert("m".into(), vectors);
         map.write().unwrap().insert(namespace.clone(), entry);
-        job.spawn(Arc::clone(&map));
-        for _ in 0..200 {
-            if map.read().unwrap()[&namespace].vectors["m"].is_graph() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        job.spawn(Arc::clone(&map)).expect("the build starts").join().unwrap();
         let guard = map.read().unwrap();
         let graph = &guard[&namespace].vectors["m"];
         assert!(graph.is_graph(), "installed");
@@ -359,16 +359,10 @@ mod tests {
         let mut entry = NamespaceIndex::default();
         entry.vectors.insert("m".into(), fresh);
         map.write().unwrap().insert(namespace.clone(), entry);
-        old_job.spawn(Arc::clone(&map));
-        std::thread::sleep(std::time::Duration::from_millis(300));
+        // Finished, not merely given time: the old build ran to its end and was not installed.
+        old_job.spawn(Arc::clone(&map)).expect("the build starts").join().unwrap();
         assert!(!map.read().unwrap()[&namespace].vectors["m"].is_graph(), "the old build dropped");
-        new_job.spawn(Arc::clone(&map));
-        for _ in 0..200 {
-            if map.read().unwrap()[&namespace].vectors["m"].is_graph() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        new_job.spawn(Arc::clone(&map)).expect("the build starts").join().unwrap();
         let guard = map.read().unwrap();
         let graph = &guard[&namespace].vectors["m"];
         assert!(graph.is_graph(), "its own build installed");

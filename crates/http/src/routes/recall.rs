@@ -20,7 +20,10 @@ pub async fn recall(
     let ns = tenant.namespace(body.namespace.take().as_deref(), &state)?;
     let request = body.into_request()?;
     let response = state.service.recall(&ns, request).await?;
-    Ok(Json(serde_json::to_value(RecallView::from(&response)).unwrap_or_default()))
+    // A serialisation failure is a 500 that says so, never a silent `null`.
+    let answer = serde_json::to_value(RecallView::from(&response))
+        .map_err(|e| ApiError::internal(format!("rendering the recall answer: {e}")))?;
+    Ok(Json(answer))
 }
 
 /// `POST /v1/cleanup` `{"namespace"?}` → `{"cleaned": n, "namespace"}`: deletes the namespace's
