@@ -98,7 +98,8 @@ const fn key(name: &'static str, env: &'static [&'static str], flag: &'static st
     Key { name, env, flag: Some(flag), secret: false }
 }
 
-/// Every setting. Keep in step with [`Settings`], `Cli` and the README's table.
+/// Every setting. Keep in step with [`Settings`], `Cli` and the manual's table
+/// (`docs/manual/configuration.md`).
 const KEYS: &[Key] = &[
     key("db", &["REARVIEW_DB", "DB_PATH"], "--db"),
     key("namespace", &["REARVIEW_NAMESPACE"], "--namespace"),
@@ -663,6 +664,14 @@ mod tests {
     use clap::Parser;
 
     use super::*;
+
+    #[test]
+    fn every_setting_is_in_the_manuals_table() {
+        let manual = include_str!("../../../docs/manual/configuration.md");
+        let missing: Vec<&str> =
+            KEYS.iter().map(|k| k.name).filter(|n| !manual.contains(&format!("`{n}`"))).collect();
+        assert!(missing.is_empty(), "docs/manual/configuration.md lacks {missing:?}");
+    }
 
     fn load(args: &[&str], env: &[(&str, &str)]) -> Result<Settings, SettingsError> {
         let cli = Cli::try_parse_from(std::iter::once("rearview").chain(args.iter().copied()))
