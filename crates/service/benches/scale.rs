@@ -57,7 +57,7 @@ use serde_json::{Value, json};
 mod corpus;
 mod measure;
 
-use measure::{commit, imported, machine, ms, peak_rss, percentile};
+use measure::{auto_index_memory, commit, imported, machine, ms, peak_rss, percentile};
 
 const CHILD_ENV: &str = "REARVIEW_SCALE_CHILD";
 const STORES: usize = 200;
@@ -168,7 +168,15 @@ async fn measure(size: usize) -> Value {
     // As `rearview serve` runs: graphs saved next to a SQLite database.
     let graphs = rearview_service::graph_dir_for(&path);
     let graph_dir = postgres().is_none().then(|| graphs.clone());
-    let config = || ServiceConfig { graph_dir: graph_dir.clone(), ..ServiceConfig::default() };
+    // `index_memory` as the CLI's default (`auto`: on PostgreSQL, keyword indexes in memory),
+    // or `all` with `REARVIEW_SCALE_INDEX_MEMORY=all` (everything loaded at start; on
+    // PostgreSQL, keywords searched in SQL), the behaviour before issue 42.
+    let on_demand = std::env::var("REARVIEW_SCALE_INDEX_MEMORY").map_or(true, |v| v != "all");
+    let config = || ServiceConfig {
+        graph_dir: graph_dir.clone(),
+        index_memory: on_demand.then(auto_index_memory),
+        ..ServiceConfig::default()
+    };
 
     // 1. Fill, unless `REARVIEW_SCALE_REUSE` names a database a kept run filled (to profile
     // the later steps at 1M without the fill's 45 minutes; its fill rate is not measured).
@@ -325,6 +333,7 @@ async fn measure(size: usize) -> Value {
         "text": corpus.source,
         "fill_per_sec": fill_secs.map(|secs| size as f64 / secs),
         "fill": if reuse.is_some() { "reused" } else if deferred { "import" } else { "served" },
+        "index_memory": if on_demand { "auto" } else { "all" },
         "open_ms": ms(open),
         "store_p50_ms": ms(percentile(&mut stores, 0.50)),
         "store_p95_ms": ms(percentile(&mut stores, 0.95)),

@@ -41,7 +41,7 @@ use serde_json::{Value, json};
 mod corpus;
 mod measure;
 
-use measure::{commit, imported, machine, ms, peak_rss, percentile};
+use measure::{auto_index_memory, commit, imported, machine, ms, peak_rss, percentile};
 
 const CHILD_ENV: &str = "REARVIEW_TENANTS_CHILD";
 
@@ -106,16 +106,9 @@ fn embedder() -> Arc<dyn Embedder> {
 /// The server's configuration in `mode` (`on-demand`: a quarter of the machine's memory, as
 /// `index_memory = auto`; `all`: every namespace at start).
 fn config(db: &Path, mode: &str) -> ServiceConfig {
-    let quarter = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?.to_owned();
-            line.split_whitespace().nth(1)?.parse::<usize>().ok()
-        })
-        .map_or(2 << 30, |kib| kib * 1024 / 4);
     ServiceConfig {
         graph_dir: Some(rearview_service::graph_dir_for(db)),
-        index_memory: (mode == "on-demand").then_some(quarter),
+        index_memory: (mode == "on-demand").then(auto_index_memory),
         ..ServiceConfig::default()
     }
 }

@@ -249,9 +249,18 @@ impl MemoryService {
         let embedders = std::sync::RwLock::new(embedder.into_iter().collect());
         let in_store = config.search_in_store && store.searches_in_store();
         let indexes = if in_store {
-            // Keywords and vectors are searched in the store: nothing of them is held here.
-            config.keyword_search = KeywordSearch::Store;
-            Indexes::without_vectors()
+            // Vectors are searched in the store. Keywords too, unless namespaces' keyword
+            // indexes may be kept in memory on demand (a budget): BM25 over a large namespace's
+            // postings in SQL is most of what a recall at size costs on PostgreSQL.
+            match config.index_memory {
+                Some(budget) if config.keyword_search == KeywordSearch::InMemory => {
+                    Indexes::without_vectors().on_demand_within(budget)
+                }
+                _ => {
+                    config.keyword_search = KeywordSearch::Store;
+                    Indexes::without_vectors()
+                }
+            }
         } else {
             let indexes = Indexes::new(config.exact_scan_limit);
             match config.index_memory {

@@ -29,6 +29,12 @@ impl MemoryService {
         self.in_store
     }
 
+    /// Whether keyword search runs in the store with per-term weights (PostgreSQL without a
+    /// keyword index in memory); else in this process's indexes or the store's plain BM25.
+    pub(crate) fn keywords_in_store(&self) -> bool {
+        self.in_store && self.config.keyword_search == crate::KeywordSearch::Store
+    }
+
     /// The `k` nearest memories to `query` in `model`'s space among those matching `filter`.
     pub(crate) async fn nearest(
         &self,
@@ -129,7 +135,7 @@ impl MemoryService {
         terms: &[(String, f32)],
         now: Timestamp,
     ) -> Result<Option<f32>, ServiceError> {
-        if self.in_store {
+        if self.keywords_in_store() {
             let any = MemoryFilter::default();
             let found = self.store.weighted_keyword_search(namespace, terms, &any, now, 0).await?;
             return Ok(found.map(|f| f.full_match));

@@ -442,7 +442,7 @@ impl MemoryService {
         if k == 0 {
             return Ok((Vec::new(), None));
         }
-        if self.searches_in_store() {
+        if self.keywords_in_store() {
             let filter = &plan.search_filter;
             return self.store_keywords(namespace, &focused.terms, filter, plan.now, k).await;
         }

@@ -3,7 +3,11 @@
 //! A shared server holds many tenants, most of them small and idle. Instead of building every
 //! namespace's keyword index and vectors at start-up, a namespace is loaded from the store when a
 //! request first needs it, and the least recently used ones are dropped once the indexes hold
-//! more than the budget. Start-up then costs nothing per namespace.
+//! more than the budget. Start-up then costs nothing per namespace. On a store that searches
+//! vectors itself (PostgreSQL), only the keyword index is held this way: BM25 over a large
+//! namespace's postings in SQL is most of what a recall at size costs there, while pgvector's
+//! index serves the vectors; the servers keep their keyword indexes in step through the change
+//! log (`follow.rs`), as processes on one SQLite file do.
 //!
 //! Why a namespace is never wrongly empty or stale:
 //!
@@ -63,7 +67,7 @@ impl MemoryService {
     }
 
     fn loads_on_demand(&self) -> bool {
-        !self.in_store && self.indexes.on_demand()
+        self.indexes.on_demand()
     }
 
     /// Loads the namespace `guard` holds, unless it is in memory already (another request loaded
@@ -79,7 +83,8 @@ impl MemoryService {
             KeywordSearch::Store => None,
         };
         let mut vectors = HashMap::new();
-        for embedder in self.embedders() {
+        // A store that searches vectors keeps them; only keywords are held here then.
+        for embedder in self.embedders().into_iter().filter(|_| !self.in_store) {
             let (model, dims) = (embedder.model_id().to_owned(), embedder.dimensions());
             let entries = self.store.namespace_vectors(&model, namespace).await?;
             let limit = self.indexes.exact_limit();

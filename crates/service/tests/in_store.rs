@@ -49,15 +49,34 @@ const QUERIES: &[&str] = &[
     "Carol phone",
 ];
 
+async fn open(store: Arc<dyn MemoryStore>, config: ServiceConfig) -> MemoryService {
+    let embedder: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(128));
+    MemoryService::open(store, Some(embedder), clock(), config).await.unwrap()
+}
+
+/// A fresh schema on the test server, or `None` to skip.
+async fn postgres() -> Option<(Arc<dyn MemoryStore>, rearview_store_postgres::PgConfig)> {
+    let url = rearview_store::testing::pg_test_url()?;
+    let config = rearview_store_postgres::PgConfig {
+        schema: Some(format!("i_{}", uuid::Uuid::now_v7().simple())),
+        pool_size: 4,
+        ..rearview_store_postgres::PgConfig::new(url)
+    };
+    let pg = rearview_store_postgres::PgStore::connect(&config).await.unwrap();
+    Some((Arc::new(pg), config))
+}
+
+/// Keywords in this process's memory, loaded on demand; vectors searched in the store.
+fn keywords_in_memory() -> ServiceConfig {
+    ServiceConfig { index_memory: Some(64 << 20), ..ServiceConfig::default() }
+}
+
 fn clock() -> Arc<dyn Clock> {
     Arc::new(ManualClock::new(DateTime::from_timestamp(1_760_000_000, 0).unwrap()))
 }
 
-async fn filled(store: Arc<dyn MemoryStore>) -> MemoryService {
-    let embedder: Arc<dyn Embedder> = Arc::new(TestEmbedder::new(128));
-    let service = MemoryService::open(store, Some(embedder), clock(), ServiceConfig::default())
-        .await
-        .unwrap();
+async fn filled(store: Arc<dyn MemoryStore>, config: ServiceConfig) -> MemoryService {
+    let service = open(store, config).await;
     let ns: Namespace = "a".parse().unwrap();
     for (i, text) in TEXTS.iter().enumerate() {
         let request = RememberRequest {
@@ -72,19 +91,61 @@ async fn filled(store: Arc<dyn MemoryStore>) -> MemoryService {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn recall_in_the_store_ranks_as_recall_in_memory() {
-    let Some(url) = rearview_store::testing::pg_test_url() else {
+    let Some((pg, _)) = postgres().await else {
         return;
     };
-    let config = rearview_store_postgres::PgConfig {
-        schema: Some(format!("i_{}", uuid::Uuid::now_v7().simple())),
-        pool_size: 4,
-        ..rearview_store_postgres::PgConfig::new(url)
-    };
-    let pg: Arc<dyn MemoryStore> =
-        Arc::new(rearview_store_postgres::PgStore::connect(&config).await.unwrap());
-    let in_store = filled(Arc::clone(&pg)).await;
-    let in_memory = filled(Arc::new(SqliteStore::in_memory().unwrap())).await;
+    let in_store = filled(pg, ServiceConfig::default()).await;
     assert_eq!(in_store.stats().await.unwrap().indexed_vectors, 0, "no vectors held in memory");
+    ranks_alike(&in_store).await;
+}
+
+/// PostgreSQL with the keyword indexes in memory (the CLI's default, `index_memory = auto`):
+/// vectors from pgvector, BM25 from this process, the same answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keywords_in_memory_over_postgres_rank_as_recall_in_memory() {
+    let Some((pg, _)) = postgres().await else {
+        return;
+    };
+    let service = filled(pg, keywords_in_memory()).await;
+    let stats = service.stats().await.unwrap();
+    assert_eq!(stats.indexed_vectors, 0, "vectors stay in the store");
+    assert_eq!(stats.indexes.namespaces, 1, "the namespace's keywords are in memory");
+    ranks_alike(&service).await;
+}
+
+/// Another server's writes reach a server's in-memory keyword index through the change log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keywords_in_memory_over_postgres_follow_other_servers() {
+    let Some((pg, config)) = postgres().await else {
+        return;
+    };
+    let reader = filled(pg, keywords_in_memory()).await;
+    let other = rearview_store_postgres::PgStore::connect(&config).await.unwrap();
+    let writer = open(Arc::new(other), keywords_in_memory()).await;
+    let ns: Namespace = "a".parse().unwrap();
+    // Keywords alone: pgvector would find the new memory at once without any following.
+    let keyword_only = |q: &str| RecallRequest {
+        ranking: Some(rearview_search::RankingConfig {
+            vector_candidates: 0,
+            ..rearview_search::RankingConfig::default()
+        }),
+        record_access: false,
+        ..RecallRequest::new(q)
+    };
+    let text = "the Zephyr cluster runs in Frankfurt";
+    writer.remember(&ns, RememberRequest::new(text)).await.unwrap();
+    let before = reader.recall(&ns, keyword_only("Zephyr Frankfurt")).await.unwrap().hits;
+    assert!(!before.iter().any(|h| h.memory.content == text), "not followed yet");
+    reader.follow_changes().await.unwrap();
+    let hits = reader.recall(&ns, keyword_only("Zephyr Frankfurt")).await.unwrap().hits;
+    assert_eq!(hits.first().map(|h| h.memory.content.as_str()), Some(text));
+}
+
+/// `service` answers every query as the same memories in SQLite with everything in memory do.
+async fn ranks_alike(service: &MemoryService) {
+    let in_memory =
+        filled(Arc::new(SqliteStore::in_memory().unwrap()), ServiceConfig::default()).await;
+    let in_store = service;
     let ns: Namespace = "a".parse().unwrap();
     for query in QUERIES {
         // No access counting: heat written in the background could differ between the two.
