@@ -125,7 +125,7 @@ check "$venv/bin/python" tests/e2e/plain_recall.py "$bin"
 step "two rearview servers on one PostgreSQL database, over REST"
 check python3 tests/e2e/postgres_e2e.py "$bin"
 
-step "web console in headless Chromium (Selenium): browse, search in Chinese, edit, delete"
+step "web console in headless Chromium (Selenium): every page, URL state, API keys, state bugs, phone width"
 check "$venv/bin/python" tests/e2e/console_e2e.py "$bin"
 
 step "REST API against its own OpenAPI document (schemathesis; without and with a key)"

@@ -192,9 +192,16 @@ export const registry = {
     source: ok('get', '/v1/stats'),
     kind: 'response',
     match: 'subset',
-    properties: ['store', 'size_bytes', 'tiers', 'vectors_per_model', 'embedding', 'granted'],
+    properties: ['store', 'size_bytes', 'tiers', 'vectors_per_model', 'embedding', 'granted', 'indexes'],
     required: ['store', 'size_bytes', 'tiers', 'vectors_per_model', 'embedding'],
-    refs: { tiers: 'TierStats[]', vectors_per_model: 'ModelVectors[]', embedding: 'EmbeddingStats' },
+    refs: { tiers: 'TierStats[]', vectors_per_model: 'ModelVectors[]', embedding: 'EmbeddingStats', indexes: 'IndexUsage' },
+  },
+  IndexUsage: {
+    source: null,
+    kind: 'response',
+    match: 'exact',
+    properties: ['namespaces_loaded', 'bytes', 'budget_bytes', 'evictions'],
+    required: ['namespaces_loaded', 'bytes', 'budget_bytes', 'evictions'],
   },
   TimelineDay: {
     source: `${ok('get', '/v1/timeline')}/properties/tiers/items`,
@@ -386,6 +393,7 @@ interface Types {
   EmbeddingModel: T.EmbeddingModel;
   EmbeddingStats: T.EmbeddingStats;
   Stats: T.Stats;
+  IndexUsage: T.IndexUsage;
   TimelineDay: T.TimelineDay;
   LatencyMinute: T.LatencyMinute;
   Timeline: T.Timeline;

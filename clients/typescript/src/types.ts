@@ -314,6 +314,19 @@ export interface Stats {
   embedding: EmbeddingStats;
   /** For a key limited to some namespaces: those namespaces. */
   granted?: string[];
+  /** The in-memory search indexes (zeros unless the key is an admin key). */
+  indexes?: IndexUsage;
+}
+
+/** The server's in-memory search indexes, loaded on demand within `index_memory`. */
+export interface IndexUsage {
+  namespaces_loaded: number;
+  /** Roughly the bytes they hold. */
+  bytes: number;
+  /** `index_memory`; null when every namespace is loaded at start. */
+  budget_bytes: number | null;
+  /** Namespaces dropped from memory since start. */
+  evictions: number;
 }
 
 /** Memories per day of event time and tier. */

@@ -36,6 +36,7 @@ from .models import (
     CleanupResult,
     Distillation,
     DistillationPreview,
+    IndexUsage,
     Link,
     LinkResult,
     Memory,
@@ -54,6 +55,7 @@ from .models import (
 
 __all__ = [
     "ApiKey",
+    "IndexUsage",
     "DEFAULT_URL",
     "AsyncClient",
     "CleanupResult",

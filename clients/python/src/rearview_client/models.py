@@ -202,6 +202,19 @@ class TierStats(_Model):
     expired: int
 
 
+class IndexUsage(_Model):
+    """The server's in-memory search indexes (``GET /v1/stats``, admin keys; zeros otherwise)."""
+
+    namespaces_loaded: int
+    """Namespaces whose indexes are in memory."""
+    bytes: int
+    """Roughly the bytes they hold."""
+    budget_bytes: int | None = None
+    """``index_memory``; ``None`` when every namespace is loaded at start."""
+    evictions: int
+    """Namespaces dropped from memory since start, least recently used first."""
+
+
 class Stats(_Model):
     """Answer of ``GET /v1/stats``: what the caller may see."""
 
@@ -212,6 +225,8 @@ class Stats(_Model):
     embedding: dict[str, Any]
     granted: list[str] | None = None
     """For a key limited to some namespaces: those namespaces (also the empty ones)."""
+    indexes: IndexUsage | None = None
+    """The in-memory search indexes (loaded on demand within ``index_memory``)."""
 
     @property
     def namespaces(self) -> list[str]:
@@ -279,6 +294,7 @@ class ErrorBody(_Model):
 
 __all__ = [
     "ApiKey",
+    "IndexUsage",
     "CleanupResult",
     "Distillation",
     "DistillationPreview",
