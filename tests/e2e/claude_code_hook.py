@@ -102,7 +102,7 @@ class Session:
         return hook(event, payload, self.env, self.project)
 
 
-def project_namespace(binary, project, env):
+def project_namespace(env):
     """The namespace `rearview mcp --project` works in, read from its startup log line."""
     # The hook and `mcp --project` share one function; ask the hook's log which it used.
     log = Path(env["REARVIEW_HOOK_STATE_DIR"]) / "hook.log"
@@ -157,14 +157,8 @@ def local_mode(binary, work):
           (state / "hook.log").read_text() if (state / "hook.log").exists() else "no log")
     server = json.loads((state / "server.json").read_text())
     url = server["url"]
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url + "/healthz", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
-    namespace = project_namespace(binary, project, env)
+    wait_up(url, 30)
+    namespace = project_namespace(env)
     check("the namespace is named after the project", namespace.startswith("project:shop@"), namespace)
     stored = contents(url, namespace)
     check("Stop captured the first request and its conclusion (in process, meanwhile)",
@@ -228,6 +222,17 @@ def local_mode(binary, work):
     return latencies
 
 
+def wait_up(url, seconds):
+    """Waits until the server at `url` answers /healthz (at most `seconds`)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url + "/healthz", timeout=1)
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 def wait_for_gone(path, seconds):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -250,13 +255,7 @@ def remote_mode(binary, work):
                               stdout=log, stderr=subprocess.STDOUT,
                               env={**os.environ, "REARVIEW_API_KEY": "rv-admin-" + "1" * 32})
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(url + "/healthz", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_up(url, 60)
         project = work / "laptop-a" / "shop"
         (project / ".git").mkdir(parents=True)
         state = work / "remote-state"

@@ -468,17 +468,14 @@ impl LlmKeys {
     }
 }
 
-/// `index_memory`: `auto` (a quarter of the machine's memory, 2 GiB where it cannot be read),
-/// `all` (`None`), or a size of at least 1 MiB.
+/// `index_memory`: `auto` (`rearview_service::default_index_memory`: a quarter of the machine's
+/// memory), `all` (`None`), or a size of at least 1 MiB.
 fn parse_index_memory(value: &str) -> Option<Option<usize>> {
     const MIB: u64 = 1 << 20;
     let value = value.trim();
     match value.to_ascii_lowercase().as_str() {
         "all" => return Some(None),
-        "auto" => {
-            let total = machine_memory().unwrap_or(8 << 30);
-            return Some(Some(usize::try_from(total / 4).unwrap_or(usize::MAX)));
-        }
+        "auto" => return Some(Some(rearview_service::default_index_memory())),
         _ => {}
     }
     let digits = value.find(|c: char| !c.is_ascii_digit()).unwrap_or(value.len());
@@ -495,14 +492,6 @@ fn parse_index_memory(value: &str) -> Option<Option<usize>> {
     };
     let bytes = number.parse::<u64>().ok()?.checked_mul(scale)?;
     (bytes >= MIB).then(|| Some(usize::try_from(bytes).unwrap_or(usize::MAX)))
-}
-
-/// Physical memory in bytes, from `/proc/meminfo` (Linux); `None` elsewhere.
-fn machine_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 /// The lifecycle keys ([`Settings`] documents each).

@@ -80,14 +80,7 @@ pub fn commit(root: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// What `index_memory = auto` gives the CLI: a quarter of the machine's memory (2 GiB where
-/// `/proc/meminfo` cannot be read), so a benchmark runs as a server with its defaults does.
+/// What `index_memory = auto` gives the CLI, so a benchmark runs as a server with its defaults.
 pub fn auto_index_memory() -> usize {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?.to_owned();
-            line.split_whitespace().nth(1)?.parse::<usize>().ok()
-        })
-        .map_or(2 << 30, |kib| kib * 1024 / 4)
+    rearview_service::default_index_memory()
 }

@@ -78,6 +78,7 @@ pub use requests::{
     RecallHit, RecallRequest, RecallResponse, RecallTimings, RememberRequest, Shown, UpdateRequest,
     VectorSearch, estimate_tokens,
 };
+pub use residency::default_index_memory;
 pub use saved::SavedIndexes;
 pub use tenancy::{Caller, Grant};
 pub use timeline::MAX_TIMELINE_DAYS;

@@ -133,3 +133,13 @@ impl MemoryService {
         Ok(index)
     }
 }
+
+/// The index memory `auto` stands for: a quarter of the machine's physical memory (from
+/// `/proc/meminfo`; 2 GiB where it cannot be read).
+pub fn default_index_memory() -> usize {
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|info| {
+        let line = info.lines().find(|l| l.starts_with("MemTotal:"))?.to_owned();
+        line.split_whitespace().nth(1)?.parse::<usize>().ok()
+    });
+    total.map_or(2 << 30, |kib| kib.saturating_mul(1024) / 4)
+}
