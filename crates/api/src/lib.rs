@@ -5,6 +5,7 @@
 //! concerns. Field names follow the design's record (§3.1): `memory_type`, `ttl` (seconds),
 //! `timestamp`, `access_count`, … Times are RFC 3339 in UTC.
 
+mod answers;
 pub mod audit;
 pub mod compat;
 mod header;
@@ -14,17 +15,23 @@ pub mod metrics;
 mod params;
 mod transfer;
 
+pub use answers::{
+    CleanedAnswer, DayView, DeletedAnswer, DistilledAnswer, EmbeddingView, HistoryAnswer,
+    IndexesView, KeyView, KeysAnswer, LinkedAnswer, MemoriesAnswer, MemoryAnswer, MergedView,
+    MinuteView, ModelVectorsView, ModelView, PendingAnswer, PendingView, PreviewView, RenderError,
+    RevokedAnswer, SessionEndAnswer, StatsAnswer, StoreStatus, StoredAnswer, SuggestionView,
+    SuggestionsAnswer, SummarizeAnswer, SupersededView, TierCountView, TimelineAnswer, render,
+};
 pub use header::{NAMESPACE_HEADER, namespace_header};
 pub use lifecycle::{
     EndSessionParams, IdsParams, NamespaceParams, OriginalsParam, SuggestParams,
-    SummarizeEpisodesParams, distilled_json, memories_json, memory_ids, session_end_json,
-    stored_json, suggestions_json, summarize,
+    SummarizeEpisodesParams, Summarized, memory_ids, summarize,
 };
-pub use links::{
-    LinkParams, LinkView, PossibleUpdateView, UnlinkParams, link, pending_json, possible_json,
-    superseded_json,
+pub use links::{LinkParams, LinkView, PossibleUpdateView, UnlinkParams, link, possible_json};
+pub use params::{
+    ListParams, MAX_DOCUMENTED_TTL, RecallParams, StoreParams, Tier, UpdateMemoryParams,
+    UpdateParams,
 };
-pub use params::{MAX_DOCUMENTED_TTL, RecallParams, StoreParams, Tier};
 pub use transfer::{EXPORT_VERSION, ExportHeader, ExportedMemory, ExportedVector};
 
 use rearview_core::{Memory, Timestamp};
@@ -194,84 +201,6 @@ impl<'a> From<&'a RecallResponse> for RecallView<'a> {
     }
 }
 
-/// Service statistics on the wire.
-pub fn stats(s: &ServiceStats) -> serde_json::Value {
-    let tiers: Vec<_> = s
-        .store
-        .tiers
-        .iter()
-        .map(|t| {
-            serde_json::json!({
-                "namespace": t.namespace.as_str(), "memory_type": t.memory_type.as_str(),
-                "live": t.live, "archived": t.archived, "superseded": t.superseded,
-                "expired": t.expired,
-            })
-        })
-        .collect();
-    let vectors: Vec<_> = s
-        .store
-        .vectors_per_model
-        .iter()
-        .map(|(m, n)| serde_json::json!({"model": m, "vectors": n}))
-        .collect();
-    serde_json::json!({
-        "store": s.store.location,
-        "size_bytes": s.store.size_bytes,
-        "tiers": tiers,
-        "vectors_per_model": vectors,
-        "embedding": {
-            "model": s.embedder.as_ref().map(|e| e.model_id.clone()),
-            "dimensions": s.embedder.as_ref().map(|e| e.dimensions),
-            "models": s.models.iter().map(|m| serde_json::json!({"model": m.model_id, "dimensions": m.dimensions})).collect::<Vec<_>>(),
-            "degraded": s.embedder.is_none(),
-            "status": embedding_status(s),
-            "indexed_vectors": s.indexed_vectors,
-            "graph_vectors": s.graph_vectors,
-            "pending": s.pending_embeddings,
-        },
-        "indexes": {
-            "namespaces_loaded": s.indexes.namespaces,
-            "bytes": s.indexes.bytes,
-            "budget_bytes": s.indexes.budget,
-            "evictions": s.indexes.evictions,
-        },
-    })
-}
-
-/// `/v1/timeline`'s answer: `counts` as one row per day with a count per tier, and the recall
-/// latency per minute.
-pub fn timeline_json(
-    namespace: &rearview_core::Namespace,
-    days: u32,
-    counts: &[rearview_store::DayCount],
-    latency: &[metrics::MinuteLatency],
-) -> serde_json::Value {
-    let mut tiers: Vec<serde_json::Value> = Vec::new();
-    for count in counts {
-        let date = chrono::DateTime::from_timestamp(count.day * 86_400, 0)
-            .map(|d| d.format("%Y-%m-%d").to_string())
-            .unwrap_or_default();
-        if tiers.last().is_none_or(|t| t["day"] != date.as_str()) {
-            tiers
-                .push(serde_json::json!({"day": date, "working": 0, "episodic": 0, "semantic": 0}));
-        }
-        if let Some(last) = tiers.last_mut() {
-            last[count.memory_type.as_str()] = count.count.into();
-        }
-    }
-    let latency: Vec<_> = latency
-        .iter()
-        .map(|m| {
-            serde_json::json!({
-                "minute": time(m.minute), "count": m.count, "p50_ms": m.p50_ms, "p99_ms": m.p99_ms,
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "namespace": namespace.as_str(), "days": days, "tiers": tiers, "recall_latency": latency,
-    })
-}
-
 /// One line on the embedding model's state: `ready`, or why recall is keyword-only.
 pub fn embedding_status(s: &ServiceStats) -> String {
     match (&s.embedder, &s.embedding_status) {
@@ -299,27 +228,4 @@ pub fn vector_search(v: &VectorSearch) -> String {
 /// RFC 3339, UTC, `Z` suffix, sub-second digits only when present.
 pub fn time(t: Timestamp) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
-}
-
-/// An API key as `rearview keys` shows it: `{"id", "namespaces", "admin", "label", "created_at",
-/// "expires_at", "revoked_at", "active"}`, plus `"key"` (the secret) right after creation only.
-pub fn key_json(
-    key: &rearview_store::ApiKeyRecord,
-    secret: Option<&str>,
-    now: rearview_core::Timestamp,
-) -> serde_json::Value {
-    let mut value = serde_json::json!({
-        "id": key.id,
-        "namespaces": key.namespaces.iter().map(|n| n.as_str()).collect::<Vec<_>>(),
-        "admin": key.admin,
-        "label": key.label,
-        "created_at": time(key.created_at),
-        "expires_at": key.expires_at.map(time),
-        "revoked_at": key.revoked_at.map(time),
-        "active": key.is_active(now),
-    });
-    if let Some(secret) = secret {
-        value["key"] = secret.into();
-    }
-    value
 }

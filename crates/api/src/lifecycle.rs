@@ -2,11 +2,9 @@
 //! distill, suggest), shared by MCP tools and REST endpoints.
 
 use rearview_core::{InputError, MemoryId, Namespace};
-use rearview_service::{DistillRequest, Distilled, Originals, SessionEnd, Stored, Suggestion};
+use rearview_service::{DistillPreview, DistillRequest, Distilled, Originals};
 use schemars::JsonSchema;
 use serde::Deserialize;
-
-use crate::MemoryView;
 
 /// Arguments of `archive_memory` / `restore_memory` (`POST /v1/archive`, `/v1/restore`).
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -86,20 +84,26 @@ pub struct SummarizeEpisodesParams {
     pub namespace: Option<String>,
 }
 
+/// What `summarize_episodes` did (rendered as [`SummarizeAnswer`](crate::SummarizeAnswer)).
+#[derive(Debug)]
+pub enum Summarized {
+    /// The distillation, stored.
+    Distilled(Box<Distilled>),
+    /// With `dry_run`: what would be stored; nothing was written.
+    Preview(DistillPreview),
+}
+
 /// `summarize_episodes` on any transport: the distillation, or with `dry_run` its preview.
 pub async fn summarize(
     service: &rearview_service::MemoryService,
     namespace: &rearview_core::Namespace,
     params: &SummarizeEpisodesParams,
-) -> Result<serde_json::Value, rearview_service::ServiceError> {
+) -> Result<Summarized, rearview_service::ServiceError> {
     let request = params.to_request()?;
     if params.dry_run.unwrap_or(false) {
-        let p = service.preview_distillation(namespace, request).await?;
-        return Ok(serde_json::json!({
-            "preview": {"content": p.content, "method": p.method, "model": p.model, "sources": p.sources},
-        }));
+        return Ok(Summarized::Preview(service.preview_distillation(namespace, request).await?));
     }
-    Ok(distilled_json(&service.summarize_episodes(namespace, request).await?))
+    Ok(Summarized::Distilled(Box::new(service.summarize_episodes(namespace, request).await?)))
 }
 
 impl SummarizeEpisodesParams {
@@ -166,78 +170,4 @@ pub fn memory_ids(field: &'static str, ids: &[String]) -> Result<Vec<MemoryId>, 
             s.parse::<MemoryId>().map_err(|e| InputError::new(format!("{field}[{i}]"), e.message))
         })
         .collect()
-}
-
-/// A stored memory on the wire: `{"memory": …, "merged": …, "superseded": […],
-/// "possible_updates": […]}`, where `merged` says whether the new text was merged into an
-/// existing memory (then `memory` is that one): `{"into", "exact", "similarity",
-/// "content_replaced"}`, or null; `superseded` lists the memories it replaced, now history:
-/// `{"id", "made_by", "reason"}` with `made_by` one of `caller`, `llm`, `rule`; and
-/// `possible_updates` the older memories it may change but did not replace: `{"id", "content",
-/// "similarity", "why"}`.
-pub fn stored_json(stored: &Stored) -> serde_json::Value {
-    let merged = match &stored.merged {
-        None => serde_json::Value::Null,
-        Some(m) => serde_json::json!({
-            "into": stored.memory.id.to_string(),
-            "exact": m.exact,
-            "similarity": m.similarity,
-            "content_replaced": m.content_replaced,
-        }),
-    };
-    // `id` and `status` are the design's own answer (§4.4: `{"id", "status": "stored"}`), which
-    // its LangChain tools read; `memory` and `merged` say the rest.
-    let status = if stored.merged.is_some() { "merged" } else { "stored" };
-    serde_json::json!({
-        "id": stored.memory.id.to_string(),
-        "status": status,
-        "memory": MemoryView::from(&stored.memory),
-        "merged": merged,
-        "superseded": stored.superseded.iter().map(crate::superseded_json).collect::<Vec<_>>(),
-        "possible_updates": stored.possible_updates.iter().map(crate::possible_json).collect::<Vec<_>>(),
-    })
-}
-
-/// A list of memories: `{"memories": [...]}` (archive and restore answers).
-pub fn memories_json(memories: &[rearview_core::Memory]) -> serde_json::Value {
-    serde_json::json!({ "memories": memories.iter().map(MemoryView::from).collect::<Vec<_>>() })
-}
-
-/// The result of ending a session (`small_talk`: turns skipped as greetings or
-/// acknowledgements).
-pub fn session_end_json(end: &SessionEnd) -> serde_json::Value {
-    serde_json::json!({
-        "working_memories": end.working_memories,
-        "small_talk": end.small_talk,
-        "method": end.method,
-        "model": end.model,
-        "episodes": end.episodes.iter().map(stored_json).collect::<Vec<_>>(),
-    })
-}
-
-/// The result of a distillation (`already_existed`: the same memories had been distilled with
-/// the same instruction before; `memory` is that distillation and nothing changed).
-pub fn distilled_json(d: &Distilled) -> serde_json::Value {
-    serde_json::json!({
-        "memory": MemoryView::from(&d.memory),
-        "method": d.method,
-        "model": d.model,
-        "originals_changed": d.originals_changed,
-        "already_existed": d.already_existed,
-    })
-}
-
-/// Suggested distillations.
-pub fn suggestions_json(groups: &[Suggestion]) -> serde_json::Value {
-    let groups: Vec<_> = groups
-        .iter()
-        .map(|g| {
-            serde_json::json!({
-                "episode_ids": g.ids.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                "cohesion": g.cohesion,
-                "previews": g.previews,
-            })
-        })
-        .collect();
-    serde_json::json!({ "suggestions": groups })
 }

@@ -2,13 +2,11 @@
 //! a store found, and the parameters of linking, unlinking and dismissing.
 
 use rearview_core::{InputError, LinkMaker, LinkNote, MemoryId, Namespace, PossibleUpdate};
-use rearview_service::{
-    MAX_LINKED, MemoryService, PendingReview, PossibleChange, ServiceError, Superseded,
-};
+use rearview_service::{Linked, MAX_LINKED, MemoryService, PossibleChange, ServiceError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{MemoryView, memory_ids};
+use crate::memory_ids;
 
 /// How a memory became history: who linked it to the memory that replaced it (`superseded_by`),
 /// and why.
@@ -27,7 +25,7 @@ pub struct LinkView {
 #[derive(JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[allow(dead_code, reason = "only its schema is used")]
-enum LinkMakerName {
+pub(crate) enum LinkMakerName {
     Caller,
     Llm,
     Rule,
@@ -125,13 +123,13 @@ pub struct UnlinkParams {
     pub namespace: Option<String>,
 }
 
-/// Links and dismissals through the service, answered as `{"memory", "superseded"}`: the newer
-/// memory as it is now, and the memories that became its history.
+/// Links and dismissals through the service, on any transport: the newer memory as it is now,
+/// and the memories that became its history (rendered as [`LinkedAnswer`](crate::LinkedAnswer)).
 pub async fn link(
     service: &MemoryService,
     namespace: &Namespace,
     params: LinkParams,
-) -> Result<serde_json::Value, ServiceError> {
+) -> Result<Linked, ServiceError> {
     let id: MemoryId = params.id.parse()?;
     let supersedes = memory_ids("supersedes", &params.supersedes)?;
     let dismiss = memory_ids("dismiss", &params.dismiss)?;
@@ -157,30 +155,7 @@ pub async fn link(
         memory = Some(service.dismiss(namespace, id, &dismiss).await?);
     }
     let memory = memory.expect("one of the two ran");
-    Ok(serde_json::json!({
-        "memory": MemoryView::from(&memory),
-        "superseded": superseded.iter().map(superseded_json).collect::<Vec<_>>(),
-    }))
-}
-
-/// A memory a store or a link made history: `{"id", "made_by", "reason"}`.
-pub fn superseded_json(s: &Superseded) -> serde_json::Value {
-    let link = LinkView::from(&s.link);
-    serde_json::json!({"id": s.id.to_string(), "made_by": link.made_by, "reason": link.reason})
-}
-
-/// The review list as `{"pending": [{"memory", "possible_updates": [...]}]}`.
-pub fn pending_json(pending: &[PendingReview]) -> serde_json::Value {
-    let items: Vec<serde_json::Value> = pending
-        .iter()
-        .map(|p| {
-            serde_json::json!({
-                "memory": MemoryView::from(&p.memory),
-                "possible_updates": p.possible.iter().map(possible_json).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    serde_json::json!({ "pending": items })
+    Ok(Linked { memory, superseded })
 }
 
 /// A possible update with the older memory's text.

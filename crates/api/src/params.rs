@@ -2,7 +2,8 @@
 
 use rearview_core::{InputError, MemoryFilter, MemoryType, Namespace, parse_timestamp};
 use rearview_search::TierOrder;
-use rearview_service::{RecallRequest, RememberRequest};
+use rearview_service::{RecallRequest, RememberRequest, UpdateRequest};
+use rearview_store::Page;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -180,3 +181,127 @@ impl RecallParams {
         })
     }
 }
+
+/// Arguments of a listing: MCP `list_memories` and the query of REST `GET /v1/memories` (one
+/// type, so the two doors cannot drift apart).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListParams {
+    /// Only this tier.
+    #[schemars(with = "Option<Tier>")]
+    pub memory_type: Option<String>,
+    /// Only memories of this conversation.
+    pub session_id: Option<String>,
+    /// Only memories carrying all of these tags (in a query string: `tags=a&tags=b`; `tag` is
+    /// taken too).
+    #[serde(alias = "tag")]
+    pub tags: Option<Vec<String>>,
+    /// Include archived memories; default false.
+    pub include_archived: Option<bool>,
+    /// Include history: memories a newer one superseded; default false.
+    pub include_superseded: Option<bool>,
+    /// Only memories whose event happened at or after this time (RFC 3339).
+    pub occurred_after: Option<String>,
+    /// Only memories whose event happened at or before this time (RFC 3339).
+    pub occurred_before: Option<String>,
+    /// Page size, 1 to 1000; default 20.
+    #[schemars(range(min = 1, max = 1000))]
+    pub limit: Option<u64>,
+    /// Memories to skip; default 0.
+    pub offset: Option<u64>,
+    /// Tenant (user, agent or memory bank). Over REST it overrides `X-Rearview-Namespace`,
+    /// over MCP the connection's; default the key's only namespace, else `default`. Refused
+    /// outside the key's grant.
+    #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
+    pub namespace: Option<String>,
+}
+
+impl ListParams {
+    /// The filter and page. The `namespace` field is the caller's to resolve; take it first.
+    pub fn into_request(self) -> Result<(MemoryFilter, Page), InputError> {
+        let time = |field: &'static str, t: Option<String>| {
+            t.as_deref().map(|t| parse_timestamp(field, t)).transpose()
+        };
+        let filter = MemoryFilter {
+            memory_types: self
+                .memory_type
+                .as_deref()
+                .map(str::parse::<MemoryType>)
+                .transpose()?
+                .into_iter()
+                .collect(),
+            session_id: self.session_id,
+            tags: self.tags.unwrap_or_default(),
+            include_archived: self.include_archived.unwrap_or(false),
+            include_superseded: self.include_superseded.unwrap_or(false),
+            occurred_after: time("occurred_after", self.occurred_after)?,
+            occurred_before: time("occurred_before", self.occurred_before)?,
+        };
+        Ok((filter, Page { offset: self.offset.unwrap_or(0), limit: self.limit.unwrap_or(20) }))
+    }
+}
+
+/// Declares a type of the changes to one memory, with the fields every update takes and
+/// `$extra` before them: one list of fields, descriptions and checks for MCP `update_memory`
+/// (which names the memory by `id`) and REST `PATCH /v1/memories/{id}` (whose path does).
+macro_rules! update_params {
+    ($(#[$attr:meta])* $name:ident { $($extra:tt)* }) => {
+        #[derive(Debug, Deserialize, JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        $(#[$attr])*
+        pub struct $name {
+            $($extra)*
+            /// New text (re-indexed and re-embedded); the earlier text is kept as history.
+            #[schemars(length(min = 1))]
+            pub content: Option<String>,
+            /// Replacement metadata: a JSON object, e.g. {"source": "chat", "tags": ["work"]}.
+            // Any JSON is taken and the service's check refuses what is not an object, with the
+            // fix in its message, the same over both doors; the schema says object.
+            #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
+            pub metadata: Option<serde_json::Value>,
+            /// New tier: `working`, `episodic` or `semantic`.
+            #[schemars(with = "Option<Tier>")]
+            pub memory_type: Option<String>,
+            /// New time to live in seconds, counted from now; 0 = never expires.
+            #[schemars(range(min = 0, max = MAX_DOCUMENTED_TTL))]
+            pub ttl: Option<i64>,
+            /// Tenant (user, agent or memory bank). Over REST it overrides
+            /// `X-Rearview-Namespace`, over MCP the connection's; default the key's only
+            /// namespace, else `default`. Refused outside the key's grant.
+            #[schemars(length(min = 1, max = Namespace::MAX_CHARS), pattern(Namespace::PATTERN))]
+            pub namespace: Option<String>,
+        }
+
+        impl $name {
+            /// The changes as a service request (at least one is needed; the service says so).
+            pub fn changes(&self) -> Result<UpdateRequest, InputError> {
+                Ok(UpdateRequest {
+                    content: self.content.clone(),
+                    metadata: self.metadata.clone(),
+                    memory_type: self
+                        .memory_type
+                        .as_deref()
+                        .map(str::parse::<MemoryType>)
+                        .transpose()?,
+                    ttl_secs: self.ttl,
+                })
+            }
+        }
+    };
+}
+
+update_params!(
+    /// Body of REST `PATCH /v1/memories/{id}`: the changes (the path names the memory); at
+    /// least one.
+    #[schemars(extend("minProperties" = 1))]
+    UpdateParams {}
+);
+
+update_params!(
+    /// Arguments of MCP `update_memory`: the memory's id and the changes.
+    UpdateMemoryParams {
+        /// The memory's id (UUID).
+        #[schemars(pattern(rearview_core::MemoryId::PATTERN))]
+        pub id: String,
+    }
+);

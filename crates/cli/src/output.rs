@@ -25,19 +25,12 @@ impl Printer {
         Self { json }
     }
 
-    /// A stored memory; `--json` prints the memory with a `merged` field (null, or how the
-    /// text was merged into this existing memory), a `superseded` one (the memories it
-    /// replaced: `{"id", "made_by", "reason"}`) and `possible_updates` (older memories it may
-    /// change, not linked: `{"id", "content", "similarity", "why"}`).
+    /// A stored memory; `--json` prints what REST and MCP answer a store
+    /// ([`StoredAnswer`](rearview_api::StoredAnswer)).
     pub fn stored(&self, stored: &Stored) -> anyhow::Result<()> {
         let m = &stored.memory;
         if self.json {
-            let mut value = serde_json::to_value(MemoryView::from(m))?;
-            let mut answer = rearview_api::stored_json(stored);
-            value["merged"] = answer["merged"].take();
-            value["superseded"] = answer["superseded"].take();
-            value["possible_updates"] = answer["possible_updates"].take();
-            return self.emit_json(&value);
+            return self.emit_json(&rearview_api::StoredAnswer::from(stored));
         }
         for s in &stored.superseded {
             let (by, why) = (s.link.made_by, &s.link.reason);
@@ -80,7 +73,7 @@ impl Printer {
 
     pub fn session_end(&self, end: &SessionEnd) -> anyhow::Result<()> {
         if self.json {
-            return self.emit_json(&rearview_api::session_end_json(end));
+            return self.emit_json(&rearview_api::SessionEndAnswer::from(end));
         }
         let mut out = format!(
             "session ended: {} working memories → {} episodes (by {}{}){}\n",
@@ -102,7 +95,7 @@ impl Printer {
 
     pub fn distilled(&self, d: &Distilled) -> anyhow::Result<()> {
         if self.json {
-            return self.emit_json(&rearview_api::distilled_json(d));
+            return self.emit_json(&rearview_api::DistilledAnswer::from(d));
         }
         if d.already_existed {
             return self.text(&format!(
@@ -126,7 +119,7 @@ impl Printer {
 
     pub fn suggestions(&self, groups: &[Suggestion]) -> anyhow::Result<()> {
         if self.json {
-            return self.emit_json(&rearview_api::suggestions_json(groups));
+            return self.emit_json(&rearview_api::SuggestionsAnswer::from(groups));
         }
         if groups.is_empty() {
             return self.line("no groups of similar episodes found");
@@ -351,7 +344,7 @@ impl Printer {
     pub fn key_created(&self, created: &rearview_service::CreatedKey) -> anyhow::Result<()> {
         let now = rearview_core::Clock::now(&rearview_core::SystemClock);
         if self.json {
-            return self.emit_json(&rearview_api::key_json(
+            return self.emit_json(&rearview_api::KeyView::new(
                 &created.record,
                 Some(&created.secret),
                 now,
@@ -373,8 +366,8 @@ impl Printer {
     pub fn keys(&self, keys: &[rearview_store::ApiKeyRecord]) -> anyhow::Result<()> {
         let now = rearview_core::Clock::now(&rearview_core::SystemClock);
         if self.json {
-            let keys: Vec<_> = keys.iter().map(|k| rearview_api::key_json(k, None, now)).collect();
-            return self.emit_json(&serde_json::json!({ "keys": keys }));
+            let keys = keys.iter().map(|k| rearview_api::KeyView::new(k, None, now)).collect();
+            return self.emit_json(&rearview_api::KeysAnswer { keys });
         }
         if keys.is_empty() {
             return self
@@ -437,7 +430,7 @@ impl Printer {
             None => rearview_api::embedding_status(s),
         };
         if self.json {
-            return self.emit_json(&rearview_api::stats(s));
+            return self.emit_json(&rearview_api::StatsAnswer::new(s, None));
         }
         let mut out = format!(
             "store: {}\nsize: {}\nembedding: {embedding}\n",
@@ -529,28 +522,22 @@ impl Printer {
         self.line(&format!("{name} installed in {}", dir.display()))
     }
 
-    /// What `rearview link` answered (`{"memory", "superseded"}`).
-    pub fn linked(&self, answer: &serde_json::Value) -> anyhow::Result<()> {
+    /// What `rearview link` did (`--json`: [`LinkedAnswer`](rearview_api::LinkedAnswer)).
+    pub fn linked(&self, linked: &rearview_service::Linked) -> anyhow::Result<()> {
         if self.json {
-            return self.emit_json(answer);
+            return self.emit_json(&rearview_api::LinkedAnswer::from(linked));
         }
-        for s in answer["superseded"].as_array().into_iter().flatten() {
-            let (id, reason) = (&s["id"], &s["reason"]);
-            self.line(&format!(
-                "linked: {} is now history ({})",
-                id.as_str().unwrap_or_default(),
-                reason.as_str().unwrap_or_default()
-            ))?;
+        for s in &linked.superseded {
+            self.line(&format!("linked: {} is now history ({})", s.id, s.link.reason))?;
         }
-        let left = answer["memory"]["possible_updates"].as_array().map_or(0, Vec::len);
-        let id = answer["memory"]["id"].as_str().unwrap_or_default();
-        self.line(&format!("{id}: {left} possible update(s) left to review"))
+        let left = linked.memory.possible_updates.len();
+        self.line(&format!("{}: {left} possible update(s) left to review", linked.memory.id))
     }
 
     /// The review list: each memory with its possible updates.
     pub fn review(&self, pending: &[rearview_service::PendingReview]) -> anyhow::Result<()> {
         if self.json {
-            return self.emit_json(&rearview_api::pending_json(pending));
+            return self.emit_json(&rearview_api::PendingAnswer::from(pending));
         }
         if pending.is_empty() {
             return self.line("no possible updates to review");

@@ -56,8 +56,8 @@ fn add_recall_get_list_delete_in_chinese_and_english() {
     let cli = Cli::new();
     let hike = cli.json(&["add", "我喜欢在周末去香山爬山", "--tag", "hobby"]);
     let id = hike["id"].as_str().unwrap().to_owned();
-    assert_eq!(hike["memory_type"], "episodic");
-    assert_eq!(hike["metadata"]["tags"][0], "hobby");
+    assert_eq!(hike["memory"]["memory_type"], "episodic");
+    assert_eq!(hike["memory"]["metadata"]["tags"][0], "hobby");
     cli.ok(&["add", "MCP server listens on port 8765", "--type", "semantic"]);
     cli.ok(&["-n", "other", "add", "其他租户也喜欢爬山"]);
 
@@ -553,7 +553,7 @@ fn lifecycle_commands_merge_archive_end_sessions_and_distill() {
         (again["id"].as_str(), again["merged"]["exact"].as_bool()),
         (Some(id.as_str()), Some(true))
     );
-    assert_eq!(again["metadata"]["tags"], serde_json::json!(["ops", "scripts"]));
+    assert_eq!(again["memory"]["metadata"]["tags"], serde_json::json!(["ops", "scripts"]));
     assert!(cli.ok(&["add", "部署脚本在 ops/deploy.sh"]).starts_with(&format!("merged into {id}")));
     let separate = cli.json(&["add", "部署脚本在 ops/deploy.sh", "--no-dedup"]);
     assert_ne!(separate["id"], id.as_str());

@@ -184,6 +184,13 @@ impl From<axum::extract::rejection::JsonRejection> for ApiError {
     }
 }
 
+/// An answer that could not be rendered: ours, a 500 (logged).
+impl From<rearview_api::RenderError> for ApiError {
+    fn from(e: rearview_api::RenderError) -> Self {
+        Self::internal(e.to_string())
+    }
+}
+
 /// A query string that does not parse: 400 in our format.
 impl From<axum::extract::rejection::QueryRejection> for ApiError {
     fn from(r: axum::extract::rejection::QueryRejection) -> Self {

@@ -237,8 +237,8 @@ async fn readyz(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let stats =
         service.stats().await.map_err(|e| ApiError::new(ErrorCode::Unavailable, e.to_string()))?;
-    let embedding = &rearview_api::stats(&stats)["embedding"];
-    Ok(Json(serde_json::json!({ "status": "ready", "embedding": embedding })))
+    let answer = rearview_api::StatsAnswer::new(&stats, None);
+    Ok(Json(serde_json::json!({ "status": "ready", "embedding": answer.embedding })))
 }
 
 async fn not_found(uri: axum::http::Uri) -> ApiError {

@@ -15,12 +15,12 @@ use rearview_core::Namespace;
 
 use crate::routes::keys::KeyParams;
 use crate::routes::links::ReviewQuery;
-use crate::routes::memories::{ListQuery, PatchBody};
+
 use crate::routes::recall::TimelineQuery;
 use crate::{AuthMode, ErrorCode};
 use rearview_api::{
-    EndSessionParams, IdsParams, LinkParams, NamespaceParams, RecallParams, StoreParams,
-    SuggestParams, SummarizeEpisodesParams, UnlinkParams,
+    EndSessionParams, IdsParams, LinkParams, ListParams, NamespaceParams, RecallParams,
+    StoreParams, SuggestParams, SummarizeEpisodesParams, UnlinkParams, UpdateParams,
 };
 
 /// Who may call what, as the server was started: what the document says about keys.
@@ -76,13 +76,13 @@ fn security(auth: AuthMode) -> Value {
     }
 }
 
-/// The schemas the operations name, each derived from the type a handler reads or renders.
+/// The schemas the operations name, each derived from the type a handler reads or renders
+/// (requests: the parameter types MCP's tools take too; answers: `rearview_api`'s answer types,
+/// which MCP and the CLI render as well).
 struct Schemas {
     store: Value,
     patch: Value,
     recall: Value,
-    list: Value,
-    timeline: Value,
     ids: Value,
     end_session: Value,
     summarize: Value,
@@ -91,14 +91,31 @@ struct Schemas {
     unlink: Value,
     namespace: Value,
     key: Value,
-    review: Value,
-    memory: Value,
+    /// Query strings, as OpenAPI parameters.
+    list_query: Vec<Value>,
+    timeline_query: Vec<Value>,
+    review_query: Vec<Value>,
+    stored: Value,
+    one_memory: Value,
+    memories: Value,
+    history: Value,
     recall_result: Value,
-    possible_update: Value,
+    timeline: Value,
+    linked: Value,
+    pending: Value,
+    session_end: Value,
+    summarized: Value,
+    suggestions: Value,
+    cleaned: Value,
+    stats: Value,
+    api_key: Value,
+    api_keys: Value,
+    revoked: Value,
 }
 
 /// `components.schemas` and the references into it.
 fn schemas() -> (Map<String, Value>, Schemas) {
+    use rearview_api as api;
     let settings = |contract: Contract| {
         SchemaSettings::draft2020_12()
             .with(|s| {
@@ -109,13 +126,16 @@ fn schemas() -> (Map<String, Value>, Schemas) {
             .into_generator()
     };
     let mut requests = settings(Contract::Deserialize);
-    let mut responses = settings(Contract::Serialize);
-    let s = Schemas {
+    let mut answers = settings(Contract::Serialize);
+    let queries = [
+        requests.subschema_for::<ListParams>().to_value(),
+        requests.subschema_for::<TimelineQuery>().to_value(),
+        requests.subschema_for::<ReviewQuery>().to_value(),
+    ];
+    let mut s = Schemas {
         store: requests.subschema_for::<StoreParams>().to_value(),
-        patch: requests.subschema_for::<PatchBody>().to_value(),
+        patch: requests.subschema_for::<UpdateParams>().to_value(),
         recall: requests.subschema_for::<RecallParams>().to_value(),
-        list: requests.subschema_for::<ListQuery>().to_value(),
-        timeline: requests.subschema_for::<TimelineQuery>().to_value(),
         ids: requests.subschema_for::<IdsParams>().to_value(),
         end_session: requests.subschema_for::<EndSessionParams>().to_value(),
         summarize: requests.subschema_for::<SummarizeEpisodesParams>().to_value(),
@@ -124,15 +144,53 @@ fn schemas() -> (Map<String, Value>, Schemas) {
         unlink: requests.subschema_for::<UnlinkParams>().to_value(),
         namespace: requests.subschema_for::<NamespaceParams>().to_value(),
         key: requests.subschema_for::<KeyParams>().to_value(),
-        review: requests.subschema_for::<ReviewQuery>().to_value(),
-        possible_update: responses.subschema_for::<rearview_api::PossibleUpdateView>().to_value(),
-        memory: responses.subschema_for::<rearview_api::MemoryView<'static>>().to_value(),
-        recall_result: responses.subschema_for::<rearview_api::RecallView<'static>>().to_value(),
+        list_query: Vec::new(),
+        timeline_query: Vec::new(),
+        review_query: Vec::new(),
+        stored: answers.subschema_for::<api::StoredAnswer<'static>>().to_value(),
+        one_memory: answers.subschema_for::<api::MemoryAnswer<'static>>().to_value(),
+        memories: answers.subschema_for::<api::MemoriesAnswer<'static>>().to_value(),
+        history: answers.subschema_for::<api::HistoryAnswer<'static>>().to_value(),
+        recall_result: answers.subschema_for::<api::RecallView<'static>>().to_value(),
+        timeline: answers.subschema_for::<api::TimelineAnswer<'static>>().to_value(),
+        linked: answers.subschema_for::<api::LinkedAnswer<'static>>().to_value(),
+        pending: answers.subschema_for::<api::PendingAnswer<'static>>().to_value(),
+        session_end: answers.subschema_for::<api::SessionEndAnswer<'static>>().to_value(),
+        summarized: answers.subschema_for::<api::SummarizeAnswer<'static>>().to_value(),
+        suggestions: answers.subschema_for::<api::SuggestionsAnswer<'static>>().to_value(),
+        cleaned: answers.subschema_for::<api::CleanedAnswer>().to_value(),
+        stats: answers.subschema_for::<api::StatsAnswer<'static>>().to_value(),
+        api_key: answers.subschema_for::<api::KeyView<'static>>().to_value(),
+        api_keys: answers.subschema_for::<api::KeysAnswer<'static>>().to_value(),
+        revoked: answers.subschema_for::<api::RevokedAnswer<'static>>().to_value(),
     };
     let mut schemas = requests.take_definitions(true);
-    schemas.extend(responses.take_definitions(true));
+    schemas.extend(answers.take_definitions(true));
+    // A query type is not a body: its fields become the operation's query parameters.
+    let [list, timeline, review] = queries.map(|q| query_parameters(&mut schemas, &q));
+    (s.list_query, s.timeline_query, s.review_query) = (list, timeline, review);
     schemas.insert("Error".into(), error_schema());
     (schemas, s)
+}
+
+/// The fields of the query type `reference` points to, as query parameters (taken out of
+/// `schemas`: no body has that type).
+fn query_parameters(schemas: &mut Map<String, Value>, reference: &Value) -> Vec<Value> {
+    let name = reference["$ref"].as_str().and_then(|r| r.rsplit('/').next()).unwrap_or_default();
+    let Some(schema) = schemas.remove(name) else { return Vec::new() };
+    let required: Vec<&str> =
+        schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let properties = schema["properties"].as_object().cloned().unwrap_or_default();
+    properties
+        .into_iter()
+        .map(|(name, mut property)| {
+            let description = property.as_object_mut().and_then(|p| p.remove("description"));
+            json!({
+                "name": name, "in": "query", "required": required.contains(&name.as_str()),
+                "description": description.unwrap_or_default(), "schema": property,
+            })
+        })
+        .collect()
 }
 
 /// `{code, message}`, with every [`ErrorCode`].
@@ -180,90 +238,37 @@ fn id() -> Value {
     json!({ "name": "id", "in": "path", "required": true, "schema": { "type": "string", "format": "uuid" } })
 }
 
-/// An API key as listed: never its secret (but `key` right after creating it).
-fn key_answer() -> Value {
-    json!({
-        "type": "object",
-        "required": ["id", "namespaces", "admin", "created_at", "active"],
-        "properties": {
-            "id": { "type": "string" },
-            "namespaces": { "type": "array", "items": { "type": "string" } },
-            "admin": { "type": "boolean" },
-            "label": { "type": ["string", "null"] },
-            "created_at": { "type": "string", "format": "date-time" },
-            "expires_at": { "type": ["string", "null"], "format": "date-time" },
-            "revoked_at": { "type": ["string", "null"], "format": "date-time" },
-            "active": { "type": "boolean" },
-            "key": { "type": "string", "description": "The secret, only in the answer to its creation" }
-        }
-    })
-}
-
-/// Memories a store or a link made history: `{"id", "made_by", "reason"}` each.
-fn superseded() -> Value {
-    let makers: Vec<&str> = rearview_core::LinkMaker::ALL.iter().map(|m| m.as_str()).collect();
-    json!({
-        "type": "array",
-        "description": "Memories this one replaced; they are history now (`superseded_by` names this one, `link` says who linked it and why)",
-        "items": {
-            "type": "object",
-            "required": ["id", "made_by", "reason"],
-            "properties": {
-                "id": { "type": "string", "format": "uuid" },
-                "made_by": { "type": "string", "enum": makers },
-                "reason": { "type": "string" }
-            }
-        }
-    })
-}
-
-fn memories(memory: &Value) -> Value {
-    json!({ "type": "object", "properties": { "memories": { "type": "array", "items": memory } } })
-}
-
 /// `/v1/memories…`, `/v1/recall`, `/v1/timeline`.
 fn memory_paths(s: &Schemas) -> Map<String, Value> {
-    let (namespace, id, memory) = (namespace(), id(), &s.memory);
-    let one_memory = json!({ "type": "object", "properties": { "memory": memory } });
-    let stored = json!({
-        "type": "object",
-        "properties": {
-            "id": { "type": "string", "format": "uuid" },
-            "status": { "type": "string", "enum": ["stored", "merged"] },
-            "memory": memory,
-            "merged": { "type": ["object", "null"], "description": "How the text was merged into `memory`: into, exact, similarity, content_replaced" },
-            "superseded": superseded(),
-            "possible_updates": {
-                "type": "array",
-                "description": "Older memories this one may change but did not replace: confirm one with POST /v1/link (supersedes) or dismiss it",
-                "items": s.possible_update
-            }
-        }
-    });
+    let (namespace, id) = (namespace(), id());
+    let with_query = |query: &[Value]| {
+        let mut parameters = vec![namespace.clone()];
+        parameters.extend(query.iter().cloned());
+        parameters
+    };
     let paths = json!({
         "/v1/memories": {
             "post": {
                 "summary": "Store a memory (superseding the memories it updates)", "parameters": [namespace], "requestBody": body(s.store.clone()),
                 "responses": {
-                    "201": ok("The stored memory and what it superseded", stored.clone()),
-                    "200": ok("Merged into an existing memory", stored),
+                    "201": ok("The stored memory and what it superseded", s.stored.clone()),
+                    "200": ok("Merged into an existing memory", s.stored.clone()),
                     "400": error("Invalid input, e.g. a `supersedes` id that is not a memory of the namespace")
                 }
             },
             "get": {
-                "summary": "List memories, newest event first (history with include_superseded)", "parameters": [namespace],
-                "x-query-schema": s.list,
-                "responses": { "200": ok("One page", memories(memory)), "400": error("Invalid input") }
+                "summary": "List memories, newest event first (history with include_superseded)", "parameters": with_query(&s.list_query),
+                "responses": { "200": ok("One page", s.memories.clone()), "400": error("Invalid input") }
             }
         },
         "/v1/memories/{id}": {
             "get": {
                 "summary": "One memory", "parameters": [namespace, id],
-                "responses": { "200": ok("The memory", one_memory.clone()), "400": error("Bad id"), "404": error("No such memory") }
+                "responses": { "200": ok("The memory", s.one_memory.clone()), "400": error("Bad id"), "404": error("No such memory") }
             },
             "patch": {
                 "summary": "Correct a memory (a changed text is kept as history)", "parameters": [namespace, id], "requestBody": body(s.patch.clone()),
-                "responses": { "200": ok("The corrected memory", one_memory), "400": error("Invalid input"), "404": error("No such memory") }
+                "responses": { "200": ok("The corrected memory", s.one_memory.clone()), "400": error("Invalid input"), "404": error("No such memory") }
             },
             "delete": {
                 "summary": "Delete a memory", "parameters": [namespace, id],
@@ -273,17 +278,13 @@ fn memory_paths(s: &Schemas) -> Map<String, Value> {
         "/v1/memories/{id}/history": {
             "get": {
                 "summary": "The earlier texts and statements a memory replaced, latest replaced first", "parameters": [namespace, id],
-                "responses": { "200": ok("History", json!({ "type": "object", "properties": { "history": { "type": "array", "items": memory } } })), "400": error("Bad id"), "404": error("No such memory") }
+                "responses": { "200": ok("History", s.history.clone()), "400": error("Bad id"), "404": error("No such memory") }
             }
         },
         "/v1/timeline": {
             "get": {
-                "summary": "Memories per day and tier, and recall latency per minute over the last hour", "parameters": [namespace],
-                "x-query-schema": s.timeline,
-                "responses": { "200": ok("Counts and latency", json!({ "type": "object", "properties": {
-                    "tiers": { "type": "array", "items": { "type": "object", "properties": { "day": { "type": "string", "format": "date" }, "working": { "type": "integer" }, "episodic": { "type": "integer" }, "semantic": { "type": "integer" } } } },
-                    "recall_latency": { "type": "array", "items": { "type": "object", "properties": { "minute": { "type": "string", "format": "date-time" }, "count": { "type": "integer" }, "p50_ms": { "type": "number" }, "p99_ms": { "type": "number" } } } }
-                } })), "400": error("Invalid input") }
+                "summary": "Memories per day and tier, and recall latency per minute over the last hour", "parameters": with_query(&s.timeline_query),
+                "responses": { "200": ok("Counts and latency", s.timeline.clone()), "400": error("Invalid input") }
             }
         },
         "/v1/recall": {
@@ -296,53 +297,55 @@ fn memory_paths(s: &Schemas) -> Map<String, Value> {
     into_map(paths)
 }
 
-/// The lifecycle: distillation, sessions, the archive, expiry.
+/// The lifecycle: distillation, sessions, the archive, expiry; links; keys.
 fn lifecycle_paths(s: &Schemas) -> Map<String, Value> {
-    let (namespace, memory) = (namespace(), &s.memory);
+    let namespace = namespace();
+    let mut review_parameters = vec![namespace.clone()];
+    review_parameters.extend(s.review_query.iter().cloned());
     let paths = json!({
         "/v1/summarize": { "post": {
             "summary": "Distil memories into one semantic memory (LLM, or extractive without one); originals archived by default",
             "parameters": [namespace], "requestBody": body(s.summarize.clone()),
-            "responses": { "200": ok("The new memory, the method, originals changed", json!({ "type": "object", "properties": { "memory": memory, "method": { "type": "string", "enum": ["llm", "extractive-embeddings", "extractive-keywords"] }, "model": { "type": ["string", "null"] }, "originals_changed": { "type": "integer" }, "already_existed": { "type": "boolean", "description": "The same memories had been distilled before: this is that memory, nothing was written" } } })), "400": error("Invalid input"), "404": error("No such memory"), "503": error("The LLM failed; nothing changed") }
+            "responses": { "200": ok("The new memory, the method, originals changed; with dry_run, only the preview", s.summarized.clone()), "400": error("Invalid input"), "404": error("No such memory"), "503": error("The LLM failed; nothing changed") }
         } },
         "/v1/suggest-distillations": { "post": {
             "summary": "Groups of similar episodes worth distilling; writes nothing", "parameters": [namespace], "requestBody": body(s.suggest.clone()),
-            "responses": { "200": ok("Groups", json!({ "type": "object" })), "400": error("Invalid input"), "503": error("No embedding model") }
+            "responses": { "200": ok("Groups", s.suggestions.clone()), "400": error("Invalid input"), "503": error("No embedding model") }
         } },
         "/v1/sessions/end": { "post": {
             "summary": "End a session: its working memories become episodes", "parameters": [namespace], "requestBody": body(s.end_session.clone()),
-            "responses": { "200": ok("The episodes", json!({ "type": "object", "properties": { "small_talk": { "type": "integer", "description": "Turns skipped as greetings or acknowledgements" } } })), "400": error("Invalid input"), "503": error("The LLM failed; nothing changed") }
+            "responses": { "200": ok("The episodes", s.session_end.clone()), "400": error("Invalid input"), "503": error("The LLM failed; nothing changed") }
         } },
         "/v1/archive": { "post": {
             "summary": "Move memories to the cold archive", "parameters": [namespace], "requestBody": body(s.ids.clone()),
-            "responses": { "200": ok("The archived memories", memories(memory)), "400": error("Invalid input"), "404": error("No such memory") }
+            "responses": { "200": ok("The archived memories", s.memories.clone()), "400": error("Invalid input"), "404": error("No such memory") }
         } },
         "/v1/restore": { "post": {
             "summary": "Bring archived memories back into recall", "parameters": [namespace], "requestBody": body(s.ids.clone()),
-            "responses": { "200": ok("The restored memories", memories(memory)), "400": error("Invalid input"), "404": error("No such memory") }
+            "responses": { "200": ok("The restored memories", s.memories.clone()), "400": error("Invalid input"), "404": error("No such memory") }
         } },
         "/v1/link": { "post": {
             "summary": "Confirm that a memory replaces older ones (they become its history) and dismiss possible updates", "parameters": [namespace], "requestBody": body(s.link.clone()),
-            "responses": { "200": ok("The newer memory and what it now replaces", json!({ "type": "object", "properties": { "memory": memory, "superseded": superseded() } })), "400": error("Invalid input, e.g. a link that would make a cycle"), "404": error("No such memory") }
+            "responses": { "200": ok("The newer memory and what it now replaces", s.linked.clone()), "400": error("Invalid input, e.g. a link that would make a cycle"), "404": error("No such memory") }
         } },
         "/v1/unlink": { "post": {
             "summary": "Undo a link: a superseded memory becomes current again", "parameters": [namespace], "requestBody": body(s.unlink.clone()),
-            "responses": { "200": ok("The memory, current again", json!({ "type": "object", "properties": { "memory": memory } })), "400": error("Invalid input, e.g. a memory that is current"), "404": error("No such memory") }
+            "responses": { "200": ok("The memory, current again", s.one_memory.clone()), "400": error("Invalid input, e.g. a memory that is current"), "404": error("No such memory") }
         } },
         "/v1/possible-updates": { "get": {
-            "summary": "Memories that list possible updates to confirm or dismiss, latest stored first", "parameters": [namespace],
-            "x-query-schema": s.review,
-            "responses": { "200": ok("One page", json!({ "type": "object", "properties": { "pending": { "type": "array", "items": { "type": "object", "properties": { "memory": memory, "possible_updates": { "type": "array", "items": s.possible_update } } } } } })), "400": error("Invalid input") }
+            "summary": "Memories that list possible updates to confirm or dismiss, latest stored first", "parameters": review_parameters,
+            "responses": { "200": ok("One page", s.pending.clone()), "400": error("Invalid input") }
         } },
         "/v1/keys": {
-            "get": { "summary": "API keys, oldest first, never a secret (admin key only)", "responses": { "200": ok("The keys", json!({ "type": "object", "properties": { "keys": { "type": "array", "items": key_answer() } } })) } },
-            "post": { "summary": "Create an API key; its secret is in the answer, once (admin key only)", "requestBody": body(s.key.clone()), "responses": { "201": ok("The key, with its secret under `key`", key_answer()), "400": error("Invalid input") } }
+            "get": { "summary": "API keys, oldest first, never a secret (admin key only)", "responses": { "200": ok("The keys", s.api_keys.clone()) } },
+            "post": { "summary": "Create an API key; its secret is in the answer, once (admin key only)", "requestBody": body(s.key.clone()), "responses": { "201": ok("The key, with its secret under `key`", s.api_key.clone()), "400": error("Invalid input") } }
         },
         "/v1/keys/{id}/revoke": { "post": {
             "summary": "Revoke an API key at once (admin key only)", "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }],
-            "responses": { "200": ok("Revoked", json!({ "type": "object", "properties": { "revoked": { "type": "string" } } })), "400": error("No such key") }
+            "responses": { "200": ok("Revoked", s.revoked.clone()), "400": error("No such key") }
         } },
-        "/v1/cleanup": { "post": { "summary": "Delete the namespace's expired memories", "parameters": [namespace], "requestBody": { "required": false, "content": { "application/json": { "schema": s.namespace.clone() } } }, "responses": { "200": ok("How many were deleted", json!({ "type": "object", "required": ["cleaned"], "properties": { "cleaned": { "type": "integer", "minimum": 0 }, "namespace": { "type": "string" } } })) } } }
+        "/v1/cleanup": { "post": { "summary": "Delete the namespace's expired memories", "parameters": [namespace], "requestBody": { "required": false, "content": { "application/json": { "schema": s.namespace.clone() } } }, "responses": { "200": ok("How many were deleted", s.cleaned.clone()) } } },
+        "/v1/stats": { "get": { "summary": "Counts, size and embedding state of what the key may see", "responses": { "200": ok("Statistics", s.stats.clone()) } } }
     });
     into_map(paths)
 }
@@ -353,7 +356,6 @@ fn server_paths() -> Map<String, Value> {
     let media = rearview_api::metrics::CONTENT_TYPE.split(';').next().unwrap_or_default();
     let text = |description: &str| json!({ "description": description, "content": { media: { "schema": { "type": "string" } } } });
     let paths = json!({
-        "/v1/stats": { "get": { "summary": "Counts, size and embedding state of what the key may see", "responses": { "200": ok("Statistics", json!({ "type": "object" })) } } },
         "/metrics": { "get": { "summary": "Prometheus metrics over every tenant: needs an admin key unless the server runs with --metrics-public", "responses": { "200": text("OpenMetrics text") } } },
         "/mcp/tools/list": { "get": { "summary": "The MCP tools' definitions (as MCP's tools/list), for the design's HTTP clients", "responses": { "200": ok("The tools", json!({ "type": "object", "properties": { "tools": { "type": "array", "items": { "type": "object" } } } })) } } },
         "/mcp/tools/call": { "post": {

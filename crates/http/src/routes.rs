@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use rearview_core::{MemoryType, Namespace};
+use rearview_core::Namespace;
 use rearview_service::Caller;
 
 use crate::{ApiError, AppState};
@@ -68,6 +68,20 @@ impl<S: Send + Sync> FromRequestParts<S> for Tenant {
     }
 }
 
-pub(crate) fn parse_tier(name: Option<&str>) -> Result<Option<MemoryType>, ApiError> {
-    Ok(name.map(str::parse).transpose()?)
+/// What a JSON endpoint answers: the body rendered from the operation's answer type
+/// (`rearview_api`), or an error.
+pub(crate) type Answer = Result<axum::Json<serde_json::Value>, ApiError>;
+
+/// The query string as `T` (`serde_html_form`: a repeated key is a list, `tags=a&tags=b`); a
+/// 400 naming the field otherwise.
+pub(crate) fn query<T: serde::de::DeserializeOwned>(uri: &axum::http::Uri) -> Result<T, ApiError> {
+    let query = serde_html_form::Deserializer::from_bytes(uri.query().unwrap_or("").as_bytes());
+    serde_path_to_error::deserialize(query).map_err(|e| {
+        let path = e.path().to_string();
+        let problem = e.into_inner();
+        match path.as_str() {
+            "." => ApiError::bad_request(format!("invalid query string: {problem}")),
+            field => ApiError::bad_request(format!("invalid query parameter `{field}`: {problem}")),
+        }
+    })
 }

@@ -280,6 +280,85 @@ async fn rest_and_mcp_document_the_same_store_and_recall_parameters() {
 }
 
 #[tokio::test]
+async fn rest_and_mcp_document_the_same_list_and_update_parameters() {
+    let app = app().await;
+    let (_, doc) = send(&app, "GET", "/openapi.json", None, None).await;
+    let (_, tools) = send(&app, "GET", "/mcp/tools/list", None, None).await;
+    let tool = |name: &str| -> serde_json::Value {
+        let tools = tools["tools"].as_array().unwrap();
+        let schema = &tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"];
+        serde_json::from_str(&schema.to_string().replace("#/$defs/", "#/components/schemas/"))
+            .unwrap()
+    };
+    // Listing: the query parameters of GET /v1/memories are list_memories' properties.
+    let list = tool("list_memories");
+    let parameters = doc["paths"]["/v1/memories"]["get"]["parameters"].as_array().unwrap();
+    let query: Vec<&serde_json::Value> = parameters.iter().filter(|p| p["in"] == "query").collect();
+    let properties = list["properties"].as_object().unwrap();
+    assert_eq!(query.len(), properties.len(), "{parameters:?}");
+    for parameter in query {
+        let name = parameter["name"].as_str().unwrap();
+        let mut property = properties[name].clone();
+        let description = property.as_object_mut().unwrap().remove("description").unwrap();
+        assert_eq!((&parameter["schema"], &parameter["description"]), (&property, &description));
+    }
+    for name in ["tags", "occurred_after", "occurred_before", "namespace"] {
+        assert!(properties.contains_key(name), "list_memories lacks {name}");
+    }
+    // Updating: PATCH's body is update_memory's arguments but the id (the path's).
+    let (rest, mcp) = (&doc["components"]["schemas"]["UpdateParams"], tool("update_memory"));
+    let mut mcp_properties = mcp["properties"].as_object().unwrap().clone();
+    assert!(mcp_properties.remove("id").is_some());
+    assert_eq!(rest["properties"].as_object().unwrap(), &mcp_properties);
+    assert_eq!(rest["properties"]["metadata"]["type"], json!(["object", "null"]));
+}
+
+#[tokio::test]
+async fn listing_filters_by_several_tags_and_a_time_range_over_rest_and_mcp() {
+    let app = app().await;
+    for (content, tags, at) in [
+        ("hiking in the western hills", json!(["hobby", "weekend"]), "2024-05-04T09:00:00Z"),
+        ("painting on a weekday", json!(["hobby"]), "2024-05-08T19:00:00Z"),
+        ("weekend shopping list", json!(["weekend"]), "2024-06-01T10:00:00Z"),
+    ] {
+        let body = json!({"content": content, "metadata": {"tags": tags}, "occurred_at": at});
+        let (status, stored) = send(&app, "POST", "/v1/memories", Some(body), None).await;
+        assert_eq!(status, StatusCode::CREATED, "{stored}");
+    }
+    let contents = |answer: &serde_json::Value| -> Vec<String> {
+        let memories = answer["memories"].as_array().unwrap_or_else(|| panic!("{answer}"));
+        memories.iter().map(|m| m["content"].as_str().unwrap().to_owned()).collect()
+    };
+    let (_, both) = send(&app, "GET", "/v1/memories?tags=hobby&tags=weekend", None, None).await;
+    assert_eq!(contents(&both), ["hiking in the western hills"]);
+    let (_, one) = send(&app, "GET", "/v1/memories?tag=hobby", None, None).await;
+    assert_eq!(contents(&one), ["painting on a weekday", "hiking in the western hills"]);
+    let may = "occurred_after=2024-05-01T00:00:00Z&occurred_before=2024-05-31T00:00:00Z";
+    let (_, in_may) =
+        send(&app, "GET", &format!("/v1/memories?tags=weekend&{may}"), None, None).await;
+    assert_eq!(contents(&in_may), ["hiking in the western hills"]);
+    let (status, bad) = send(&app, "GET", "/v1/memories?occurred_after=May", None, None).await;
+    assert_eq!((status, bad["code"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid_input")));
+    assert!(bad["message"].as_str().unwrap().contains("occurred_after"), "{bad}");
+    // The tool takes the same filters and answers the same list.
+    let arguments = json!({"tags": ["weekend"], "occurred_after": "2024-05-01T00:00:00Z",
+        "occurred_before": "2024-05-31T00:00:00Z"});
+    let call = json!({"name": "list_memories", "arguments": arguments});
+    let (status, tool) = send(&app, "POST", "/mcp/tools/call", Some(call), None).await;
+    assert_eq!(status, StatusCode::OK, "{tool}");
+    assert_eq!(tool["result"], in_may);
+    // A metadata that is not an object is refused alike by PATCH and update_memory.
+    let id = both["memories"][0]["id"].as_str().unwrap();
+    let uri = format!("/v1/memories/{id}");
+    let (status, rest) = send(&app, "PATCH", &uri, Some(json!({"metadata": [1]})), None).await;
+    let call = json!({"name": "update_memory", "arguments": {"id": id, "metadata": [1]}});
+    let (tool_status, tool) = send(&app, "POST", "/mcp/tools/call", Some(call), None).await;
+    assert_eq!((status, tool_status), (StatusCode::BAD_REQUEST, StatusCode::BAD_REQUEST));
+    assert_eq!(rest["message"], tool["message"], "{rest} / {tool}");
+    assert!(rest["message"].as_str().unwrap().contains("metadata"), "{rest}");
+}
+
+#[tokio::test]
 async fn rest_store_and_the_store_memory_tool_answer_the_same_arguments_alike() {
     let app = app().await;
     let cases = [
@@ -410,7 +489,7 @@ async fn openapi_document_matches_what_bad_parameters_and_metrics_answer() {
     let store = &doc["components"]["schemas"]["StoreParams"]["properties"]["memory_type"];
     assert!(store.to_string().contains("\"#/components/schemas/Tier\""), "{store}");
     // A PATCH must change something, in the schema as in the server.
-    assert_eq!(doc["components"]["schemas"]["PatchBody"]["minProperties"], 1);
+    assert_eq!(doc["components"]["schemas"]["UpdateParams"]["minProperties"], 1);
     let (_, stored) =
         send(&app, "POST", "/v1/memories", Some(serde_json::json!({"content": "x"})), None).await;
     let uri = format!("/v1/memories/{}", stored["memory"]["id"].as_str().unwrap());

@@ -4,12 +4,12 @@
 //! read it, so they cannot disagree.
 
 use rearview_api::{
-    LinkParams, MemoryView, RecallView, UnlinkParams, memories_json, session_end_json, stored_json,
-    suggestions_json,
+    CleanedAnswer, DeletedAnswer, LinkParams, LinkedAnswer, MemoriesAnswer, MemoryAnswer,
+    RecallView, RenderError, SessionEndAnswer, StatsAnswer, StoredAnswer, SuggestionsAnswer,
+    SummarizeAnswer, UnlinkParams, render,
 };
-use rearview_core::{InputError, MemoryFilter, MemoryId, Namespace};
-use rearview_service::{Caller, ErrorKind, ServiceError, UpdateRequest};
-use rearview_store::Page;
+use rearview_core::{InputError, MemoryId, Namespace};
+use rearview_service::{Caller, ErrorKind, ServiceError};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::Value;
 
@@ -79,6 +79,13 @@ impl From<ServiceError> for Failure {
                 Failure::Internal(format!("internal error: {e}"))
             }
         }
+    }
+}
+
+impl From<RenderError> for Failure {
+    fn from(e: RenderError) -> Self {
+        tracing::error!(error = %e, "tool answer not rendered");
+        Failure::Internal(format!("internal error: {e}"))
     }
 }
 
@@ -222,67 +229,53 @@ impl RearviewMcp {
     async fn store_memory(&self, call: &Call, mut p: StoreMemoryParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.take().as_deref())?;
         let request = p.into_request()?;
-        Ok(stored_json(&self.service.remember(&namespace, request).await?))
+        let stored = self.service.remember(&namespace, request).await?;
+        Ok(render(&StoredAnswer::from(&stored))?)
     }
 
     async fn retrieve_memory(&self, call: &Call, mut p: RetrieveMemoryParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.take().as_deref())?;
         let request = p.into_request()?;
         let result = self.service.recall(&namespace, request).await?;
-        // A serialisation failure is ours and says so; it never becomes a silent `null`.
-        serde_json::to_value(RecallView::from(&result))
-            .map_err(|e| Failure::Internal(format!("rendering the recall answer: {e}")))
+        Ok(render(&RecallView::from(&result))?)
     }
 
     async fn get_memory(&self, call: &Call, p: MemoryIdParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.as_deref())?;
         let id = parse_id(&p.id)?;
-        Ok(memory_json(&self.service.get(&namespace, id).await?))
+        Ok(render(&MemoryAnswer::from(&self.service.get(&namespace, id).await?))?)
     }
 
     async fn update_memory(&self, call: &Call, p: UpdateMemoryParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.as_deref())?;
         let id = parse_id(&p.id)?;
-        let request = UpdateRequest {
-            content: p.content,
-            metadata: p.metadata.map(Value::Object),
-            memory_type: tier(p.memory_type.as_deref())?,
-            ttl_secs: p.ttl,
-        };
-        Ok(memory_json(&self.service.update(&namespace, id, request).await?))
+        let memory = self.service.update(&namespace, id, p.changes()?).await?;
+        Ok(render(&MemoryAnswer::from(&memory))?)
     }
 
     async fn delete_memory(&self, call: &Call, p: MemoryIdParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.as_deref())?;
         let id = parse_id(&p.id)?;
         self.service.forget(&namespace, id).await?;
-        Ok(serde_json::json!({ "deleted": id.to_string() }))
+        Ok(render(&DeletedAnswer { deleted: id.to_string() })?)
     }
 
-    async fn list_memories(&self, call: &Call, p: ListMemoriesParams) -> Outcome {
-        let namespace = self.namespace(call, p.namespace.as_deref())?;
-        let filter = MemoryFilter {
-            memory_types: tier(p.memory_type.as_deref())?.into_iter().collect(),
-            session_id: p.session_id,
-            tags: p.tags.unwrap_or_default(),
-            include_archived: p.include_archived.unwrap_or(false),
-            include_superseded: p.include_superseded.unwrap_or(false),
-            ..MemoryFilter::default()
-        };
-        let page = Page { offset: p.offset.unwrap_or(0), limit: p.limit.unwrap_or(20) };
+    async fn list_memories(&self, call: &Call, mut p: ListMemoriesParams) -> Outcome {
+        let namespace = self.namespace(call, p.namespace.take().as_deref())?;
+        let (filter, page) = p.into_request()?;
         let memories = self.service.list(&namespace, &filter, page).await?;
-        Ok(
-            serde_json::json!({ "memories": memories.iter().map(MemoryView::from).collect::<Vec<_>>() }),
-        )
+        Ok(render(&MemoriesAnswer::from(memories.as_slice()))?)
     }
 
     async fn memory_stats(&self, call: &Call, _: NoParams) -> Outcome {
-        Ok(rearview_api::stats(&self.service.stats_for(&call.caller).await?))
+        let stats = self.service.stats_for(&call.caller).await?;
+        Ok(render(&StatsAnswer::new(&stats, Some(&call.caller)))?)
     }
 
     async fn summarize_episodes(&self, call: &Call, p: SummarizeEpisodesParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.as_deref())?;
-        Ok(rearview_api::summarize(&self.service, &namespace, &p).await?)
+        let summarized = rearview_api::summarize(&self.service, &namespace, &p).await?;
+        Ok(render(&SummarizeAnswer::from(&summarized))?)
     }
 
     async fn suggest_distillations(&self, call: &Call, p: SuggestParams) -> Outcome {
@@ -290,41 +283,45 @@ impl RearviewMcp {
         let (threshold, min_size, limit) = p.resolve()?;
         let groups =
             self.service.suggest_distillations(&namespace, threshold, min_size, limit).await?;
-        Ok(suggestions_json(&groups))
+        Ok(render(&SuggestionsAnswer::from(groups.as_slice()))?)
     }
 
     async fn end_session(&self, call: &Call, p: EndSessionParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.as_deref())?;
-        Ok(session_end_json(&self.service.end_session(&namespace, &p.session_id).await?))
+        let end = self.service.end_session(&namespace, &p.session_id).await?;
+        Ok(render(&SessionEndAnswer::from(&end))?)
     }
 
     async fn archive_memory(&self, call: &Call, p: IdsParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.as_deref())?;
         let ids = p.ids()?;
-        Ok(memories_json(&self.service.archive(&namespace, &ids).await?))
+        let archived = self.service.archive(&namespace, &ids).await?;
+        Ok(render(&MemoriesAnswer::from(archived.as_slice()))?)
     }
 
     async fn restore_memory(&self, call: &Call, p: IdsParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.as_deref())?;
         let ids = p.ids()?;
-        Ok(memories_json(&self.service.restore(&namespace, &ids).await?))
+        let restored = self.service.restore(&namespace, &ids).await?;
+        Ok(render(&MemoriesAnswer::from(restored.as_slice()))?)
     }
 
     async fn link_memories(&self, call: &Call, mut p: LinkParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.take().as_deref())?;
-        Ok(rearview_api::link(&self.service, &namespace, p).await?)
+        let linked = rearview_api::link(&self.service, &namespace, p).await?;
+        Ok(render(&LinkedAnswer::from(&linked))?)
     }
 
     async fn unlink_memory(&self, call: &Call, p: UnlinkParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.as_deref())?;
         let id = parse_id(&p.id)?;
-        Ok(memory_json(&self.service.unlink(&namespace, id).await?))
+        Ok(render(&MemoryAnswer::from(&self.service.unlink(&namespace, id).await?))?)
     }
 
     async fn cleanup_expired(&self, call: &Call, p: NamespaceParams) -> Outcome {
         let namespace = self.namespace(call, p.namespace.as_deref())?;
         let cleaned = self.service.cleanup_expired(Some(&namespace)).await?;
-        Ok(serde_json::json!({ "cleaned": cleaned, "namespace": namespace.as_str() }))
+        Ok(render(&CleanedAnswer::new(cleaned, &namespace))?)
     }
 }
 
@@ -352,15 +349,6 @@ fn parse_arguments<T: serde::de::DeserializeOwned>(arguments: JsonObject) -> Res
             "{what}; the tool's input schema in tools/list says what is allowed"
         ))
     })
-}
-
-/// `{"memory": …}`, the result of every tool that returns one memory.
-fn memory_json(memory: &rearview_core::Memory) -> Value {
-    serde_json::json!({ "memory": MemoryView::from(memory) })
-}
-
-fn tier(name: Option<&str>) -> Result<Option<rearview_core::MemoryType>, Failure> {
-    Ok(name.map(str::parse).transpose()?)
 }
 
 fn parse_id(id: &str) -> Result<MemoryId, Failure> {

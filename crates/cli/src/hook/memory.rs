@@ -124,26 +124,25 @@ impl InProcess {
             Ok(match op {
                 Op::Store => {
                     let params: rearview_api::StoreParams = serde_json::from_value(body)?;
-                    rearview_api::stored_json(
-                        &service.remember(namespace, params.into_request()?).await?,
-                    )
+                    let stored = service.remember(namespace, params.into_request()?).await?;
+                    rearview_api::render(&rearview_api::StoredAnswer::from(&stored))?
                 }
                 Op::Recall => {
                     let params: rearview_api::RecallParams = serde_json::from_value(body)?;
                     let response = service.recall(namespace, params.into_request()?).await?;
-                    serde_json::to_value(rearview_api::RecallView::from(&response))?
+                    rearview_api::render(&rearview_api::RecallView::from(&response))?
                 }
                 Op::List { tier, limit } => {
                     let filter =
                         MemoryFilter { memory_types: vec![tier], ..MemoryFilter::default() };
                     let page = rearview_store::Page { offset: 0, limit };
-                    rearview_api::memories_json(&service.list(namespace, &filter, page).await?)
+                    let memories = service.list(namespace, &filter, page).await?;
+                    rearview_api::render(&rearview_api::MemoriesAnswer::from(memories.as_slice()))?
                 }
                 Op::EndSession => {
                     let params: rearview_api::EndSessionParams = serde_json::from_value(body)?;
-                    rearview_api::session_end_json(
-                        &service.end_session(namespace, &params.session_id).await?,
-                    )
+                    let end = service.end_session(namespace, &params.session_id).await?;
+                    rearview_api::render(&rearview_api::SessionEndAnswer::from(&end))?
                 }
             })
         })

@@ -4,11 +4,12 @@
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
+use rearview_api::{KeyView, KeysAnswer, RevokedAnswer, render};
 use rearview_service::NewKey;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::routes::Tenant;
+use crate::routes::{Answer, Tenant};
 use crate::{ApiError, AppState, ErrorCode};
 
 /// Body of `POST /v1/keys`.
@@ -36,15 +37,12 @@ fn admin_only(tenant: &Tenant) -> Result<(), ApiError> {
 }
 
 /// `GET /v1/keys` → `{"keys": [...]}`, oldest first, never a secret.
-pub async fn list(
-    State(state): State<AppState>,
-    tenant: Tenant,
-) -> Result<Json<serde_json::Value>, ApiError> {
+pub async fn list(State(state): State<AppState>, tenant: Tenant) -> Answer {
     admin_only(&tenant)?;
     let now = state.service.now();
     let keys = state.service.list_keys().await?;
-    let keys: Vec<_> = keys.iter().map(|k| rearview_api::key_json(k, None, now)).collect();
-    Ok(Json(serde_json::json!({ "keys": keys })))
+    let keys = keys.iter().map(|k| KeyView::new(k, None, now)).collect();
+    Ok(Json(render(&KeysAnswer { keys })?))
 }
 
 /// `POST /v1/keys` `{"namespaces", "admin"?, "label"?, "expires_in_days"?}` → the key with its
@@ -73,9 +71,8 @@ pub async fn create(
         expires_in_days: body.expires_in_days,
     };
     let created = state.service.create_key(new).await?;
-    let answer =
-        rearview_api::key_json(&created.record, Some(&created.secret), state.service.now());
-    Ok((axum::http::StatusCode::CREATED, Json(answer)))
+    let answer = KeyView::new(&created.record, Some(&created.secret), state.service.now());
+    Ok((axum::http::StatusCode::CREATED, Json(render(&answer)?)))
 }
 
 /// `POST /v1/keys/{id}/revoke` → `{"revoked": id}`; the key's next request is refused.
@@ -83,8 +80,8 @@ pub async fn revoke(
     State(state): State<AppState>,
     tenant: Tenant,
     Path(id): Path<String>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Answer {
     admin_only(&tenant)?;
     state.service.revoke_key(&id).await?;
-    Ok(Json(serde_json::json!({ "revoked": id })))
+    Ok(Json(render(&RevokedAnswer { revoked: &id })?))
 }

@@ -6,11 +6,11 @@ use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use rearview_api::{
-    EndSessionParams, IdsParams, SuggestParams, SummarizeEpisodesParams, memories_json,
-    session_end_json, suggestions_json,
+    EndSessionParams, IdsParams, MemoriesAnswer, SessionEndAnswer, SuggestParams,
+    SuggestionsAnswer, SummarizeAnswer, SummarizeEpisodesParams, render,
 };
 
-use crate::routes::Tenant;
+use crate::routes::{Answer, Tenant};
 use crate::{ApiError, AppState};
 
 /// `POST /v1/archive` `{"ids": [...]}` → `{"memories": [...]}`, now archived.
@@ -18,10 +18,11 @@ pub async fn archive(
     State(state): State<AppState>,
     tenant: Tenant,
     body: Result<Json<IdsParams>, JsonRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Answer {
     let Json(body) = body.map_err(ApiError::from)?;
     let ns = tenant.namespace(body.namespace.as_deref(), &state)?;
-    Ok(Json(memories_json(&state.service.archive(&ns, &body.ids()?).await?)))
+    let archived = state.service.archive(&ns, &body.ids()?).await?;
+    Ok(Json(render(&MemoriesAnswer::from(archived.as_slice()))?))
 }
 
 /// `POST /v1/restore` `{"ids": [...]}` → `{"memories": [...]}`, back in recall.
@@ -29,10 +30,11 @@ pub async fn restore(
     State(state): State<AppState>,
     tenant: Tenant,
     body: Result<Json<IdsParams>, JsonRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Answer {
     let Json(body) = body.map_err(ApiError::from)?;
     let ns = tenant.namespace(body.namespace.as_deref(), &state)?;
-    Ok(Json(memories_json(&state.service.restore(&ns, &body.ids()?).await?)))
+    let restored = state.service.restore(&ns, &body.ids()?).await?;
+    Ok(Json(render(&MemoriesAnswer::from(restored.as_slice()))?))
 }
 
 /// `POST /v1/sessions/end` `{"session_id"}` → the episodes made from the session's working
@@ -41,10 +43,11 @@ pub async fn end_session(
     State(state): State<AppState>,
     tenant: Tenant,
     body: Result<Json<EndSessionParams>, JsonRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Answer {
     let Json(body) = body.map_err(ApiError::from)?;
     let ns = tenant.namespace(body.namespace.as_deref(), &state)?;
-    Ok(Json(session_end_json(&state.service.end_session(&ns, &body.session_id).await?)))
+    let end = state.service.end_session(&ns, &body.session_id).await?;
+    Ok(Json(render(&SessionEndAnswer::from(&end))?))
 }
 
 /// `POST /v1/summarize` `{"episode_ids", "instruction"?, "originals"?, "dry_run"?}` → the new
@@ -54,10 +57,11 @@ pub async fn summarize(
     State(state): State<AppState>,
     tenant: Tenant,
     body: Result<Json<SummarizeEpisodesParams>, JsonRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Answer {
     let Json(body) = body.map_err(ApiError::from)?;
     let ns = tenant.namespace(body.namespace.as_deref(), &state)?;
-    Ok(Json(rearview_api::summarize(&state.service, &ns, &body).await?))
+    let summarized = rearview_api::summarize(&state.service, &ns, &body).await?;
+    Ok(Json(render(&SummarizeAnswer::from(&summarized))?))
 }
 
 /// `POST /v1/suggest-distillations` `{"threshold"?, "min_size"?, "limit"?}` → groups of
@@ -66,10 +70,10 @@ pub async fn suggest(
     State(state): State<AppState>,
     tenant: Tenant,
     body: Result<Json<SuggestParams>, JsonRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Answer {
     let Json(body) = body.map_err(ApiError::from)?;
     let ns = tenant.namespace(body.namespace.as_deref(), &state)?;
     let (threshold, min_size, limit) = body.resolve()?;
     let groups = state.service.suggest_distillations(&ns, threshold, min_size, limit).await?;
-    Ok(Json(suggestions_json(&groups)))
+    Ok(Json(render(&SuggestionsAnswer::from(groups.as_slice()))?))
 }

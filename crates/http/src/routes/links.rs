@@ -4,15 +4,16 @@
 //! `namespace` overrides the `X-Rearview-Namespace` header.
 
 use axum::Json;
-use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{Query, State};
-use rearview_api::{LinkParams, MemoryView, UnlinkParams, pending_json};
+use axum::extract::State;
+use axum::extract::rejection::JsonRejection;
+use axum::http::Uri;
+use rearview_api::{LinkParams, LinkedAnswer, MemoryAnswer, PendingAnswer, UnlinkParams, render};
 use rearview_core::MemoryId;
 use rearview_store::Page;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::routes::Tenant;
+use crate::routes::{Answer, Tenant, query};
 use crate::{ApiError, AppState};
 
 /// `POST /v1/link` `{"id", "supersedes"?, "dismiss"?, "reason"?}` → `{"memory", "superseded"}`.
@@ -20,10 +21,11 @@ pub async fn link(
     State(state): State<AppState>,
     tenant: Tenant,
     body: Result<Json<LinkParams>, JsonRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Answer {
     let Json(mut body) = body.map_err(ApiError::from)?;
     let ns = tenant.namespace(body.namespace.take().as_deref(), &state)?;
-    Ok(Json(rearview_api::link(&state.service, &ns, body).await?))
+    let linked = rearview_api::link(&state.service, &ns, body).await?;
+    Ok(Json(render(&LinkedAnswer::from(&linked))?))
 }
 
 /// `POST /v1/unlink` `{"id"}` → `{"memory"}`, current again.
@@ -31,11 +33,11 @@ pub async fn unlink(
     State(state): State<AppState>,
     tenant: Tenant,
     body: Result<Json<UnlinkParams>, JsonRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Answer {
     let Json(body) = body.map_err(ApiError::from)?;
     let ns = tenant.namespace(body.namespace.as_deref(), &state)?;
     let memory = state.service.unlink(&ns, body.id.parse::<MemoryId>()?).await?;
-    Ok(Json(serde_json::json!({ "memory": MemoryView::from(&memory) })))
+    Ok(Json(render(&MemoryAnswer::from(&memory))?))
 }
 
 /// Query of `GET /v1/possible-updates`.
@@ -50,13 +52,10 @@ pub struct ReviewQuery {
 
 /// `GET /v1/possible-updates` → `{"pending": [{"memory", "possible_updates": [...]}]}`: the
 /// memories that list possible updates, the latest stored first.
-pub async fn pending(
-    State(state): State<AppState>,
-    tenant: Tenant,
-    query: Result<Query<ReviewQuery>, QueryRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let Query(q) = query.map_err(ApiError::from)?;
+pub async fn pending(State(state): State<AppState>, tenant: Tenant, uri: Uri) -> Answer {
+    let q: ReviewQuery = query(&uri)?;
     let ns = tenant.namespace(None, &state)?;
     let page = Page { offset: q.offset.unwrap_or(0), limit: q.limit.unwrap_or(20) };
-    Ok(Json(pending_json(&state.service.pending_review(&ns, page).await?)))
+    let pending = state.service.pending_review(&ns, page).await?;
+    Ok(Json(render(&PendingAnswer::from(pending.as_slice()))?))
 }

@@ -1,12 +1,14 @@
 //! `/v1/recall`, `/v1/cleanup`, `/v1/stats` and `/v1/timeline`.
 
 use axum::Json;
+use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
-use rearview_api::{NamespaceParams, RecallParams, RecallView};
+use axum::http::Uri;
+use rearview_api::{
+    CleanedAnswer, NamespaceParams, RecallParams, RecallView, StatsAnswer, TimelineAnswer, render,
+};
 
-use crate::routes::Tenant;
+use crate::routes::{Answer, Tenant, query};
 use crate::{ApiError, AppState};
 
 /// `POST /v1/recall` → ranked memories with scores. The body is [`RecallParams`], the same
@@ -15,15 +17,12 @@ pub async fn recall(
     State(state): State<AppState>,
     tenant: Tenant,
     body: Result<Json<RecallParams>, JsonRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Answer {
     let Json(mut body) = body.map_err(ApiError::from)?;
     let ns = tenant.namespace(body.namespace.take().as_deref(), &state)?;
     let request = body.into_request()?;
     let response = state.service.recall(&ns, request).await?;
-    // A serialisation failure is a 500 that says so, never a silent `null`.
-    let answer = serde_json::to_value(RecallView::from(&response))
-        .map_err(|e| ApiError::internal(format!("rendering the recall answer: {e}")))?;
-    Ok(Json(answer))
+    Ok(Json(render(&RecallView::from(&response))?))
 }
 
 /// `POST /v1/cleanup` `{"namespace"?}` → `{"cleaned": n, "namespace"}`: deletes the namespace's
@@ -34,7 +33,7 @@ pub async fn cleanup(
     State(state): State<AppState>,
     tenant: Tenant,
     body: axum::body::Bytes,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Answer {
     let params: NamespaceParams = if body.iter().all(u8::is_ascii_whitespace) {
         NamespaceParams::default()
     } else {
@@ -43,21 +42,16 @@ pub async fn cleanup(
     };
     let ns = tenant.namespace(params.namespace.as_deref(), &state)?;
     let cleaned = state.service.cleanup_expired(Some(&ns)).await?;
-    Ok(Json(serde_json::json!({ "cleaned": cleaned, "namespace": ns.as_str() })))
+    Ok(Json(render(&CleanedAnswer::new(cleaned, &ns))?))
 }
 
 /// `GET /v1/stats`: the namespaces the key may see; the database location for admins only;
 /// `granted`, for a key limited to some namespaces, names them (also those still empty).
-pub async fn stats(
-    State(state): State<AppState>,
-    tenant: Tenant,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let mut answer = rearview_api::stats(&state.service.stats_for(&tenant.caller).await?);
-    // The namespaces a limited key may use, so a client (the console) can offer exactly them.
-    if let rearview_service::Grant::Only(namespaces) = tenant.caller.grant() {
-        answer["granted"] = namespaces.iter().map(|n| n.as_str()).collect::<Vec<_>>().into();
-    }
-    Ok(Json(answer))
+pub async fn stats(State(state): State<AppState>, tenant: Tenant) -> Answer {
+    let stats = state.service.stats_for(&tenant.caller).await?;
+    // `granted`: the namespaces a limited key may use, so a client (the console) can offer
+    // exactly them.
+    Ok(Json(render(&StatsAnswer::new(&stats, Some(&tenant.caller)))?))
 }
 
 /// Query of `GET /v1/timeline`.
@@ -73,12 +67,8 @@ pub struct TimelineQuery {
 /// memories per day of their event time and tier (days without any left out), and this server's
 /// recall latency per minute over the last hour (all namespaces, like `/metrics`: empty unless
 /// the key is an admin key).
-pub async fn timeline(
-    State(state): State<AppState>,
-    tenant: Tenant,
-    query: Result<Query<TimelineQuery>, QueryRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let Query(q) = query.map_err(ApiError::from)?;
+pub async fn timeline(State(state): State<AppState>, tenant: Tenant, uri: Uri) -> Answer {
+    let q: TimelineQuery = query(&uri)?;
     let ns = tenant.namespace(None, &state)?;
     let days = q.days.unwrap_or(30);
     let counts = state.service.daily_counts(&ns, days).await?;
@@ -88,5 +78,5 @@ pub async fn timeline(
     } else {
         Vec::new()
     };
-    Ok(Json(rearview_api::timeline_json(&ns, days, &counts, &latency)))
+    Ok(Json(render(&TimelineAnswer::new(&ns, days, &counts, &latency))?))
 }
