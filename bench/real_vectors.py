@@ -3,7 +3,7 @@
 
 `rearview eval … --embed-cache DIR` keeps every vector it computed in
 DIR/<model>.vectors (passages of the benchmark's memories and the questions' query vectors).
-This writes them as the file `cargo bench -p rearview-search --bench ann` reads
+This writes them as the file `cargo bench -p rearview-index --bench ann` reads
 (REARVIEW_ANN_FILE: little-endian f32 rows, the passages first, then QUERIES query vectors,
 which the bench holds out of the index and asks), and which bench/pg_hnsw_recall.py reads.
 

@@ -634,7 +634,7 @@ impl<'a> TimelineAnswer<'a> {
         namespace: &'a Namespace,
         days: u32,
         counts: &[rearview_store::DayCount],
-        latency: &[crate::metrics::MinuteLatency],
+        latency: &[rearview_telemetry::metrics::MinuteLatency],
     ) -> Self {
         let mut tiers: Vec<DayView> = Vec::new();
         for count in counts {

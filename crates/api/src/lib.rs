@@ -6,12 +6,10 @@
 //! `timestamp`, `access_count`, … Times are RFC 3339 in UTC.
 
 mod answers;
-pub mod audit;
 pub mod compat;
 mod header;
 mod lifecycle;
 mod links;
-pub mod metrics;
 mod params;
 mod transfer;
 
@@ -35,7 +33,7 @@ pub use params::{
 pub use transfer::{EXPORT_VERSION, ExportHeader, ExportedMemory, ExportedVector};
 
 use rearview_core::{Memory, Timestamp};
-use rearview_search::Explanation;
+use rearview_ranking::Explanation;
 use rearview_service::{RecallResponse, ServiceStats, Shown, VectorSearch};
 use schemars::JsonSchema;
 use serde::Serialize;

@@ -1,7 +1,7 @@
 //! Request parameters shared by the transports: parsed the same way over MCP and REST.
 
 use rearview_core::{InputError, MemoryFilter, MemoryType, Namespace, parse_timestamp};
-use rearview_search::TierOrder;
+use rearview_ranking::TierOrder;
 use rearview_service::{RecallRequest, RememberRequest, UpdateRequest};
 use rearview_store::Page;
 use schemars::JsonSchema;

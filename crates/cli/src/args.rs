@@ -560,7 +560,7 @@ pub struct UpdateArgs {
 /// Fusion method for `recall --fusion`.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FusionArg {
-    /// The default ranking (`rearview_search::rank`; `BENCHMARKS.md` has the evidence).
+    /// The default ranking (`rearview_ranking::rank`; `BENCHMARKS.md` has the evidence).
     /// `weighted`, its name before, still works.
     #[value(alias = "weighted")]
     Default,

@@ -9,7 +9,7 @@ use anyhow::Context;
 use rearview_core::{MemoryFilter, MemoryId, MemoryType, Namespace, SystemClock, parse_timestamp};
 use rearview_embed::Embedder;
 use rearview_llm::{ChatClient, ChatConfig, LanguageModel, Operation};
-use rearview_search::{Fusion, RankingConfig, TierOrder};
+use rearview_ranking::{Fusion, RankingConfig, TierOrder};
 use rearview_service::{
     DistillRequest, KeywordSearch, LifecycleConfig, MemoryService, Originals, RecallRequest,
     RememberRequest, ServiceConfig, UpdateRequest,

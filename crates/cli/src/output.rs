@@ -8,7 +8,7 @@ use std::io::Write;
 
 use rearview_api::{MemoryView, RecallView, time};
 use rearview_core::{Memory, MemoryId, Timestamp, truncate_chars};
-use rearview_search::Explanation;
+use rearview_ranking::Explanation;
 use rearview_service::{
     Distilled, RecallResponse, ServiceStats, SessionEnd, Stored, Suggestion, SweepReport,
     VectorSearch,

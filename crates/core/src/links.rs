@@ -15,7 +15,7 @@ pub enum LinkMaker {
     /// The configured LLM read the newer memory as updating this one.
     Llm,
     /// The rule read, in the newer memory's own words, a change of what this one states
-    /// (`rearview_search::extract::stated_change`).
+    /// (`rearview_language::extract::stated_change`).
     Rule,
     /// An update of a memory's text kept its earlier text as this memory.
     Update,

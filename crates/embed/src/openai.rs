@@ -9,7 +9,7 @@
 //! - texts are sent in batches of at most `batch_size`;
 //! - 429, 5xx and connection failures are retried with exponential backoff (honouring
 //!   `Retry-After` in seconds), up to `max_retries` times; other 4xx fail at once with the
-//!   server's message (all of this is `rearview_remote::Endpoint`);
+//!   server's message (all of this is `rearview_openai_client::Endpoint`);
 //! - every vector is checked: count, dimension (learned from the first answer or configured),
 //!   finiteness and non-zero norm;
 //! - the API key is sent as a bearer token and never appears in `Debug` output, errors or logs.
@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use rearview_core::Embedding;
-use rearview_remote::{Endpoint, excerpt};
+use rearview_openai_client::{Endpoint, excerpt};
 use serde::Deserialize;
 
 use crate::{EmbedError, Embedder, TextKind, validate_batch};

@@ -1,18 +1,18 @@
 //! A scripted OpenAI-compatible embeddings server on a loopback port, for tests of this crate
 //! and of everything that embeds through HTTP (feature `testing`).
 //!
-//! [`serve`] is `rearview_remote::testing::serve_with` whose default answer ([`Reply::ok`]) gives
+//! [`serve`] is `rearview_openai_client::testing::serve_with` whose default answer ([`Reply::ok`]) gives
 //! each input the 3-d vector `[1, chars(input), 0.5]`, listed in reverse order with indexes, so
 //! tests can check ordering.
 
 use std::sync::{Arc, Mutex};
 
-pub use rearview_remote::testing::{Reply, Seen};
+pub use rearview_openai_client::testing::{Reply, Seen};
 
 /// Starts a scripted embeddings server; returns its base URL (`http://127.0.0.1:PORT/v1`) and
 /// the log of requests.
 pub fn serve(script: Vec<Reply>) -> (String, Arc<Mutex<Vec<Seen>>>) {
-    rearview_remote::testing::serve_with(script, vectors_for)
+    rearview_openai_client::testing::serve_with(script, vectors_for)
 }
 
 /// `[1, chars(input), 0.5]` per input, listed in reverse order with indexes.

@@ -1,7 +1,8 @@
 //! The ranking configurations an evaluation compares: the named ones and custom fusions.
 
-use rearview_search::{
-    Feedback, Fusion, KeywordScale, QueryFocus, RankingConfig, Recency, Replies, VectorScale,
+use rearview_language::QueryFocus;
+use rearview_ranking::{
+    Feedback, Fusion, KeywordScale, RankingConfig, Recency, Replies, VectorScale,
 };
 
 use crate::EvalError;

@@ -9,7 +9,7 @@ use chrono::{DateTime, TimeDelta};
 use rearview_core::{Clock, ManualClock, Namespace};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_eval::{Dataset, EvalMemory, EvalQuestion, NoProgress, config};
-use rearview_search::RankingConfig;
+use rearview_ranking::RankingConfig;
 use rearview_service::{
     KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
 };
@@ -108,7 +108,7 @@ async fn the_default_configuration_is_what_recall_does_with_no_options() {
 #[test]
 fn the_stage_modifiers_turn_one_stage_off_each() {
     let ranking = |name: &str| config(name).unwrap().ranking.expect("a custom configuration");
-    let default = rearview_search::RankingConfig::default();
+    let default = rearview_ranking::RankingConfig::default();
     assert!(default.answer_history && default.compound);
     assert!(!ranking("default+nohistory").answer_history);
     assert!(!ranking("default+nocompound").compound);

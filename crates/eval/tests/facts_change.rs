@@ -62,7 +62,7 @@ use chrono::TimeDelta;
 use rearview_core::{Clock, ManualClock, MemoryFilter, MemoryId, Namespace};
 use rearview_embed::{Embedder, TextKind};
 use rearview_eval::{CachingEmbedder, Dataset, NoProgress, config, load_jsonl};
-use rearview_search::RankingConfig;
+use rearview_ranking::RankingConfig;
 use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
 use rearview_store::Page;
 use rearview_store_sqlite::SqliteStore;

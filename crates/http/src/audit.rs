@@ -7,8 +7,8 @@ use axum::extract::{MatchedPath, Request};
 use axum::middleware::Next;
 use axum::response::Response;
 use http_body_util::BodyExt;
-use rearview_api::audit::{self, AuditEvent, EXCERPT_CHARS};
 use rearview_service::Caller;
+use rearview_telemetry::audit::{self, AuditEvent, EXCERPT_CHARS};
 
 use crate::routes::AuditSlot;
 

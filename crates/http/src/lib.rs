@@ -212,8 +212,8 @@ pub fn router_with(
 /// `GET /metrics`: Prometheus (OpenMetrics) text.
 async fn metrics(State(state): State<AppState>) -> Result<axum::response::Response, ApiError> {
     let stats = state.service.stats().await?;
-    let body = rearview_api::metrics::render(&stats);
-    Ok(([(axum::http::header::CONTENT_TYPE, rearview_api::metrics::CONTENT_TYPE)], body)
+    let body = rearview_telemetry::metrics::render(&stats);
+    Ok(([(axum::http::header::CONTENT_TYPE, rearview_telemetry::metrics::CONTENT_TYPE)], body)
         .into_response())
 }
 

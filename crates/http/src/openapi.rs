@@ -353,7 +353,7 @@ fn lifecycle_paths(s: &Schemas) -> Map<String, Value> {
 /// The server's own routes: statistics, metrics, health, the design's tool endpoints.
 fn server_paths() -> Map<String, Value> {
     // The media type without its parameters (`; version=…`).
-    let media = rearview_api::metrics::CONTENT_TYPE.split(';').next().unwrap_or_default();
+    let media = rearview_telemetry::metrics::CONTENT_TYPE.split(';').next().unwrap_or_default();
     let text = |description: &str| json!({ "description": description, "content": { media: { "schema": { "type": "string" } } } });
     let paths = json!({
         "/metrics": { "get": { "summary": "Prometheus metrics over every tenant: needs an admin key unless the server runs with --metrics-public", "responses": { "200": text("OpenMetrics text") } } },

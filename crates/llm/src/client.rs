@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use rearview_remote::{Endpoint, excerpt};
+use rearview_openai_client::{Endpoint, excerpt};
 use serde::Deserialize;
 
 use crate::{Completion, LanguageModel, LlmError, Message, Operation};

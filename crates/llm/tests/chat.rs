@@ -6,7 +6,7 @@ use rearview_llm::{
     ChatClient, ChatConfig, Episode, Language, LanguageModel, LlmError, Operation, distill,
     extract_events, summarize, updated_by,
 };
-use rearview_remote::testing::{Reply, serve_with};
+use rearview_openai_client::testing::{Reply, serve_with};
 
 /// A chat completion whose answer is `content`.
 fn chat(content: &str) -> Reply {

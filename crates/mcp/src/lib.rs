@@ -12,7 +12,7 @@
 //! field; a tool that ran and failed (not found, model unavailable, a namespace outside the key's
 //! grant) is a tool result with `isError: true` and a message a person can act on; internal
 //! faults are internal errors, logged with their cause. Every call is one audit event
-//! ([`rearview_api::audit`]).
+//! ([`rearview_telemetry::audit`]).
 //!
 //! **Callers.** Over Streamable HTTP the server's HTTP layer authenticates each request and puts
 //! a [`Caller`] into the request's extensions; a request that reaches a tool without one is
@@ -25,9 +25,9 @@ mod tools;
 
 use std::sync::Arc;
 
-use rearview_api::audit::{self, AuditEvent};
 use rearview_core::Namespace;
 use rearview_service::{Caller, MemoryService};
+use rearview_telemetry::audit::{self, AuditEvent};
 use rmcp::model::{
     CallToolResult, ContentBlock, JsonObject, ListToolsResult, ServerCapabilities, ServerConfig,
 };

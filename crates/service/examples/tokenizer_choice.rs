@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rearview_core::{MemoryId, Namespace, SystemClock};
-use rearview_search::{Fusion, RankingConfig, Tokenizer};
+use rearview_language::Tokenizer;
+use rearview_ranking::{Fusion, RankingConfig};
 use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
 use rearview_store_sqlite::SqliteStore;
 
@@ -50,10 +51,10 @@ async fn score(haystacks: &[Haystack], tokenizer: Tokenizer) -> (f64, f64, f64) 
         MemoryService::open(store, None, Arc::new(SystemClock), config).await.expect("service");
     let ranking = RankingConfig {
         fusion: Fusion::Weighted { vector: 0.0, keyword: 1.0, bm25_saturation: 1e9 },
-        recency: rearview_search::Recency::Off,
+        recency: rearview_ranking::Recency::Off,
         heat_weight: 0.0,
         heat_saturation: None,
-        focus: rearview_search::QueryFocus::OFF,
+        focus: rearview_language::QueryFocus::OFF,
         vector_candidates: 0,
         keyword_candidates: 50,
         answer_history: false,

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use rearview_core::{Embedding, Facets, Memory, MemoryFilter, MemoryId, Namespace, Timestamp};
-use rearview_search::{TextHit, TextIndex, VectorHit};
+use rearview_index::{TextHit, TextIndex, VectorHit};
 use rearview_store::{MemoryStore, StoreError, VectorEntry};
 
 use crate::keywords::{self, RestoredKeywords};
@@ -245,7 +245,7 @@ impl Indexes {
         model: &str,
         entries: Vec<VectorEntry>,
         dims: usize,
-        restored: crate::graphs::Restored,
+        restored: crate::graph_files::Restored,
     ) -> usize {
         let limit = self.exact_limit;
         // Built on the blocking pool and before taking the lock: a graph over a large namespace
@@ -327,7 +327,7 @@ impl Indexes {
                         }
                         continue;
                     };
-                    match crate::graphs::save_logged(&dir, namespace, model, graph, &at) {
+                    match crate::graph_files::save_logged(&dir, namespace, model, graph, &at) {
                         Some(files) => {
                             save.set_files(files);
                             written.graphs += 1;
@@ -396,7 +396,15 @@ impl Indexes {
     fn start_due_builds(&self, entry: &mut NamespaceIndex, namespace: &Namespace) {
         for (model, vectors) in &mut entry.vectors {
             if let Some(job) = vectors.build_due(namespace, model, self.exact_limit) {
-                job.spawn(Arc::clone(&self.namespaces));
+                let namespaces = Arc::clone(&self.namespaces);
+                job.spawn(Box::new(move |namespace, model, install| {
+                    let mut map = namespaces.write().unwrap_or_else(|p| p.into_inner());
+                    if let Some(vectors) =
+                        map.get_mut(namespace).and_then(|ns| ns.vectors.get_mut(model))
+                    {
+                        install(vectors);
+                    }
+                }));
             }
         }
     }

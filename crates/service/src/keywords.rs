@@ -14,7 +14,7 @@ use std::io::BufWriter;
 use std::path::Path;
 
 use rearview_core::{MemoryId, Namespace};
-use rearview_search::TextIndex;
+use rearview_index::TextIndex;
 use serde_json::json;
 
 use crate::saved::{self, LogPoint, SaveState};

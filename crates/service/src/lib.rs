@@ -32,6 +32,7 @@
 mod access;
 mod error;
 mod follow;
+mod graph_files;
 mod graphs;
 mod indexes;
 mod keys;
@@ -57,7 +58,8 @@ use rearview_core::{
     Clock, InputError, Memory, MemoryFilter, MemoryId, Namespace, TierTtls, Timestamp, content_hash,
 };
 use rearview_embed::Embedder;
-use rearview_search::{RankingConfig, Tokenizer};
+use rearview_language::Tokenizer;
+use rearview_ranking::RankingConfig;
 use rearview_store::{MemoryRecord, MemoryStore, MemoryUpdate, Page, StoreStats, TierCount};
 
 use crate::access::AccessRecorder;
@@ -66,7 +68,7 @@ use crate::locks::{WriteGuard, WriteLocks};
 
 pub use error::{ErrorKind, ServiceError};
 pub use follow::Followed;
-pub use graphs::graph_dir_for;
+pub use graph_files::graph_dir_for;
 pub use indexes::IndexUsage;
 pub use keys::{AuthError, CreatedKey, MIN_SEED_CHARS, NewKey};
 pub use lifecycle::{

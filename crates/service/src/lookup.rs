@@ -7,7 +7,7 @@
 //! [`ServiceConfig::search_in_store`]: crate::ServiceConfig::search_in_store
 
 use rearview_core::{Embedding, MemoryFilter, MemoryId, Namespace, Timestamp};
-use rearview_search::VectorHit;
+use rearview_index::VectorHit;
 use rearview_store::KeywordHit;
 
 use crate::{MemoryService, ServiceError};

@@ -1,8 +1,8 @@
 //! Recall in named stages: plan → focus and embed the query → candidates → ranking (pure, in
-//! `rearview_search::rank`) → history answered by its successor (the links made when memories
-//! were stored, `rearview_search::links`) → a question's reply placed after it
-//! (`rearview_search::replies`) → relevance floor, per question (a compound query's parts
-//! merged by `rearview_search::compound`) → selection (top-k, token budget) → use recording.
+//! `rearview_ranking::rank`) → history answered by its successor (the links made when memories
+//! were stored, `rearview_ranking::links`) → a question's reply placed after it
+//! (`rearview_ranking::replies`) → relevance floor, per question (a compound query's parts
+//! merged by `rearview_ranking::compound`) → selection (top-k, token budget) → use recording.
 
 mod embedding;
 mod feedback;
@@ -14,9 +14,8 @@ use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use rearview_core::{Embedding, Memory, MemoryFilter, MemoryId, Namespace, Timestamp};
-use rearview_search::{
-    Candidate, Floor, Focused, RankingConfig, Scored, current_first, focus, question_parts, rank,
-};
+use rearview_language::{Focused, focus, question_parts};
+use rearview_ranking::{Candidate, Floor, RankingConfig, Scored, current_first, rank};
 use rearview_store::KeywordHit;
 
 use self::selection::{above_floor, select};
@@ -87,8 +86,8 @@ struct Found {
 }
 
 impl MemoryService {
-    /// Hybrid recall. See the crate docs and `rearview_search::rank` for the formula. A query
-    /// that asks several questions (`rearview_search::compound`) is answered part by part and
+    /// Hybrid recall. See the crate docs and `rearview_ranking::rank` for the formula. A query
+    /// that asks several questions (`rearview_ranking::compound`) is answered part by part and
     /// the lists merged before selection.
     pub async fn recall(
         &self,
@@ -346,7 +345,7 @@ impl MemoryService {
 
     /// Stage 4a: each superseded candidate (history, searched only to be answered this way)
     /// replaced by the current memory that superseded it, followed along the chain
-    /// (`rearview_search::current_first`); a successor that is no candidate is read from the
+    /// (`rearview_ranking::current_first`); a successor that is no candidate is read from the
     /// store into `found`, and one the request's filter does not select answers nothing.
     async fn answer_history(
         &self,
@@ -522,7 +521,7 @@ fn is_e5_small(model: &str) -> bool {
 }
 
 /// What to add to a memory's cosine to read it on the scale of text in the query's script, for
-/// the model that embedded the query (`rearview_search::Candidate::cosine_shift`): the typical
+/// the model that embedded the query (`rearview_ranking::Candidate::cosine_shift`): the typical
 /// cosine of unrelated pairs in the query's script less that of unrelated pairs of the query's
 /// and the memory's scripts. Measured for multilingual-e5-small on the precision dev set
 /// (`crates/eval/data/precision_dev.jsonl`, medians of the cosines of each question to the

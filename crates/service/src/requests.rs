@@ -3,7 +3,7 @@
 use rearview_core::{
     InputError, Memory, MemoryFilter, MemoryId, MemoryType, Metadata, NewMemory, Timestamp,
 };
-use rearview_search::{Explanation, RankingConfig, TierOrder};
+use rearview_ranking::{Explanation, RankingConfig, TierOrder};
 
 /// A request to store one memory, before validation.
 #[derive(Debug, Clone, Default)]
@@ -192,7 +192,7 @@ pub struct RecallRequest {
     /// Vector spaces to query, by model id (the design's routing: e.g. only the fast local
     /// model). `None`: every model in use; their cosines are averaged per memory.
     pub models: Option<Vec<String>>,
-    /// Leave out memories less similar to the query than this cosine (`rearview_search::Floor`;
+    /// Leave out memories less similar to the query than this cosine (`rearview_ranking::Floor`;
     /// 0 keeps every candidate); `None`: the configured floor, else the model's calibrated one.
     pub min_relevance: Option<f32>,
 

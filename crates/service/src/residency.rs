@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use rearview_core::Namespace;
-use rearview_search::TextIndex;
+use rearview_index::TextIndex;
 
 use crate::indexes::{NamespaceIndex, Pin};
 use crate::locks::WriteGuard;

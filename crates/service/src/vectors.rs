@@ -8,13 +8,9 @@
 //! holds f16 vectors: about half the memory). Namespaces loaded at start-up above the limit get
 //! their graph at once.
 
-use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
-
 use rearview_core::{Embedding, Facets, MemoryId, Namespace};
-use rearview_search::{AnnIndex, FlatIndex, VectorHit, VectorIndex};
+use rearview_index::{AnnIndex, FlatIndex, VectorHit, VectorIndex};
 
-use crate::indexes::NamespaceIndex;
 use crate::lookup::Reach;
 use crate::saved::SaveState;
 
@@ -233,45 +229,45 @@ impl ModelVectors {
     }
 }
 
+/// Finds the vectors a build is for (`namespace`, `model`) under the indexes' lock and hands
+/// them to the closure it is given, or does nothing when they are gone.
+pub(crate) type Installer =
+    Box<dyn FnOnce(&Namespace, &str, &mut dyn FnMut(&mut ModelVectors)) + Send>;
+
 impl BuildJob {
     /// Builds the graph on a thread of its own (one core: the other keeps serving), then installs
-    /// it under the indexes' lock. If the namespace's vectors were reloaded meanwhile, the graph
-    /// is dropped; if the build fails, the namespace stays exact (and is logged). Returns the
-    /// build's thread (tests wait for it), `None` if it could not start.
-    pub(crate) fn spawn(
-        self,
-        namespaces: Arc<RwLock<HashMap<Namespace, NamespaceIndex>>>,
-    ) -> Option<std::thread::JoinHandle<()>> {
+    /// it in the vectors `installer` finds (under the indexes' lock). If the namespace's vectors
+    /// were reloaded meanwhile, the graph is dropped; if the build fails, the namespace stays
+    /// exact (and is logged). Returns the build's thread (tests wait for it), `None` if it could
+    /// not start.
+    pub(crate) fn spawn(self, installer: Installer) -> Option<std::thread::JoinHandle<()>> {
         let spawned = std::thread::Builder::new().name("rearview-graph".into()).spawn(move || {
             let started = std::time::Instant::now();
             let rows = self.snapshot.iter().map(|(id, f, v)| (*id, f.clone(), v.as_slice()));
-            let built = AnnIndex::build(self.dims, rows, 1);
-            let mut map = namespaces.write().unwrap_or_else(|p| p.into_inner());
-            let Some(vectors) =
-                map.get_mut(&self.namespace).and_then(|ns| ns.vectors.get_mut(&self.model))
-            else {
-                return;
-            };
-            if vectors.building.as_ref().is_none_or(|(id, _)| *id != self.id) {
-                return;
-            }
-            match built {
-                Ok(graph) => {
-                    vectors.install(self.id, graph);
-                    tracing::info!(
-                        namespace = %self.namespace,
-                        model = self.model,
-                        vectors = self.snapshot.len(),
-                        seconds = started.elapsed().as_secs_f32(),
-                        "vector graph built; the namespace is now searched approximately"
-                    );
+            let mut built = Some(AnnIndex::build(self.dims, rows, 1));
+            installer(&self.namespace, &self.model, &mut |vectors| {
+                if vectors.building.as_ref().is_none_or(|(id, _)| *id != self.id) {
+                    return;
                 }
-                Err(e) => {
-                    vectors.building = None;
-                    vectors.failed = true;
-                    tracing::warn!(namespace = %self.namespace, error = %e, "vector graph build failed; scanning exactly");
+                match built.take() {
+                    Some(Ok(graph)) => {
+                        vectors.install(self.id, graph);
+                        tracing::info!(
+                            namespace = %self.namespace,
+                            model = self.model,
+                            vectors = self.snapshot.len(),
+                            seconds = started.elapsed().as_secs_f32(),
+                            "vector graph built; the namespace is now searched approximately"
+                        );
+                    }
+                    Some(Err(e)) => {
+                        vectors.building = None;
+                        vectors.failed = true;
+                        tracing::warn!(namespace = %self.namespace, error = %e, "vector graph build failed; scanning exactly");
+                    }
+                    None => {}
                 }
-            }
+            });
         });
         spawned
             .inspect_err(|e| {
@@ -283,9 +279,17 @@ impl BuildJob {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::{Arc, Mutex};
+
     use rearview_core::MemoryType;
 
     use super::*;
+
+    /// An installer that finds `vectors` whatever the namespace and model.
+    fn into(vectors: &Arc<Mutex<ModelVectors>>) -> Installer {
+        let vectors = Arc::clone(vectors);
+        Box::new(move |_, _, install| install(&mut vectors.lock().unwrap()))
+    }
 
     fn facets() -> Facets {
         Facets {
@@ -313,7 +317,6 @@ mod tests {
     #[test]
     fn changes_made_during_a_build_are_replayed_onto_the_graph() {
         let namespace: Namespace = "n".parse().unwrap();
-        let map: Arc<RwLock<HashMap<Namespace, NamespaceIndex>>> = Arc::default();
         let mut vectors = ModelVectors::new(16);
         for i in 0..30 {
             vectors.upsert(id(i), facets(), &vector(i));
@@ -324,12 +327,9 @@ mod tests {
         vectors.upsert(id(100), facets(), &vector(5));
         vectors.upsert(id(1), facets(), &vector(9));
         vectors.remove(id(2));
-        let mut entry = NamespaceIndex::default();
-        entry.vectors.insert("m".into(), vectors);
-        map.write().unwrap().insert(namespace.clone(), entry);
-        job.spawn(Arc::clone(&map)).expect("the build starts").join().unwrap();
-        let guard = map.read().unwrap();
-        let graph = &guard[&namespace].vectors["m"];
+        let vectors = Arc::new(Mutex::new(vectors));
+        job.spawn(into(&vectors)).expect("the build starts").join().unwrap();
+        let graph = vectors.lock().unwrap();
         assert!(graph.is_graph(), "installed");
         assert_eq!(graph.len(), 30, "30 + 1 new − 1 removed");
         let all = |_: &Facets| true;
@@ -344,7 +344,6 @@ mod tests {
     #[test]
     fn a_build_of_vectors_since_reloaded_is_dropped_not_installed() {
         let namespace: Namespace = "n".parse().unwrap();
-        let map: Arc<RwLock<HashMap<Namespace, NamespaceIndex>>> = Arc::default();
         let mut stale = ModelVectors::new(16);
         for i in 0..30 {
             stale.upsert(id(i), facets(), &vector(i));
@@ -356,15 +355,12 @@ mod tests {
             fresh.upsert(id(i), facets(), &vector(i));
         }
         let new_job = fresh.build_due(&namespace, "m", 30).expect("due");
-        let mut entry = NamespaceIndex::default();
-        entry.vectors.insert("m".into(), fresh);
-        map.write().unwrap().insert(namespace.clone(), entry);
+        let fresh = Arc::new(Mutex::new(fresh));
         // Finished, not merely given time: the old build ran to its end and was not installed.
-        old_job.spawn(Arc::clone(&map)).expect("the build starts").join().unwrap();
-        assert!(!map.read().unwrap()[&namespace].vectors["m"].is_graph(), "the old build dropped");
-        new_job.spawn(Arc::clone(&map)).expect("the build starts").join().unwrap();
-        let guard = map.read().unwrap();
-        let graph = &guard[&namespace].vectors["m"];
+        old_job.spawn(into(&fresh)).expect("the build starts").join().unwrap();
+        assert!(!fresh.lock().unwrap().is_graph(), "the old build dropped");
+        new_job.spawn(into(&fresh)).expect("the build starts").join().unwrap();
+        let graph = fresh.lock().unwrap();
         assert!(graph.is_graph(), "its own build installed");
         assert_eq!(graph.len(), 40);
         assert!(graph.vector(id(3)).is_none(), "nothing of the stale snapshot");

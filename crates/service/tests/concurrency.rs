@@ -14,8 +14,8 @@ use rearview_core::{
     Clock, ManualClock, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp,
 };
 use rearview_embed::{Embedder, TestEmbedder, TextKind};
+use rearview_language::extract::adds_nothing;
 use rearview_llm::{Completion, LanguageModel, LlmError, Message, Operation};
-use rearview_search::extract::adds_nothing;
 use rearview_service::{
     DistillRequest, ErrorKind, LifecycleConfig, MemoryService, RememberRequest, ServiceConfig,
     Stored, UpdateRequest,

@@ -125,9 +125,9 @@ async fn keywords_in_memory_over_postgres_follow_other_servers() {
     let ns: Namespace = "a".parse().unwrap();
     // Keywords alone: pgvector would find the new memory at once without any following.
     let keyword_only = |q: &str| RecallRequest {
-        ranking: Some(rearview_search::RankingConfig {
+        ranking: Some(rearview_ranking::RankingConfig {
             vector_candidates: 0,
-            ..rearview_search::RankingConfig::default()
+            ..rearview_ranking::RankingConfig::default()
         }),
         record_access: false,
         ..RecallRequest::new(q)

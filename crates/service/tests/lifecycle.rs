@@ -10,7 +10,7 @@ use chrono::{DateTime, TimeDelta};
 use rearview_core::{Clock, ManualClock, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_llm::{ChatClient, ChatConfig};
-use rearview_remote::testing::{Reply, serve_with};
+use rearview_openai_client::testing::{Reply, serve_with};
 use rearview_service::{
     DistillRequest, ErrorKind, LifecycleConfig, MemoryService, Originals, RecallRequest,
     RememberRequest, ServiceConfig,

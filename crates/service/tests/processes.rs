@@ -167,7 +167,7 @@ async fn a_committed_write_whose_index_update_never_ran_is_repaired_by_the_follo
         DateTime::from_timestamp(1_760_000_000, 0).unwrap()
     });
     memory.expires_at = None;
-    let terms = rearview_search::Tokenizer::default().index_terms(&memory.content);
+    let terms = rearview_language::Tokenizer::default().index_terms(&memory.content);
     let record = rearview_store::MemoryRecord { memory, terms, vectors: Vec::new() };
     store.insert(&record).await.unwrap();
     assert!(recalled(&service, "lighthouses").await.is_empty());

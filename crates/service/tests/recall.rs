@@ -7,7 +7,7 @@ use std::sync::Arc;
 use chrono::{DateTime, TimeDelta};
 use rearview_core::{Clock, ManualClock, MemoryFilter, MemoryType, Namespace, Timestamp};
 use rearview_embed::{Embedder, TestEmbedder};
-use rearview_search::{Fusion, RankingConfig, TierOrder};
+use rearview_ranking::{Fusion, RankingConfig, TierOrder};
 use rearview_service::{
     ErrorKind, KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
     UpdateRequest, VectorSearch,
@@ -532,7 +532,7 @@ async fn filters_and_tier_priority() {
         .hits
         .iter()
         .map(|x| {
-            let band = x.score >= rearview_search::TIER_BAND * best;
+            let band = x.score >= rearview_ranking::TIER_BAND * best;
             (if band { tier(x.memory.id) } else { u8::MAX }, -x.score, x.memory.id)
         })
         .collect();
@@ -687,10 +687,10 @@ async fn a_database_refuses_a_different_tokenizer() {
         let config = ServiceConfig { tokenizer, ..ServiceConfig::default() };
         MemoryService::open(Arc::clone(&store), None, Arc::clone(&clock), config)
     };
-    open(rearview_search::Tokenizer::CjkBigram).await.unwrap();
-    open(rearview_search::Tokenizer::CjkBigram).await.unwrap();
-    let err = open(rearview_search::Tokenizer::Jieba).await.unwrap_err();
-    assert!(err.to_string().contains(rearview_search::Tokenizer::CjkBigram.id()), "{err}");
+    open(rearview_language::Tokenizer::CjkBigram).await.unwrap();
+    open(rearview_language::Tokenizer::CjkBigram).await.unwrap();
+    let err = open(rearview_language::Tokenizer::Jieba).await.unwrap_err();
+    assert!(err.to_string().contains(rearview_language::Tokenizer::CjkBigram.id()), "{err}");
 }
 
 #[tokio::test]

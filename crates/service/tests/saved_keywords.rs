@@ -50,10 +50,10 @@ async fn store(service: &MemoryService, i: usize) -> MemoryId {
 /// The memory the keyword index finds for note `i`'s token. History is not answered by its
 /// successor here (`answer_history: false`): the index itself is what is checked.
 async fn found(service: &MemoryService, i: usize) -> Option<MemoryId> {
-    let ranking = rearview_search::RankingConfig {
+    let ranking = rearview_ranking::RankingConfig {
         answer_history: false,
         feedback: None,
-        ..rearview_search::RankingConfig::default()
+        ..rearview_ranking::RankingConfig::default()
     };
     let request =
         RecallRequest { ranking: Some(ranking), ..RecallRequest::new(format!("parcel{i}x")) };

@@ -16,7 +16,7 @@ use rearview_core::{
 };
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_llm::{ChatClient, ChatConfig};
-use rearview_remote::testing::{Reply, serve_with};
+use rearview_openai_client::testing::{Reply, serve_with};
 use rearview_service::{
     ErrorKind, KeywordSearch, LifecycleConfig, MemoryService, RecallRequest, RememberRequest,
     ServiceConfig, Stored, UpdateRequest,
@@ -508,9 +508,9 @@ async fn a_question_matching_superseded_wording_is_answered_by_the_current_memor
 
     // Without answering history the current memory, sharing no word with the question, is
     // not found.
-    let ranking = rearview_search::RankingConfig {
+    let ranking = rearview_ranking::RankingConfig {
         answer_history: false,
-        ..rearview_search::RankingConfig::default()
+        ..rearview_ranking::RankingConfig::default()
     };
     let plain = RecallRequest { ranking: Some(ranking), ..RecallRequest::new(query) };
     assert!(recall(&h, plain).await.is_empty());

@@ -74,7 +74,7 @@ pub async fn timeline(State(state): State<AppState>, tenant: Tenant, uri: Uri) -
     let counts = state.service.daily_counts(&ns, days).await?;
     // Latency sums over every tenant, like `/metrics`: admin keys only.
     let latency = if tenant.caller.is_admin() {
-        rearview_api::metrics::recall_latency(state.service.now())
+        rearview_telemetry::metrics::recall_latency(state.service.now())
     } else {
         Vec::new()
     };

@@ -18,8 +18,8 @@ use rearview_core::{
     LinkMaker, LinkNote, Memory, MemoryFilter, MemoryId, MemoryType, Metadata, Namespace,
     NewMemory, Timestamp, content_hash,
 };
-use rearview_search::VectorHit;
-use rearview_search::extract::{adds_nothing, contradicts, split_sentences};
+use rearview_index::VectorHit;
+use rearview_language::extract::{adds_nothing, contradicts, split_sentences};
 use rearview_store::{MemoryRecord, MemoryUpdate, StoredVector};
 
 use super::supersede::{Incoming, Judged, by_time};
@@ -500,7 +500,7 @@ enum NearDuplicate {
 
 /// Whether `new` states a different fact than its near duplicate `existing` (a negation, an
 /// antonym, the direction of a change, a number, a name…; see
-/// `rearview_search::extract::contradicts`), so that it must not be merged into it: merging
+/// `rearview_language::extract::contradicts`), so that it must not be merged into it: merging
 /// would either lose the new value or keep the old one as if it were still true.
 fn conflicts(existing: &Memory, new: &NewMemory) -> bool {
     contradicts(&existing.content, &new.content)

@@ -12,11 +12,11 @@ use rearview_core::{
     NewMemory, Timestamp, dot, is_han, truncate_chars,
 };
 use rearview_embed::TextKind;
-use rearview_llm::Episode;
-use rearview_search::extract::{
+use rearview_language::extract::{
     adds_nothing, is_small_talk, keyword_centrality, select_mmr, shared_support, split_sentences,
     strip_timestamps, term_overlap,
 };
+use rearview_llm::Episode;
 use rearview_store::Page;
 
 use super::session::episode_of;

@@ -5,9 +5,9 @@
 //!
 //! Rules every operation here keeps:
 //! - **Nothing is lost.** A merge only happens when one text adds no fact atom to the other
-//!   (`rearview_search::extract::adds_nothing`: `port 8765` and `port 8766` never merge, nor do
+//!   (`rearview_language::extract::adds_nothing`: `port 8765` and `port 8766` never merge, nor do
 //!   `喜欢` and `不喜欢`, or `from Berlin to Paris` and its reverse), and never when the new text
-//!   states a changed fact (`rearview_search::extract::contradicts`: both are kept); a replaced
+//!   states a changed fact (`rearview_language::extract::contradicts`: both are kept); a replaced
 //!   text is kept in the merge record. Originals are archived or deleted only after the
 //!   memory made from them is committed. A failing or babbling LLM changes nothing.
 //! - **Provenance.** Episodes and distillations carry `source_ids`; metadata says which method
@@ -44,7 +44,7 @@ pub struct LifecycleConfig {
     /// Facts that change (`supersede.rs`): a new memory is compared with the three current
     /// memories of its tier nearest to it whose cosine is at least this (0.06 more when both
     /// texts are mostly Han), links one that it updates (the LLM decides when one is
-    /// configured, else the rule: `rearview_search::extract::stated_change`), and lists the
+    /// configured, else the rule: `rearview_language::extract::stated_change`), and lists the
     /// others as possible updates. `None` turns detection off; explicit `supersedes` still
     /// work. Default 0.82, for multilingual-e5: there, a changed fact and its older statement
     /// measured 0.80–0.97 (English 0.80–0.97, Chinese 0.90–0.97), but so did unrelated memories

@@ -4,8 +4,8 @@ use rearview_core::{
     InputError, Memory, MemoryFilter, MemoryId, MemoryType, Metadata, Namespace, NewMemory,
     Timestamp,
 };
+use rearview_language::extract::is_small_talk;
 use rearview_llm::Episode;
-use rearview_search::extract::is_small_talk;
 use rearview_store::{MemoryUpdate, Page};
 
 use super::{SessionEnd, unchanged};

@@ -16,7 +16,7 @@
 //!   candidates it saw, and the rule to any that appeared meanwhile. If it fails, the rule decides.
 //! - **The rule decides** otherwise (`LifecycleConfig::supersede_by_rule`, on by default), only
 //!   where the new text itself says that what the older one states has changed
-//!   (`rearview_search::extract::stated_change`): a change from the value the older memory holds
+//!   (`rearview_language::extract::stated_change`): a change from the value the older memory holds
 //!   (`从 MySQL 换成 PostgreSQL` after `数据库用 MySQL`), the same statement with another value
 //!   (`port 8766` after `port 8765`), or a change or contradiction about two or more subject
 //!   terms both share. It links at most one memory, the nearest, and only short statements (two
@@ -46,11 +46,11 @@ use rearview_core::{
     LinkMaker, LinkNote, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, NewMemory,
     PossibleUpdate, Timestamp,
 };
-use rearview_llm::Episode;
-use rearview_search::VectorHit;
-use rearview_search::extract::{
+use rearview_index::VectorHit;
+use rearview_language::extract::{
     Reading, Update, is_statement, stated_change, strip_timestamps, update_evidence_of,
 };
+use rearview_llm::Episode;
 use rearview_store::{MemoryUpdate, StoredVector, Superseding};
 
 use super::{PossibleChange, Superseded};

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use rearview_core::{Embedding, truncate_chars};
 use rearview_embed::{Embedder, TextKind};
-use rearview_search::{Focused, QueryFocus, Scored};
+use rearview_language::{Focused, QueryFocus};
+use rearview_ranking::Scored;
 
 use super::{Query, note_on_vector_signal};
 use crate::{MemoryService, VectorSearch};

@@ -1,10 +1,10 @@
-//! Stage 3b of recall: pseudo-relevance feedback (`rearview_search::feedback`) for the queries
+//! Stage 3b of recall: pseudo-relevance feedback (`rearview_ranking::feedback`) for the queries
 //! the ranking moves (by default, dialogues).
 
 use std::collections::HashMap;
 
 use rearview_core::{MemoryId, Namespace};
-use rearview_search::{Candidate, Floor, Scored, feedback_query, passes_floor, rank, rescored};
+use rearview_ranking::{Candidate, Floor, Scored, feedback_query, passes_floor, rank, rescored};
 
 use super::{Found, Plan, Query, note_on_vector_signal};
 use crate::{MemoryService, RecallRequest, ServiceError};

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use rearview_search::{TierOrder, merge_parts};
+use rearview_ranking::{TierOrder, merge_parts};
 
 use super::Answer;
 

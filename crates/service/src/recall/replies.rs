@@ -1,11 +1,11 @@
 //! Stage 4c of recall: the reply to a question placed right after it
-//! (`rearview_search::replies`); the lookup of each reply is here.
+//! (`rearview_ranking::replies`); the lookup of each reply is here.
 
 use std::collections::HashMap;
 
 use chrono::TimeDelta;
 use rearview_core::{Memory, MemoryFilter, MemoryId, Namespace};
-use rearview_search::{Scored, asks, passes_floor, place_replies};
+use rearview_ranking::{Scored, asks, passes_floor, place_replies};
 use rearview_store::Page;
 
 use super::{Found, Plan, Query};

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use rearview_core::{Memory, MemoryId};
-use rearview_search::{Candidate, Floor, Scored};
+use rearview_ranking::{Candidate, Floor, Scored};
 
 use super::MAX_CHAIN;
 use crate::requests::{Shown, estimate_tokens};
@@ -22,7 +22,7 @@ pub(super) fn above_floor(
     let Some(floor) = floor else { return (ranked, Vec::new()) };
     let by_id: HashMap<MemoryId, &Candidate> = candidates.iter().map(|c| (c.id, c)).collect();
     let passes =
-        |id: &MemoryId| by_id.get(id).is_some_and(|c| rearview_search::passes_floor(c, floor));
+        |id: &MemoryId| by_id.get(id).is_some_and(|c| rearview_ranking::passes_floor(c, floor));
     // A memory placed instead of another passes as that one does, along the chain.
     let passes_via = |id: &MemoryId| {
         let mut at = *id;

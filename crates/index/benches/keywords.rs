@@ -15,13 +15,15 @@
 //! question is searched whole on one thread and in two parts on two threads (what the service
 //! does past 100,000 documents); p50 / p95 / p99 of both.
 //!
-//! Run: `cargo bench -p rearview-search --bench keywords` with `REARVIEW_KEYWORDS_SIZE`
+//! Run: `cargo bench -p rearview-index --bench keywords` with `REARVIEW_KEYWORDS_SIZE`
 //! (default 1000000) and `REARVIEW_KEYWORDS_ROUNDS` (times the questions are asked, default 3).
 
 use std::time::{Duration, Instant};
 
 use rearview_core::{Facets, MemoryId, MemoryType};
-use rearview_search::{QueryFocus, RankingConfig, TextHit, TextIndex, Tokenizer, focus};
+use rearview_index::{TextHit, TextIndex};
+use rearview_language::{QueryFocus, Tokenizer, focus};
+use rearview_ranking::RankingConfig;
 use serde_json::json;
 
 #[path = "../../service/benches/corpus.rs"]

@@ -9,7 +9,7 @@
 //! same for the second candidate crate, `hnsw_rs`, with the same graph parameters (M 16,
 //! ef_construction 128, the same ef values), side by side (`"hnsw_rs"` in the JSON line).
 //!
-//! Run: `cargo bench -p rearview-search --bench ann` with `REARVIEW_ANN_SIZE` (default 100000),
+//! Run: `cargo bench -p rearview-index --bench ann` with `REARVIEW_ANN_SIZE` (default 100000),
 //! `REARVIEW_ANN_DATA` = `random` (uniform on the sphere: the worst case for any graph index),
 //! `clustered` (the default, centres plus noise, shaped like text embeddings), or a file of
 //! little-endian f32 384-d unit vectors (`REARVIEW_ANN_FILE`, e.g. real e5 vectors; queries are
@@ -18,7 +18,7 @@
 use std::time::Instant;
 
 use rearview_core::{Embedding, Facets, MemoryId, MemoryType};
-use rearview_search::{AnnIndex, FlatIndex, VectorIndex};
+use rearview_index::{AnnIndex, FlatIndex, VectorIndex};
 
 const DIMS: usize = 384;
 const QUERIES: usize = 300;
@@ -80,7 +80,7 @@ fn main() {
     let expansions: Vec<usize> = std::env::var("REARVIEW_ANN_EF")
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
-        .unwrap_or_else(|| vec![rearview_search::ann::EXPANSION_SEARCH, 256, 512]);
+        .unwrap_or_else(|| vec![rearview_index::ann::EXPANSION_SEARCH, 256, 512]);
     for &ef in &expansions {
         ann.set_expansion(ef);
         for k in [10, 50] {
@@ -97,7 +97,7 @@ fn main() {
             });
         }
     }
-    ann.set_expansion(rearview_search::ann::EXPANSION_SEARCH);
+    ann.set_expansion(rearview_index::ann::EXPANSION_SEARCH);
     result["near_duplicates"] = near_duplicates(&ann, &exact, &data);
     // `REARVIEW_ANN_HNSW_RS=0` skips the second candidate (at 1M it takes longer than the graph).
     if std::env::var("REARVIEW_ANN_HNSW_RS").map_or(true, |v| v != "0") {
@@ -176,10 +176,9 @@ fn near_duplicates(ann: &AnnIndex, exact: &FlatIndex, data: &[Embedding]) -> ser
     }
     let wanted: usize = cases.iter().map(|(_, truth)| truth.len()).sum();
     let mut out = serde_json::json!({ "queries": QUERIES, "close_vectors": wanted });
-    let near: &dyn Fn(&Embedding) -> Vec<rearview_search::VectorHit> =
+    let near: &dyn Fn(&Embedding) -> Vec<rearview_index::VectorHit> =
         &|q| ann.search_near(q, 5, &all);
-    let recall: &dyn Fn(&Embedding) -> Vec<rearview_search::VectorHit> =
-        &|q| ann.search(q, 5, &all);
+    let recall: &dyn Fn(&Embedding) -> Vec<rearview_index::VectorHit> = &|q| ann.search(q, 5, &all);
     for (name, search) in [("search_near", near), ("search", recall)] {
         let (mut ms, mut found) = (Vec::new(), 0usize);
         for (query, truth) in &cases {

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use rearview_core::MemoryId;
 
-use crate::rank::{Explanation, Scored};
+use crate::scored::{Explanation, Scored};
 
 /// `ranked` with each superseded memory (history: a newer one replaced it) answered by the
 /// current memory that replaced it: that one takes the superseded one's place and score (or

@@ -27,7 +27,7 @@
 //! - Heat is bounded (+5 % at most, reached at 20 uses) and earned: the service counts a use
 //!   only for memories a recall returned above its relevance floor.
 //!
-//! Dialogue-shaped queries are focused on their latest turns first ([`mod@crate::focus`]), and
+//! Dialogue-shaped queries are focused on their latest turns first ([`mod@rearview_language::focus`]), and
 //! ranked twice: the second time with the query vector moved toward the first ranking's best
 //! memory, `normalise(q + 0.3 · v₁)` ([`mod@crate::feedback`]). Reciprocal-rank fusion ([`Fusion::Rrf`], Cormack, Clarke & Büttcher, SIGIR 2009) and the
 //! design's weighted formula ([`Fusion::Weighted`]) remain for comparison.
@@ -38,11 +38,12 @@
 //! [`Scored`] carries an [`Explanation`] of how its score was computed.
 
 use rearview_core::{MemoryId, MemoryType, Timestamp};
-use serde::Serialize;
 
-use crate::QueryFocus;
+use rearview_language::QueryFocus;
+
 use crate::feedback::Feedback;
 use crate::replies::Replies;
+pub use crate::scored::{Explanation, Scored};
 
 /// How the relevance signals are combined.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -274,39 +275,6 @@ pub struct Candidate {
     /// script (`cosine` includes it): a multilingual model puts an English memory lower for a
     /// Chinese question than a Chinese one of the same relevance. 0 in one script.
     pub cosine_shift: f32,
-}
-
-/// A ranked candidate. `score` is ≥ 0; higher is better.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Scored {
-    /// Memory id.
-    #[serde(serialize_with = "serialize_id")]
-    pub id: MemoryId,
-    /// Final score.
-    pub score: f32,
-    /// The fused relevance alone, before recency and heat (what a relevance floor compares).
-    pub relevance: f32,
-    /// How `score` was computed.
-    pub explanation: Explanation,
-}
-
-/// A score and how it was computed: a tree whose root is the final score (after tantivy's
-/// `Explanation`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Explanation {
-    /// The value of this node.
-    pub value: f32,
-    /// What the value is, with the formula and its inputs.
-    pub description: String,
-    /// The values this one was computed from.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub details: Vec<Explanation>,
-}
-
-impl Explanation {
-    pub(crate) fn leaf(value: f32, description: impl Into<String>) -> Self {
-        Self { value, description: description.into(), details: Vec::new() }
-    }
 }
 
 /// What [`Fusion::Relative`] scales against: the query's candidates.
@@ -577,10 +545,6 @@ fn rank_description(list: &str, rank: Option<usize>, raw: Option<f32>, raw_name:
         (Some(r), None) => format!("{list} list: rank {r}"),
         (None, _) => format!("{list} list: absent"),
     }
-}
-
-fn serialize_id<S: serde::Serializer>(id: &MemoryId, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(id)
 }
 
 #[cfg(test)]

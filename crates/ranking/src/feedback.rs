@@ -13,7 +13,7 @@
 //! relevance floor still compares the question's own cosines. Pure: the caller fetches the
 //! vectors.
 //!
-//! By default only a dialogue query (three or more turns, [`mod@crate::focus`]) is moved, toward
+//! By default only a dialogue query (three or more turns, [`mod@rearview_language::focus`]) is moved, toward
 //! its single best memory by 0.3 ([`Feedback::DEFAULT`]): a dialogue's vector blends many turns
 //! and sits between topics, and the best memory it found anchors it; a single question's vector
 //! is already specific, and moving it cost LoCoMo and MemDaily a little (`BENCHMARKS.md`,

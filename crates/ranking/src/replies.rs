@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use rearview_core::MemoryId;
 
-use crate::rank::{Explanation, Scored};
+use crate::scored::{Explanation, Scored};
 
 /// Settings of the stage.
 #[derive(Debug, Clone, Copy, PartialEq)]
