@@ -1,7 +1,8 @@
 """Fixtures: real ``rearview serve`` processes on free ports with temporary databases.
 
-The binary is ``$REARVIEW_BIN``, else ``rearview`` on the PATH, else the repository's own build (``target/release`` or ``target/debug`` two levels up, where
-this package lives as ``clients/python``). Servers run keyword-only (``--model none``).
+The binary is ``$REARVIEW_BIN``, else ``rearview`` on the PATH, else the repository's own build
+(``target/release`` or ``target/debug`` two levels up, where this package lives as
+``clients/python``). Servers run keyword-only (``--model none``).
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from conftest import no_extra
+from stub import Stub
 
 from rearview_client import (
     AsyncClient,
@@ -116,6 +117,45 @@ def test_list_filters_and_pages(api) -> None:
     assert len(first) == len(second) == 1 and first[0].id != second[0].id
 
 
+def test_list_by_several_tags(api) -> None:
+    """``tags``: memories carrying all of them (sent as ``tags=a&tags=b``); ``tag`` is the older
+    name for one."""
+    both = api.store("Flight to Lisbon for the conference", metadata={"tags": ["travel", "work"]})
+    api.store("Beach week in the Algarve", metadata={"tags": ["travel"]})
+    api.store("Quarterly planning offsite", metadata={"tags": ["work"]})
+
+    assert [m.id for m in no_extra(api.list(tags=["travel", "work"]))] == [both.id]
+    assert [m.id for m in api.list(tags=("work", "travel"))] == [both.id]
+    assert len(api.list(tags=["travel"])) == 2
+    assert len(api.list(tag="travel")) == 2
+    assert api.list(tags=["travel", "work", "holiday"]) == []
+    with pytest.raises(ValueError, match=r"tags.*tag"):
+        api.list(tags=["travel"], tag="work")
+
+
+def test_list_by_occurrence_time(api) -> None:
+    """``occurred_after``/``occurred_before`` bound the event time (inclusive), as datetimes or
+    RFC 3339 strings, and combine with ``tags``."""
+    jan = datetime(2024, 1, 10, 9, 0, tzinfo=timezone.utc)
+    mar = datetime(2024, 3, 10, 9, 0, tzinfo=timezone.utc)
+    api.store("January standup notes", metadata={"tags": ["work"]}, occurred_at=jan)
+    api.store("March standup notes", metadata={"tags": ["work"]}, occurred_at=mar)
+    api.store("March dentist appointment", occurred_at=mar + timedelta(days=1))
+
+    after = api.list(occurred_after=datetime(2024, 2, 1, tzinfo=timezone.utc))
+    assert [m.content for m in after] == ["March dentist appointment", "March standup notes"]
+    assert [m.content for m in api.list(occurred_after=mar, tags=["work"])] == [
+        "March standup notes"
+    ]
+    naive = datetime(2024, 2, 1)  # taken as UTC
+    assert [m.content for m in api.list(occurred_after=naive, occurred_before=mar)] == [
+        "March standup notes"
+    ]
+    assert len(api.list(occurred_after="2024-03-11T09:00:00Z")) == 1
+    with pytest.raises(InvalidInput, match="occurred_after"):
+        api.list(occurred_after="last tuesday")
+
+
 def test_supersede_link_unlink_and_review(api) -> None:
     berlin = api.store("I live in Berlin", memory_type="semantic")
     hamburg = no_extra(
@@ -208,6 +248,10 @@ def test_namespaces_from_arguments_and_environment(server, monkeypatch) -> None:
         assert client.store("only in b", namespace=b).memory.namespace == b
         assert [m.content for m in client.list()] == ["only in a"]
         assert [m.content for m in client.list(namespace=b)] == ["only in b"]
+        moved = client.update(stored.id, content="still only in a", namespace=a)
+        assert moved.namespace == a and moved.content == "still only in a"
+        with pytest.raises(NotFound):
+            client.update(stored.id, ttl=0, namespace=b)
         with pytest.raises(NotFound):
             client.get(stored.id, namespace=b)
 
@@ -229,5 +273,25 @@ def test_a_unicode_namespace_works_in_bodies_and_in_the_header(server) -> None:
         assert client.recall("记忆")[0].memory.id == stored.id
         assert [m.id for m in client.list()] == [stored.id]
         assert client.get(stored.id).content == "一个中文命名空间里的记忆"
+        assert client.update(stored.id, ttl=0).namespace == namespace  # in the body
         client.delete(stored.id)
         assert client.list() == []
+
+
+def test_list_sends_tags_as_repeated_keys_and_the_namespace_in_the_query() -> None:
+    """The query string the server reads into MCP's ``ListParams``: one key per tag, and the
+    namespace as its own field (any Unicode, percent-encoded by the URL); PATCH's namespace goes
+    in its body."""
+    missing = {"code": "not_found", "message": "no such memory"}
+    answers = [(200, {}, {"memories": []}, 0.0)] * 2 + [(404, {}, missing, 0.0)]
+    with Stub(answers) as stub, Client(stub.url, namespace="项目") as client:
+        assert client.list(tags=["a", "b c"], include_archived=True, limit=5) == []
+        assert client.list(tag="a", namespace="other") == []
+        with pytest.raises(NotFound):
+            client.update(str(uuid.uuid4()), ttl=0)
+    paths = [r[2] for r in stub.requests]
+    assert paths[0] == (
+        "/v1/memories?tags=a&tags=b+c&include_archived=true&limit=5&namespace=%E9%A1%B9%E7%9B%AE"
+    )
+    assert paths[1] == "/v1/memories?tags=a&namespace=other"
+    assert stub.requests[2][1:] == ("PATCH", paths[2], {"ttl": 0, "namespace": "项目"})

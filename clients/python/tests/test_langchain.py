@@ -56,7 +56,7 @@ def test_tools_invoked_with_arguments_and_tool_calls(client: Client) -> None:
         {"content": "The user is vegetarian", "memory_type": "semantic", "tags": ["food"]}
     )
     assert text.startswith("Stored memory ")
-    [memory] = client.list(tag="food")
+    [memory] = client.list(tags=["food"])
     assert memory.content == "The user is vegetarian" and memory.memory_type == "semantic"
 
     call = {

@@ -83,7 +83,7 @@ def test_put_get_replace_delete(store: RearviewStore, server, root: str) -> None
     assert len(store.search(ns)) == 1  # replaced, not added
 
     with Client(server.url, namespace=to_rearview_namespace(ns)) as client:
-        [memory] = client.list(tag=KEY_TAG + "prefs")
+        [memory] = client.list(tags=[KEY_TAG + "prefs"])
         assert memory.content == "Switched to green tea" and memory.memory_type == "semantic"
         assert memory.metadata["langgraph"] == {"key": "prefs", "value": replaced.value}
         assert [m.content for m in client.history(memory.id)] == ["Prefers dark roast coffee"]
@@ -204,7 +204,7 @@ def test_items_rearview_superseded_stay_gettable(store: RearviewStore, server, r
     store.put((root,), "city", {"content": "I live in Berlin"})
     old = store.get((root,), "city")
     with Client(server.url, namespace=root) as client:
-        [memory] = client.list(tag=KEY_TAG + "city")
+        [memory] = client.list(tags=[KEY_TAG + "city"])
         client.store("I moved to Hamburg", supersedes=[memory.id])
     assert store.get((root,), "city") == old
     # History, as in rearview's recall (which answers with the memory that replaced it)

@@ -44,7 +44,7 @@ async def test_memory_tools(aclient: AsyncClient, client: Client) -> None:
         {"content": "The user's dog is called Pixel", "memory_type": "semantic", "tags": ["pets"]},
     )
     assert answer.startswith("Stored memory ")
-    [memory] = client.list(tag="pets")
+    [memory] = client.list(tags=["pets"])
     assert memory.content == "The user's dog is called Pixel" and memory.memory_type == "semantic"
 
     answer = await invoke(recall_tool, {"query": "dog name", "top_k": 3})

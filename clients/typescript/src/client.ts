@@ -76,7 +76,11 @@ export interface RequestOptions {
 
 export type StoreOptions = Omit<StoreParams, 'content'> & RequestOptions;
 export type RecallOptions = Omit<RecallParams, 'query'> & RequestOptions;
-export type ListOptions = ListParams & RequestOptions;
+export type ListOptions = ListParams &
+  RequestOptions & {
+    /** @deprecated The older name for one tag: `tag: 'x'` is `tags: ['x']` (not with `tags`). */
+    tag?: string;
+  };
 export type SummarizeOptions = Omit<SummarizeParams, 'episode_ids'> & RequestOptions;
 export type SuggestOptions = SuggestParams & RequestOptions;
 export type LinkOptions = Omit<LinkParams, 'id'> & RequestOptions;
@@ -90,10 +94,10 @@ interface Call {
   body?: object;
   query?: Query;
   options?: RequestOptions | undefined;
-  /** Where the server reads this route's namespace: a body's `namespace` field (any text, and
-   * it beats the header), `X-Rearview-Namespace` (printable ASCII only), or nowhere. Default:
-   * the body when there is one, else the header. */
-  namespaceIn?: 'body' | 'header' | 'none';
+  /** Where the server reads this route's namespace: a body's or the query string's `namespace`
+   * field (any text, and it beats the header), `X-Rearview-Namespace` (percent-encoded), or
+   * nowhere. Default: the body when there is one, else the header. */
+  namespaceIn?: 'body' | 'query' | 'header' | 'none';
 }
 
 /** A method's options, split into the route's own fields and the request options. */
@@ -164,11 +168,16 @@ export class Client {
     return this.#call('GET', `/v1/memories/${encodeURIComponent(id)}`, { options });
   }
 
-  /** Correct a memory's content, metadata, tier or TTL: `PATCH /v1/memories/{id}`. */
+  /** Correct a memory's content, metadata, tier or TTL: `PATCH /v1/memories/{id}`. The
+   * namespace is `changes.namespace` or `options.namespace` (not two different ones), else the
+   * client's; it goes in the body. */
   update(id: string, changes: UpdateParams, options?: RequestOptions): Promise<MemoryResult> {
-    // PATCH's body has no `namespace` field: the header carries it.
+    const { namespace, ...body } = changes;
+    if (namespace !== undefined && options?.namespace !== undefined && namespace !== options.namespace) {
+      throw new TypeError(`update: namespace ${JSON.stringify(namespace)} in the changes, ${JSON.stringify(options.namespace)} in the options`);
+    }
     const path = `/v1/memories/${encodeURIComponent(id)}`;
-    return this.#call('PATCH', path, { body: changes, options, namespaceIn: 'header' });
+    return this.#call('PATCH', path, { body, options: { ...options, namespace: namespace ?? options?.namespace } });
   }
 
   /** Delete a memory: `DELETE /v1/memories/{id}` (204). */
@@ -176,10 +185,15 @@ export class Client {
     await this.#call('DELETE', `/v1/memories/${encodeURIComponent(id)}`, { options });
   }
 
-  /** List memories, newest event first: `GET /v1/memories`. */
+  /** List memories, newest event first: `GET /v1/memories`. `tags`: only memories carrying all
+   * of them (sent as `tags=a&tags=b`); `tag`, the older name for one tag, still works. */
   list(options?: ListOptions): Promise<MemoryList> {
-    const [query, request] = split(options);
-    return this.#call('GET', '/v1/memories', { query, options: request });
+    const [{ tag, ...fields }, request] = split(options);
+    if (tag !== undefined && fields.tags !== undefined) {
+      throw new TypeError('list: give `tags` or `tag` (the older name for one tag), not both');
+    }
+    const query: ListParams = tag === undefined ? fields : { ...fields, tags: [tag] };
+    return this.#call('GET', '/v1/memories', { query: { ...query }, options: request, namespaceIn: 'query' });
   }
 
   /** The earlier texts and statements a memory replaced: `GET /v1/memories/{id}/history`. */
@@ -294,13 +308,14 @@ export class Client {
     if (namespace !== undefined && where === 'header') {
       headers['x-rearview-namespace'] = encodeURIComponent(namespace);
     }
+    const query = namespace !== undefined && where === 'query' ? { ...call.query, namespace } : call.query;
     let body: string | undefined;
     if (call.body !== undefined) {
       headers['content-type'] = 'application/json';
       const withNamespace = namespace !== undefined && where === 'body';
       body = JSON.stringify(withNamespace ? { ...call.body, namespace } : call.body);
     }
-    const url = this.url + path + queryString(call.query);
+    const url = this.url + path + queryString(query);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
 
     for (let attempt = 0; ; attempt++) {
@@ -392,12 +407,14 @@ function asArray(ids: string | string[]): string[] {
   return typeof ids === 'string' ? [ids] : ids;
 }
 
+/** `?a=1&b=2`: a list as repeated keys (`tags=a&tags=b`), a `Date` as its ISO string. */
 function queryString(query: Query | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
+  const format = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
-    params.append(key, value instanceof Date ? value.toISOString() : String(value));
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, format(item));
   }
   const text = params.toString();
   return text ? `?${text}` : '';

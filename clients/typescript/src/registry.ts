@@ -6,16 +6,21 @@
  *   the non-optional keys of its interface (see the end of this file): the list cannot drift
  *   from the types.
  * - `test/drift.test.js` compares each entry with the schema at `source` (JSON pointers into the
- *   live `/openapi.json`), the enums with theirs, and `routes` with the document's `/v1` routes:
- *   the types cannot drift from the server unnoticed.
+ *   live `/openapi.json`, or an operation's query parameters, read by `queryParameters`), the
+ *   enums with theirs, and `routes` with the document's `/v1` routes: the types cannot drift
+ *   from the server unnoticed.
  * - The other tests check every answer they get against its entry (`refs` names the entries of
  *   nested fields): no field the server sends is missing here, no required one is absent there.
  */
 import type * as T from './types.js';
 
+/** Where the document describes a type: a JSON pointer to a schema, or the query parameters of
+ * an operation (`{query: path}`, method GET unless named). */
+export type Source = string | { readonly query: string; readonly method?: string };
+
 export interface Entry {
   /** Where the document describes the type; `null` where it does not (checked live only). */
-  source: string | readonly string[] | null;
+  source: Source | readonly Source[] | null;
   /** Request types must match the document's `required` exactly; responses list what the
    * server always sends (the document sometimes leaves `required` out). */
   kind: 'request' | 'response';
@@ -34,7 +39,51 @@ const op = (method: string, path: string) => `#/paths/${path.replaceAll('/', '~1
 const ok = (method: string, path: string, status = '200') =>
   `${op(method, path)}/responses/${status}/content/application~1json/schema`;
 const body = (method: string, path: string) => `${op(method, path)}/requestBody/content/application~1json/schema`;
-const query = (path: string) => `${op('get', path)}/x-query-schema`;
+const query = (path: string, method = 'get') => ({ query: path, method }) as const;
+
+/** An object schema as the drift test reads it. */
+export interface ObjectSchema {
+  type: 'object';
+  properties: Record<string, unknown>;
+  required: string[];
+}
+
+interface Parameter {
+  name?: unknown;
+  in?: unknown;
+  required?: unknown;
+  schema?: unknown;
+  $ref?: unknown;
+}
+
+/**
+ * The query parameters (`in: query`) of operation `method path` in an OpenAPI `document`, as one
+ * object schema: `properties` by parameter name (each its `schema`), `required` the names marked
+ * `required: true`. `undefined` when the document has no such operation. Parameters given as
+ * `$ref`s (`#/components/parameters/...`) are followed.
+ */
+export function queryParameters(document: unknown, path: string, method = 'get'): ObjectSchema | undefined {
+  const doc = document as { paths?: Record<string, Record<string, { parameters?: unknown }>> } | null;
+  const operation = doc?.paths?.[path]?.[method];
+  if (!operation || typeof operation !== 'object') return undefined;
+  const follow = (p: Parameter): Parameter => {
+    for (let hops = 0; typeof p?.$ref === 'string' && hops < 16; hops++) {
+      let node: unknown = document;
+      for (const raw of p.$ref.replace(/^#\//, '').split('/')) {
+        node = (node as Record<string, unknown> | undefined)?.[raw.replaceAll('~1', '/').replaceAll('~0', '~')];
+      }
+      p = node as Parameter;
+    }
+    return p;
+  };
+  const list = Array.isArray(operation.parameters) ? (operation.parameters as Parameter[]) : [];
+  const params = list.map(follow).filter((p) => p?.in === 'query' && typeof p.name === 'string');
+  return {
+    type: 'object',
+    properties: Object.fromEntries(params.map((p) => [p.name as string, p.schema ?? {}])),
+    required: params.filter((p) => p.required === true).map((p) => p.name as string),
+  };
+}
 
 export const registry = {
   // ------------------------------------------------------------------------------ responses
@@ -55,21 +104,21 @@ export const registry = {
     required: ['id', 'similarity', 'why'],
   },
   Superseded: {
-    source: `${ok('post', '/v1/memories', '201')}/properties/superseded/items`,
+    source: [`${C}SupersededMemory`, `${ok('post', '/v1/memories', '201')}/properties/superseded/items`],
     kind: 'response',
     match: 'exact',
     properties: ['id', 'made_by', 'reason'],
     required: ['id', 'made_by', 'reason'],
   },
   Merge: {
-    source: null,
+    source: [`${C}MergedView`, `${ok('post', '/v1/memories', '200')}/properties/merged/anyOf/0`],
     kind: 'response',
     match: 'exact',
     properties: ['into', 'exact', 'similarity', 'content_replaced'],
     required: ['into', 'exact', 'similarity', 'content_replaced'],
   },
   StoreResult: {
-    source: [ok('post', '/v1/memories', '201'), ok('post', '/v1/memories', '200')],
+    source: [`${C}Stored`, ok('post', '/v1/memories', '201'), ok('post', '/v1/memories', '200'), `${C}SessionEnded/properties/episodes/items`],
     kind: 'response',
     match: 'exact',
     properties: ['id', 'status', 'memory', 'merged', 'superseded', 'possible_updates'],
@@ -95,7 +144,7 @@ export const registry = {
     refs: { hits: 'RecallHit[]', took_ms: 'TookMs' },
   },
   MemoryResult: {
-    source: [ok('get', '/v1/memories/{id}'), ok('patch', '/v1/memories/{id}'), ok('post', '/v1/unlink')],
+    source: [`${C}OneMemory`, ok('get', '/v1/memories/{id}'), ok('patch', '/v1/memories/{id}'), ok('post', '/v1/unlink')],
     kind: 'response',
     match: 'exact',
     properties: ['memory'],
@@ -103,7 +152,7 @@ export const registry = {
     refs: { memory: 'Memory' },
   },
   MemoryList: {
-    source: [ok('get', '/v1/memories'), ok('post', '/v1/archive'), ok('post', '/v1/restore')],
+    source: [`${C}Memories`, ok('get', '/v1/memories'), ok('post', '/v1/archive'), ok('post', '/v1/restore')],
     kind: 'response',
     match: 'exact',
     properties: ['memories'],
@@ -111,7 +160,7 @@ export const registry = {
     refs: { memories: 'Memory[]' },
   },
   HistoryResult: {
-    source: ok('get', '/v1/memories/{id}/history'),
+    source: [`${C}History`, ok('get', '/v1/memories/{id}/history')],
     kind: 'response',
     match: 'exact',
     properties: ['history'],
@@ -119,42 +168,42 @@ export const registry = {
     refs: { history: 'Memory[]' },
   },
   SessionEndResult: {
-    source: ok('post', '/v1/sessions/end'),
+    source: [`${C}SessionEnded`, ok('post', '/v1/sessions/end')],
     kind: 'response',
-    match: 'subset',
+    match: 'exact',
     properties: ['working_memories', 'small_talk', 'method', 'model', 'episodes'],
     required: ['working_memories', 'small_talk', 'method', 'model', 'episodes'],
     refs: { episodes: 'StoreResult[]' },
   },
+  // The answer of POST /v1/summarize is `anyOf`: the distillation, or `{preview}` (dry_run).
   DistillResult: {
-    source: ok('post', '/v1/summarize'),
+    source: [`${C}Distilled`, `${ok('post', '/v1/summarize')}/anyOf/0`],
     kind: 'response',
     match: 'exact',
     properties: ['memory', 'method', 'model', 'originals_changed', 'already_existed'],
     required: ['memory', 'method', 'model', 'originals_changed', 'already_existed'],
     refs: { memory: 'Memory' },
   },
-  DistillPreview: { source: null, kind: 'response', match: 'exact', properties: ['content', 'method', 'model', 'sources'], required: ['content', 'method', 'model', 'sources'] },
-  SummarizePreview: { source: null, kind: 'response', match: 'exact', properties: ['preview'], required: ['preview'], refs: { preview: 'DistillPreview' } },
-  Suggestion: { source: null, kind: 'response', match: 'exact', properties: ['episode_ids', 'cohesion', 'previews'], required: ['episode_ids', 'cohesion', 'previews'] },
+  DistillPreview: { source: `${C}PreviewView`, kind: 'response', match: 'exact', properties: ['content', 'method', 'model', 'sources'], required: ['content', 'method', 'model', 'sources'] },
+  SummarizePreview: { source: `${ok('post', '/v1/summarize')}/anyOf/1`, kind: 'response', match: 'exact', properties: ['preview'], required: ['preview'], refs: { preview: 'DistillPreview' } },
+  Suggestion: { source: [`${C}SuggestionView`, `${ok('post', '/v1/suggest-distillations')}/properties/suggestions/items`], kind: 'response', match: 'exact', properties: ['episode_ids', 'cohesion', 'previews'], required: ['episode_ids', 'cohesion', 'previews'] },
   SuggestionsResult: {
-    source: ok('post', '/v1/suggest-distillations'),
+    source: [`${C}Suggestions`, ok('post', '/v1/suggest-distillations')],
     kind: 'response',
-    match: 'subset',
+    match: 'exact',
     properties: ['suggestions'],
     required: ['suggestions'],
     refs: { suggestions: 'Suggestion[]' },
   },
   CleanupResult: {
-    source: ok('post', '/v1/cleanup'),
+    source: [`${C}Cleaned`, ok('post', '/v1/cleanup')],
     kind: 'response',
     match: 'exact',
     properties: ['cleaned', 'namespace'],
     required: ['cleaned', 'namespace'],
-    alsoRequired: ['namespace'],
   },
   LinkResult: {
-    source: ok('post', '/v1/link'),
+    source: [`${C}Linked`, ok('post', '/v1/link')],
     kind: 'response',
     match: 'exact',
     properties: ['memory', 'superseded'],
@@ -162,7 +211,7 @@ export const registry = {
     refs: { memory: 'Memory', superseded: 'Superseded[]' },
   },
   PendingReview: {
-    source: `${ok('get', '/v1/possible-updates')}/properties/pending/items`,
+    source: [`${C}PendingView`, `${ok('get', '/v1/possible-updates')}/properties/pending/items`],
     kind: 'response',
     match: 'exact',
     properties: ['memory', 'possible_updates'],
@@ -170,18 +219,18 @@ export const registry = {
     refs: { memory: 'Memory', possible_updates: 'PossibleUpdate[]' },
   },
   PossibleUpdatesResult: {
-    source: ok('get', '/v1/possible-updates'),
+    source: [`${C}PendingReview`, ok('get', '/v1/possible-updates')],
     kind: 'response',
     match: 'exact',
     properties: ['pending'],
     required: ['pending'],
     refs: { pending: 'PendingReview[]' },
   },
-  TierStats: { source: null, kind: 'response', match: 'exact', properties: ['namespace', 'memory_type', 'live', 'archived', 'superseded', 'expired'], required: ['namespace', 'memory_type', 'live', 'archived', 'superseded', 'expired'] },
-  ModelVectors: { source: null, kind: 'response', match: 'exact', properties: ['model', 'vectors'], required: ['model', 'vectors'] },
-  EmbeddingModel: { source: null, kind: 'response', match: 'exact', properties: ['model', 'dimensions'], required: ['model', 'dimensions'] },
+  TierStats: { source: `${C}TierCountView`, kind: 'response', match: 'exact', properties: ['namespace', 'memory_type', 'live', 'archived', 'superseded', 'expired'], required: ['namespace', 'memory_type', 'live', 'archived', 'superseded', 'expired'] },
+  ModelVectors: { source: `${C}ModelVectorsView`, kind: 'response', match: 'exact', properties: ['model', 'vectors'], required: ['model', 'vectors'] },
+  EmbeddingModel: { source: `${C}ModelView`, kind: 'response', match: 'exact', properties: ['model', 'dimensions'], required: ['model', 'dimensions'] },
   EmbeddingStats: {
-    source: null,
+    source: [`${C}EmbeddingView`, `${ok('get', '/v1/stats')}/properties/embedding`],
     kind: 'response',
     match: 'exact',
     properties: ['model', 'dimensions', 'models', 'degraded', 'status', 'indexed_vectors', 'graph_vectors', 'pending'],
@@ -189,38 +238,38 @@ export const registry = {
     refs: { models: 'EmbeddingModel[]' },
   },
   Stats: {
-    source: ok('get', '/v1/stats'),
+    source: [`${C}Stats`, ok('get', '/v1/stats')],
     kind: 'response',
-    match: 'subset',
-    properties: ['store', 'size_bytes', 'tiers', 'vectors_per_model', 'embedding', 'granted', 'indexes'],
-    required: ['store', 'size_bytes', 'tiers', 'vectors_per_model', 'embedding'],
+    match: 'exact',
+    properties: ['store', 'size_bytes', 'tiers', 'vectors_per_model', 'embedding', 'indexes', 'granted'],
+    required: ['store', 'size_bytes', 'tiers', 'vectors_per_model', 'embedding', 'indexes'],
     refs: { tiers: 'TierStats[]', vectors_per_model: 'ModelVectors[]', embedding: 'EmbeddingStats', indexes: 'IndexUsage' },
   },
   IndexUsage: {
-    source: null,
+    source: [`${C}IndexesView`, `${ok('get', '/v1/stats')}/properties/indexes`],
     kind: 'response',
     match: 'exact',
     properties: ['namespaces_loaded', 'bytes', 'budget_bytes', 'evictions'],
     required: ['namespaces_loaded', 'bytes', 'budget_bytes', 'evictions'],
   },
   TimelineDay: {
-    source: `${ok('get', '/v1/timeline')}/properties/tiers/items`,
+    source: [`${C}DayView`, `${ok('get', '/v1/timeline')}/properties/tiers/items`],
     kind: 'response',
     match: 'exact',
     properties: ['day', 'working', 'episodic', 'semantic'],
     required: ['day', 'working', 'episodic', 'semantic'],
   },
   LatencyMinute: {
-    source: `${ok('get', '/v1/timeline')}/properties/recall_latency/items`,
+    source: [`${C}MinuteView`, `${ok('get', '/v1/timeline')}/properties/recall_latency/items`],
     kind: 'response',
     match: 'exact',
     properties: ['minute', 'count', 'p50_ms', 'p99_ms'],
     required: ['minute', 'count', 'p50_ms', 'p99_ms'],
   },
   Timeline: {
-    source: ok('get', '/v1/timeline'),
+    source: [`${C}Timeline`, ok('get', '/v1/timeline')],
     kind: 'response',
-    match: 'subset',
+    match: 'exact',
     properties: ['namespace', 'days', 'tiers', 'recall_latency'],
     required: ['namespace', 'days', 'tiers', 'recall_latency'],
     refs: { tiers: 'TimelineDay[]', recall_latency: 'LatencyMinute[]' },
@@ -243,17 +292,17 @@ export const registry = {
     required: ['query'],
   },
   UpdateParams: {
-    source: body('patch', '/v1/memories/{id}'),
+    source: [`${C}UpdateParams`, body('patch', '/v1/memories/{id}')],
     kind: 'request',
     match: 'exact',
-    properties: ['content', 'metadata', 'memory_type', 'ttl'],
+    properties: ['content', 'metadata', 'memory_type', 'ttl', 'namespace'],
     required: [],
   },
   ListParams: {
     source: query('/v1/memories'),
     kind: 'request',
     match: 'exact',
-    properties: ['memory_type', 'session_id', 'tag', 'include_archived', 'include_superseded', 'occurred_after', 'occurred_before', 'limit', 'offset'],
+    properties: ['memory_type', 'session_id', 'tags', 'include_archived', 'include_superseded', 'occurred_after', 'occurred_before', 'limit', 'offset', 'namespace'],
     required: [],
   },
   IdsParams: {
@@ -307,13 +356,13 @@ export const registry = {
   },
   TimelineParams: { source: query('/v1/timeline'), kind: 'request', match: 'exact', properties: ['days'], required: [] },
   ApiKey: {
-    source: [ok('post', '/v1/keys', '201'), `${ok('get', '/v1/keys')}/properties/keys/items`],
+    source: [`${C}ApiKey`, ok('post', '/v1/keys', '201'), `${ok('get', '/v1/keys')}/properties/keys/items`],
     kind: 'response',
     match: 'exact',
     properties: ['id', 'namespaces', 'admin', 'label', 'created_at', 'expires_at', 'revoked_at', 'active', 'key'],
-    required: ['id', 'namespaces', 'admin', 'created_at', 'active'],
+    required: ['id', 'namespaces', 'admin', 'label', 'created_at', 'expires_at', 'revoked_at', 'active'],
   },
-  KeyList: { source: ok('get', '/v1/keys'), kind: 'response', match: 'exact', properties: ['keys'], required: ['keys'], refs: { keys: 'ApiKey[]' } },
+  KeyList: { source: [`${C}ApiKeys`, ok('get', '/v1/keys')], kind: 'response', match: 'exact', properties: ['keys'], required: ['keys'], refs: { keys: 'ApiKey[]' } },
   CreateKeyParams: {
     source: body('post', '/v1/keys'),
     kind: 'request',
@@ -321,7 +370,7 @@ export const registry = {
     properties: ['namespaces', 'admin', 'label', 'expires_in_days'],
     required: [],
   },
-  RevokeResult: { source: ok('post', '/v1/keys/{id}/revoke'), kind: 'response', match: 'exact', properties: ['revoked'], required: ['revoked'] },
+  RevokeResult: { source: [`${C}Revoked`, ok('post', '/v1/keys/{id}/revoke')], kind: 'response', match: 'exact', properties: ['revoked'], required: ['revoked'] },
 } as const satisfies { [K in keyof Types]: Entry };
 
 /** The enumerations, each with where the document lists its values. */
@@ -329,7 +378,7 @@ export const enums = {
   MemoryType: { source: `${C}Tier`, values: ['working', 'episodic', 'semantic'] },
   LinkMaker: { source: `${C}LinkMakerName`, values: ['caller', 'llm', 'rule', 'update'] },
   Originals: { source: `${C}OriginalsParam`, values: ['archive', 'delete', 'keep'] },
-  DistillMethod: { source: `${ok('post', '/v1/summarize')}/properties/method`, values: ['llm', 'extractive-embeddings', 'extractive-keywords'] },
+  DistillMethod: { source: `${ok('post', '/v1/summarize')}/anyOf/0/properties/method`, values: ['llm', 'extractive-embeddings', 'extractive-keywords'] },
   StoreStatus: { source: `${ok('post', '/v1/memories', '201')}/properties/status`, values: ['stored', 'merged'] },
   ErrorCode: {
     source: `${C}Error/properties/code`,

@@ -221,11 +221,12 @@ export interface ApiKey {
   id: string;
   namespaces: string[];
   admin: boolean;
-  label?: string | null;
+  label: string | null;
   created_at: string;
-  expires_at?: string | null;
-  revoked_at?: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
   active: boolean;
+  /** The secret: only in the answer to its creation. */
   key?: string;
 }
 
@@ -312,10 +313,10 @@ export interface Stats {
   tiers: TierStats[];
   vectors_per_model: ModelVectors[];
   embedding: EmbeddingStats;
-  /** For a key limited to some namespaces: those namespaces. */
-  granted?: string[];
   /** The in-memory search indexes (zeros unless the key is an admin key). */
-  indexes?: IndexUsage;
+  indexes: IndexUsage;
+  /** For a key limited to some namespaces: those namespaces (absent otherwise). */
+  granted?: string[];
 }
 
 /** The server's in-memory search indexes, loaded on demand within `index_memory`. */
@@ -399,19 +400,23 @@ export interface RecallParams {
   namespace?: string;
 }
 
-/** Body of `PATCH /v1/memories/{id}`: at least one change. */
+/** Body of `PATCH /v1/memories/{id}`: at least one change (`namespace` is none). */
 export interface UpdateParams {
   content?: string;
   metadata?: Metadata;
   memory_type?: MemoryType;
+  /** Seconds to live, counted from now; 0 = never expires. */
   ttl?: number;
+  /** The memory's namespace (sent in the body; it beats the client's). */
+  namespace?: string;
 }
 
-/** Query of `GET /v1/memories`. */
+/** Query of `GET /v1/memories` (MCP `list_memories`' arguments). */
 export interface ListParams {
   memory_type?: MemoryType;
   session_id?: string;
-  tag?: string;
+  /** Only memories carrying all of these tags (sent as `tags=a&tags=b`). */
+  tags?: string[];
   include_archived?: boolean;
   include_superseded?: boolean;
   occurred_after?: Time;
@@ -419,6 +424,8 @@ export interface ListParams {
   /** 1 to 1000; default 20. */
   limit?: number;
   offset?: number;
+  /** Sent in the query string (it beats the header). */
+  namespace?: string;
 }
 
 /** Body of `POST /v1/archive` and `POST /v1/restore`. */

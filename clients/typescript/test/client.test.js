@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { Client, NotFoundError, RearviewError, UnavailableError, InvalidInputError } from '../dist/index.js';
-import { assertShape, startServer } from './helpers.js';
+import { assertShape, startServer, startStub } from './helpers.js';
 
 let server;
 let client;
@@ -123,13 +123,63 @@ describe('memories', () => {
     assertShape('MemoryList', all);
     assert.deepEqual(all.memories.map((m) => m.content), ['third note', 'second note', 'first note']);
     assert.deepEqual((await client.list({ ...ns, limit: 1, offset: 1 })).memories.map((m) => m.content), ['second note']);
-    assert.deepEqual((await client.list({ ...ns, tag: 'a' })).memories.map((m) => m.content), ['first note']);
+    assert.deepEqual((await client.list({ ...ns, tags: ['a'] })).memories.map((m) => m.content), ['first note']);
     assert.deepEqual((await client.list({ ...ns, memory_type: 'semantic' })).memories.map((m) => m.content), ['third note']);
     assert.deepEqual(
       (await client.list({ ...ns, session_id: 's-list', occurred_after: new Date('2024-01-15T00:00:00Z') })).memories.map((m) => m.content),
       ['second note'],
     );
     assert.deepEqual((await client.list({ ...ns, occurred_before: '2024-01-15T00:00:00Z', include_archived: false })).memories.length, 1);
+  });
+
+  test('list by two tags: only memories carrying both', async () => {
+    const ns = { namespace: 'sdk-list-tags' };
+    const both = await client.store('Flight to Lisbon for the conference', { ...ns, metadata: { tags: ['travel', 'work'] } });
+    await client.store('Beach week in the Algarve', { ...ns, metadata: { tags: ['travel'] } });
+    await client.store('Quarterly planning offsite', { ...ns, metadata: { tags: ['work'] } });
+
+    const tagged = await client.list({ ...ns, tags: ['travel', 'work'] });
+    assertShape('MemoryList', tagged);
+    assert.deepEqual(tagged.memories.map((m) => m.id), [both.id]);
+    assert.deepEqual((await client.list({ ...ns, tags: ['work', 'travel'] })).memories.map((m) => m.id), [both.id]);
+    assert.equal((await client.list({ ...ns, tags: ['travel'] })).memories.length, 2);
+    assert.equal((await client.list({ ...ns, tag: 'travel' })).memories.length, 2, 'the older `tag` still works');
+    assert.deepEqual((await client.list({ ...ns, tags: ['travel', 'work', 'holiday'] })).memories, []);
+    assert.equal((await client.list({ ...ns, tags: [] })).memories.length, 3, 'no tags: no filter');
+    assert.throws(() => client.list({ ...ns, tags: ['travel'], tag: 'work' }), { name: 'TypeError', message: /`tags` or `tag`/ });
+  });
+
+  test('list and update take the namespace as their own field', async () => {
+    const other = new Client({ url: server.url, namespace: 'sdk-not-this-one' });
+    const { id } = await client.store('A note in 命名空间-2', { namespace: '命名空间-2' });
+    assert.deepEqual((await other.list({ namespace: '命名空间-2' })).memories.map((m) => m.id), [id]);
+    assert.deepEqual((await other.list()).memories, []);
+
+    const updated = await other.update(id, { ttl: 0, namespace: '命名空间-2' });
+    assertShape('MemoryResult', updated);
+    assert.equal(updated.memory.namespace, '命名空间-2');
+    assert.equal((await other.update(id, { content: 'An edited note' }, { namespace: '命名空间-2' })).memory.content, 'An edited note');
+    await assert.rejects(other.update(id, { ttl: 0 }), NotFoundError);
+    assert.throws(() => other.update(id, { ttl: 0, namespace: 'a' }, { namespace: 'b' }), TypeError);
+  });
+
+  test('the query string repeats a list\'s key and carries the namespace; PATCH sends it in the body', async () => {
+    const stub = await startStub([{ status: 200, body: { memories: [] } }, { status: 200, body: { memories: [] } }, { status: 200, body: { memory: {} } }]);
+    try {
+      const stubbed = new Client({ url: stub.url, namespace: '项目' });
+      await stubbed.list({ tags: ['a', 'b c'], include_archived: true, limit: 5, occurred_after: new Date('2024-01-15T00:00:00Z') });
+      await stubbed.list({ tag: 'a', namespace: 'other' });
+      await stubbed.update('m-1', { ttl: 0 });
+      const [first, second, patch] = stub.requests;
+      assert.equal(first.url, '/v1/memories?tags=a&tags=b+c&include_archived=true&limit=5&occurred_after=2024-01-15T00%3A00%3A00.000Z&namespace=%E9%A1%B9%E7%9B%AE');
+      assert.equal(first.headers['x-rearview-namespace'], undefined);
+      assert.equal(second.url, '/v1/memories?tags=a&namespace=other');
+      assert.equal(patch.method, 'PATCH');
+      assert.deepEqual(JSON.parse(patch.body), { ttl: 0, namespace: '项目' });
+      assert.equal(patch.headers['x-rearview-namespace'], undefined);
+    } finally {
+      await stub.close();
+    }
   });
 });
 

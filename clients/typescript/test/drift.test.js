@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { Client } from '../dist/index.js';
-import { enums, registry, routes } from '../dist/registry.js';
+import { enums, queryParameters, registry, routes } from '../dist/registry.js';
 import { startServer } from './helpers.js';
 
 /** The schema at JSON pointer `pointer`, its `$ref`s followed. */
@@ -28,15 +28,22 @@ function enumValues(schema) {
 const sorted = (list) => [...list].sort();
 const diff = (a, b) => a.filter((x) => !b.includes(x));
 
+/** The schema a registry source names: a JSON pointer, or an operation's query parameters. */
+function schemaAt(document, source) {
+  return typeof source === 'string' ? resolve(document, source) : queryParameters(document, source.query, source.method);
+}
+
+const describe = (source) => (typeof source === 'string' ? source : `the query parameters of ${(source.method ?? 'get').toUpperCase()} ${source.query}`);
+
 /** Every difference between the registry and `document`, as sentences; empty when none. */
 export function driftReport(document) {
   const problems = [];
   for (const [name, entry] of Object.entries(registry)) {
     if (entry.source === null) continue;
-    for (const pointer of [entry.source].flat()) {
-      const schema = resolve(document, pointer);
+    for (const source of [entry.source].flat()) {
+      const schema = schemaAt(document, source);
       if (!schema || [schema.type].flat()[0] !== 'object') {
-        problems.push(`${name}: no object schema at ${pointer}`);
+        problems.push(`${name}: no object schema at ${describe(source)}`);
         continue;
       }
       // An object schema without properties documents none (the `subset` entries allow that).
@@ -96,6 +103,18 @@ test('every route the registry names has its client method', () => {
   }
 });
 
+test('query parameters are read from the operation', () => {
+  const list = queryParameters(document, '/v1/memories');
+  assert.deepEqual(Object.keys(list.properties).sort(), [...registry.ListParams.properties].sort());
+  assert.deepEqual(list.properties.tags.items, { type: 'string' }, 'tags is a list of strings');
+  assert.deepEqual(list.required, []);
+  assert.equal(queryParameters(document, '/v1/memories/{nothing}'), undefined);
+  // The namespace header is a parameter too, but not of the query.
+  assert.ok(document.paths['/v1/timeline'].get.parameters.some((p) => p.in === 'header'));
+  assert.deepEqual(Object.keys(queryParameters(document, '/v1/timeline').properties), ['days']);
+  assert.equal(document.paths['/v1/memories'].get['x-query-schema'], undefined);
+});
+
 test('the drift check notices drift', () => {
   const drifted = structuredClone(document);
   const schemas = drifted.components.schemas;
@@ -104,6 +123,15 @@ test('the drift check notices drift', () => {
   schemas.Tier.oneOf.push({ const: 'procedural', type: 'string' });
   delete schemas.RecallResult.properties.below_floor;
   drifted.paths['/v1/memories/{id}/pin'] = { post: {} };
+  // Query strings: a parameter the client lacks, one it sends that is gone, one made required.
+  const listing = drifted.paths['/v1/memories'].get.parameters;
+  listing.push({ name: 'importance', in: 'query', required: false, schema: { type: 'number' } });
+  const review = drifted.paths['/v1/possible-updates'].get;
+  review.parameters = review.parameters.filter((p) => p.name !== 'offset');
+  drifted.paths['/v1/timeline'].get.parameters.find((p) => p.name === 'days').required = true;
+  // Answers the client reads: a field made required, an answer's shape changed.
+  schemas.ApiKey.required.push('key');
+  schemas.Summarized.anyOf.reverse();
   const report = driftReport(drifted);
   const expected = [
     /^Memory: the server documents properties the type lacks: importance$/,
@@ -111,6 +139,12 @@ test('the drift check notices drift', () => {
     /^MemoryType: values/,
     /^RecallResult: the type has properties the server does not document: below_floor$/,
     /^routes the client does not cover: POST \/v1\/memories\/\{id\}\/pin$/,
+    /^ListParams: the server documents properties the type lacks: importance$/,
+    /^PossibleUpdatesParams: the type has properties the server does not document: offset$/,
+    /^TimelineParams: required \[\], the server requires \["days"\]$/,
+    /^ApiKey: required/,
+    /^DistillResult: the type has properties the server does not document/,
+    /^SummarizePreview: the server documents properties the type lacks/,
   ];
   for (const pattern of expected) {
     assert.ok(report.some((line) => pattern.test(line)), `expected ${pattern} in:\n${report.join('\n')}`);

@@ -104,7 +104,7 @@ describe('the wire', () => {
   test('headers, namespace placement, query strings', async () => {
     stub = await startStub([OK]);
     const client = new Client({ url: `${stub.url}/`, apiKey: 'rv_secret', namespace: 'team', headers: { 'x-trace': 't1' } });
-    await client.list({ tag: 'work', include_archived: true, occurred_after: new Date('2024-01-01T00:00:00Z'), limit: 5 });
+    await client.list({ tags: ['work', 'q3'], include_archived: true, occurred_after: new Date('2024-01-01T00:00:00Z'), limit: 5 });
     await client.recall('ports', { top_k: 3, namespace: 'other' });
     await client.update('id/1', { ttl: 0 });
     await client.cleanup();
@@ -113,9 +113,9 @@ describe('the wire', () => {
 
     const [list, recall, update, cleanup, stats, del] = stub.requests;
     assert.equal(list.method, 'GET');
-    assert.equal(list.url, '/v1/memories?tag=work&include_archived=true&occurred_after=2024-01-01T00%3A00%3A00.000Z&limit=5');
+    assert.equal(list.url, '/v1/memories?tags=work&tags=q3&include_archived=true&occurred_after=2024-01-01T00%3A00%3A00.000Z&limit=5&namespace=team');
     assert.equal(list.headers.authorization, 'Bearer rv_secret');
-    assert.equal(list.headers['x-rearview-namespace'], 'team');
+    assert.equal(list.headers['x-rearview-namespace'], undefined, 'a query with a namespace field carries it there');
     assert.equal(list.headers['x-trace'], 't1');
     assert.equal(list.headers.accept, 'application/json');
     assert.match(list.headers['user-agent'], /^rearview-client-ts\//);
@@ -129,8 +129,8 @@ describe('the wire', () => {
 
     assert.equal(update.method, 'PATCH');
     assert.equal(update.url, '/v1/memories/id%2F1');
-    assert.equal(update.headers['x-rearview-namespace'], 'team', 'PATCH takes no body namespace');
-    assert.deepEqual(JSON.parse(update.body), { ttl: 0 });
+    assert.equal(update.headers['x-rearview-namespace'], undefined, "PATCH's body has a namespace field");
+    assert.deepEqual(JSON.parse(update.body), { ttl: 0, namespace: 'team' });
 
     assert.equal(cleanup.method, 'POST');
     assert.equal(cleanup.headers['x-rearview-namespace'], 'team', 'cleanup reads only the header');

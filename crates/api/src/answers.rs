@@ -465,8 +465,10 @@ pub struct StatsAnswer<'a> {
     pub embedding: EmbeddingView<'a>,
     /// The in-memory indexes.
     pub indexes: IndexesView,
-    /// For a key limited to some namespaces: those namespaces (also the empty ones).
+    /// For a key limited to some namespaces: those namespaces (also the empty ones); absent
+    /// for an admin key.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<String>")]
     pub granted: Option<Vec<&'a str>>,
 }
 
@@ -536,15 +538,19 @@ pub struct KeyView<'a> {
     /// Free text for people.
     pub label: Option<&'a str>,
     /// When it was made.
+    #[schemars(extend("format" = "date-time"))]
     pub created_at: String,
     /// When it stops working, if ever.
+    #[schemars(extend("format" = "date-time"))]
     pub expires_at: Option<String>,
     /// When it was revoked, if it was.
+    #[schemars(extend("format" = "date-time"))]
     pub revoked_at: Option<String>,
     /// Neither expired nor revoked.
     pub active: bool,
-    /// The secret: only in the answer to its creation, never again.
+    /// The secret: only in the answer to its creation, never again (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub key: Option<&'a str>,
 }
 

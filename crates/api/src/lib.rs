@@ -61,14 +61,19 @@ pub struct MemoryView<'a> {
     /// Seconds to live; 0 = never.
     pub ttl: u64,
     /// Creation time.
+    #[schemars(extend("format" = "date-time"))]
     pub timestamp: String,
     /// Event time.
+    #[schemars(extend("format" = "date-time"))]
     pub occurred_at: String,
     /// Last change.
+    #[schemars(extend("format" = "date-time"))]
     pub updated_at: String,
     /// Last recall that returned it.
+    #[schemars(extend("format" = "date-time"))]
     pub last_accessed_at: Option<String>,
     /// When it expires, if ever.
+    #[schemars(extend("format" = "date-time"))]
     pub expires_at: Option<String>,
     /// Recalls that returned it.
     pub access_count: u64,
@@ -83,6 +88,7 @@ pub struct MemoryView<'a> {
     /// history: left out of recall and listings unless `include_superseded` is set.
     pub superseded_by: Option<String>,
     /// When its validity ended (it began at `occurred_at`); null while it is current.
+    #[schemars(extend("format" = "date-time"))]
     pub invalid_at: Option<String>,
     /// Who linked it to `superseded_by` and why; absent while it is current (and for history
     /// made before links recorded it). Undone by `unlink_memory`.
@@ -127,6 +133,7 @@ impl<'a> From<&'a Memory> for MemoryView<'a> {
 #[schemars(rename = "RecallResult")]
 pub struct RecallView<'a> {
     /// The instant ranking and expiry were evaluated at.
+    #[schemars(extend("format" = "date-time"))]
     pub as_of: String,
     /// Whether vector search took part.
     pub vector_search: String,

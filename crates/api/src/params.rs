@@ -252,18 +252,22 @@ macro_rules! update_params {
         pub struct $name {
             $($extra)*
             /// New text (re-indexed and re-embedded); the earlier text is kept as history.
-            #[schemars(length(min = 1))]
+            #[serde(default)]
+            #[schemars(with = "String", length(min = 1))]
             pub content: Option<String>,
             /// Replacement metadata: a JSON object, e.g. {"source": "chat", "tags": ["work"]}.
             // Any JSON is taken and the service's check refuses what is not an object, with the
             // fix in its message, the same over both doors; the schema says object.
-            #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
+            #[serde(default)]
+            #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
             pub metadata: Option<serde_json::Value>,
             /// New tier: `working`, `episodic` or `semantic`.
-            #[schemars(with = "Option<Tier>")]
+            #[serde(default)]
+            #[schemars(with = "Tier")]
             pub memory_type: Option<String>,
             /// New time to live in seconds, counted from now; 0 = never expires.
-            #[schemars(range(min = 0, max = MAX_DOCUMENTED_TTL))]
+            #[serde(default)]
+            #[schemars(with = "i64", range(min = 0, max = MAX_DOCUMENTED_TTL))]
             pub ttl: Option<i64>,
             /// Tenant (user, agent or memory bank). Over REST it overrides
             /// `X-Rearview-Namespace`, over MCP the connection's; default the key's only

@@ -249,6 +249,11 @@ async fn measure(size: usize) -> Value {
         // (A service that searches in the store, on PostgreSQL, keeps no graph.)
         let has_graph = size >= rearview_service::EXACT_SCAN_LIMIT && !service.searches_in_store();
         let wanted = if has_graph { size } else { 0 };
+        // Reopened with namespaces on demand, nothing is loaded until the namespace is first
+        // used: one recall loads it (and starts its graph), as a server's first request would.
+        if has_graph && deferred {
+            service.recall(&ns, RecallRequest::new("warm up")).await.unwrap();
+        }
         while service.stats().await.unwrap().graph_vectors < wanted {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }

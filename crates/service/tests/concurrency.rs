@@ -4,12 +4,15 @@
 //! another namespace. Over a real SQLite file, the test embedder and a manual clock, on a
 //! multi-threaded runtime.
 
+mod common;
+
+use common::{ns, start};
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use chrono::DateTime;
 use rearview_core::{
     Clock, ManualClock, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp,
 };
@@ -26,14 +29,6 @@ use rearview_store::{
 };
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 use tokio::sync::{Barrier, Semaphore, mpsc};
-
-fn start() -> Timestamp {
-    DateTime::from_timestamp(1_760_000_000, 0).unwrap()
-}
-
-fn ns(name: &str) -> Namespace {
-    name.parse().unwrap()
-}
 
 struct Harness {
     service: Arc<MemoryService>,
@@ -521,15 +516,6 @@ impl MemoryStore for GatedStore {
 
     async fn insert_many(&self, records: &[MemoryRecord]) -> Result<Vec<bool>, StoreError> {
         self.inner.insert_many(records).await
-    }
-
-    async fn get(
-        &self,
-        namespace: &Namespace,
-        id: MemoryId,
-        now: Timestamp,
-    ) -> Result<Option<Memory>, StoreError> {
-        self.inner.get(namespace, id, now).await
     }
 
     async fn get_many(

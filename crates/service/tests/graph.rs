@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::ns;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,10 +17,6 @@ use rearview_store::MemoryStore;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 
 const LIMIT: usize = 40;
-
-fn ns() -> Namespace {
-    "big".parse().unwrap()
-}
 
 async fn open(path: &std::path::Path) -> MemoryService {
     open_with(path, None).await
@@ -50,11 +48,11 @@ fn note(i: usize) -> String {
 
 async fn store(service: &MemoryService, i: usize) -> MemoryId {
     let request = RememberRequest { dedup: Some(false), ..RememberRequest::new(note(i)) };
-    service.remember(&ns(), request).await.unwrap().memory.id
+    service.remember(&ns("big"), request).await.unwrap().memory.id
 }
 
 async fn first_hit(service: &MemoryService, query: &str) -> Option<String> {
-    let r = service.recall(&ns(), RecallRequest::new(query)).await.unwrap();
+    let r = service.recall(&ns("big"), RecallRequest::new(query)).await.unwrap();
     r.hits.into_iter().next().map(|h| h.memory.content)
 }
 
@@ -83,7 +81,7 @@ async fn a_growing_namespace_moves_to_a_graph_without_losing_a_write() {
     for i in LIMIT - 1..LIMIT + 20 {
         ids.push(store(&service, i).await);
     }
-    service.forget(&ns(), ids[3]).await.unwrap();
+    service.forget(&ns("big"), ids[3]).await.unwrap();
     let total = LIMIT + 20 - 1;
     graph_holds(&service, total).await;
     assert_eq!(service.stats().await.unwrap().indexed_vectors, total);
@@ -91,7 +89,7 @@ async fn a_growing_namespace_moves_to_a_graph_without_losing_a_write() {
         assert_eq!(first_hit(&service, &note(i)).await.as_deref(), Some(note(i).as_str()));
     }
     let request = RecallRequest { top_k: 50, ..RecallRequest::new(note(3)) };
-    let r = service.recall(&ns(), request).await.unwrap();
+    let r = service.recall(&ns("big"), request).await.unwrap();
     assert!(r.hits.iter().all(|h| h.memory.id != ids[3]), "a forgotten memory");
 
     // A restart loads the namespace straight into a graph.
@@ -115,7 +113,7 @@ async fn a_saved_graph_is_loaded_and_caught_up_with_later_writes() {
     assert_eq!(service.save_indexes().await.unwrap().graphs, 0, "unchanged since the save");
     // After the save, without saving again (a crash): one more memory, one forgotten.
     let late = store(&service, 500).await;
-    service.forget(&ns(), ids[0]).await.unwrap();
+    service.forget(&ns("big"), ids[0]).await.unwrap();
     drop(service);
     // Another process writes while this one is down.
     let other = open(&path).await;
@@ -126,11 +124,11 @@ async fn a_saved_graph_is_loaded_and_caught_up_with_later_writes() {
     let stats = reopened.stats().await.unwrap();
     assert_eq!(stats.graph_vectors, LIMIT + 11, "loaded, caught up: +2 stored, −1 forgotten");
     for (i, id) in [(500, late), (501, elsewhere), (9, ids[9])] {
-        let r = reopened.recall(&ns(), RecallRequest::new(note(i))).await.unwrap();
+        let r = reopened.recall(&ns("big"), RecallRequest::new(note(i))).await.unwrap();
         assert_eq!(r.hits[0].memory.id, id, "note {i}");
     }
     let request = RecallRequest { top_k: 60, ..RecallRequest::new(note(0)) };
-    let r = reopened.recall(&ns(), request).await.unwrap();
+    let r = reopened.recall(&ns("big"), request).await.unwrap();
     assert!(r.hits.iter().all(|h| h.memory.id != ids[0]), "forgotten after the save");
     assert_eq!(
         reopened.save_indexes().await.unwrap().graphs,
@@ -202,7 +200,7 @@ async fn a_graph_saved_for_another_database_or_a_later_state_is_rebuilt_not_used
     drop(other);
     let reopened = open_with(&second, Some(&graphs)).await;
     assert_eq!(reopened.stats().await.unwrap().graph_vectors, LIMIT + 10);
-    let r = reopened.recall(&ns(), RecallRequest::new(note(1007))).await.unwrap();
+    let r = reopened.recall(&ns("big"), RecallRequest::new(note(1007))).await.unwrap();
     assert_eq!(r.hits[0].memory.id, theirs[7], "searched its own vectors");
     assert_eq!(reopened.save_indexes().await.unwrap().graphs, 1, "rebuilt, not loaded");
     // Closed, not dropped: the file is copied next (see `MemoryService::close`).

@@ -3,11 +3,15 @@
 //! distillation (extractive and by a scripted OpenAI-compatible LLM, including malformed answers),
 //! suggestions, long-content summaries and the sweep.
 
+mod common;
+
+use common::{Harness, ns, start};
+
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::{DateTime, TimeDelta};
-use rearview_core::{Clock, ManualClock, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
+use chrono::TimeDelta;
+use rearview_core::{Clock, MemoryFilter, MemoryId, MemoryType};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_llm::{ChatClient, ChatConfig};
 use rearview_openai_client::testing::{Reply, serve_with};
@@ -15,38 +19,14 @@ use rearview_service::{
     DistillRequest, ErrorKind, LifecycleConfig, MemoryService, Originals, RecallRequest,
     RememberRequest, ServiceConfig,
 };
-use rearview_store::{MemoryStore, Page};
-use rearview_store_sqlite::SqliteStore;
-
-fn start() -> Timestamp {
-    DateTime::from_timestamp(1_760_000_000, 0).unwrap()
-}
-
-fn ns() -> Namespace {
-    "life".parse().unwrap()
-}
-
-struct Harness {
-    service: Arc<MemoryService>,
-    clock: Arc<ManualClock>,
-    store: Arc<dyn MemoryStore>,
-}
+use rearview_store::Page;
 
 async fn harness_with(lifecycle: LifecycleConfig, embed: bool) -> Harness {
-    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());
-    let clock = Arc::new(ManualClock::new(start()));
-    let embedder: Option<Arc<dyn Embedder>> =
-        embed.then(|| Arc::new(TestEmbedder::new(256)) as Arc<dyn Embedder>);
-    let config = ServiceConfig { lifecycle, ..ServiceConfig::default() };
-    let service = MemoryService::open(
-        Arc::clone(&store),
-        embedder,
-        Arc::clone(&clock) as Arc<dyn Clock>,
-        config,
+    Harness::in_memory(
+        ServiceConfig { lifecycle, ..ServiceConfig::default() },
+        embed.then_some(256),
     )
     .await
-    .unwrap();
-    Harness { service: Arc::new(service), clock, store }
 }
 
 async fn harness() -> Harness {
@@ -79,7 +59,7 @@ fn llm(script: Vec<Reply>) -> Arc<ChatClient> {
 }
 
 async fn store(h: &Harness, request: RememberRequest) -> rearview_service::Stored {
-    h.service.remember(&ns(), request).await.unwrap()
+    h.service.remember(&ns("life"), request).await.unwrap()
 }
 
 fn working(content: &str, session: &str, role: &str) -> RememberRequest {
@@ -92,7 +72,7 @@ fn working(content: &str, session: &str, role: &str) -> RememberRequest {
 }
 
 async fn count(h: &Harness, filter: MemoryFilter) -> usize {
-    h.service.list(&ns(), &filter, Page { offset: 0, limit: 1000 }).await.unwrap().len()
+    h.service.list(&ns("life"), &filter, Page { offset: 0, limit: 1000 }).await.unwrap().len()
 }
 
 // ---- dedup-merge -------------------------------------------------------------------------
@@ -172,7 +152,7 @@ async fn near_duplicates_merge_above_the_threshold_only_and_never_lose_a_fact() 
     assert_eq!((fuller.memory.id, fuller.memory.content.as_str()), (short_first.id, long));
     assert_eq!(fuller.memory.metadata["merges"][0]["replaced_content"], short);
     // The index follows the new text.
-    let hits = h.service.recall(&ns(), RecallRequest::new("我们的服务")).await.unwrap();
+    let hits = h.service.recall(&ns("life"), RecallRequest::new("我们的服务")).await.unwrap();
     assert_eq!(hits.hits[0].memory.id, short_first.id);
 }
 
@@ -229,8 +209,8 @@ async fn a_near_duplicate_stating_a_changed_fact_supersedes_the_old_one_which_st
         assert_ne!(new.memory.id, old.id);
         let history = MemoryFilter { include_superseded: true, ..MemoryFilter::default() };
         assert_eq!(count(&h, history).await, 2, "{older:?} / {newer:?}");
-        assert_eq!(h.service.get(&ns(), new.memory.id).await.unwrap().content, newer);
-        let kept = h.service.get(&ns(), old.id).await.unwrap();
+        assert_eq!(h.service.get(&ns("life"), new.memory.id).await.unwrap().content, newer);
+        let kept = h.service.get(&ns("life"), old.id).await.unwrap();
         assert_eq!(kept.content, older, "the older text is kept");
         // Linked (history), or offered for the caller to confirm.
         let linked = kept.superseded_by == Some(new.memory.id);
@@ -285,7 +265,7 @@ async fn idle_episodes_are_archived_by_the_sweep_and_can_be_restored() {
     // Episodic memories expire after 30 days by default; `idle` lives forever for this test.
     h.service
         .update(
-            &ns(),
+            &ns("life"),
             idle.id,
             rearview_service::UpdateRequest { ttl_secs: Some(0), ..Default::default() },
         )
@@ -293,7 +273,7 @@ async fn idle_episodes_are_archived_by_the_sweep_and_can_be_restored() {
         .unwrap();
     h.clock.advance(TimeDelta::days(60));
     let only_one = RecallRequest { top_k: 1, ..RecallRequest::new("ramen") };
-    let recalled = h.service.recall(&ns(), only_one).await.unwrap();
+    let recalled = h.service.recall(&ns("life"), only_one).await.unwrap();
     assert_eq!(recalled.hits[0].memory.id, used.id);
     h.service.flush_access_counts().await;
 
@@ -302,30 +282,30 @@ async fn idle_episodes_are_archived_by_the_sweep_and_can_be_restored() {
     h.clock.advance(TimeDelta::seconds(2));
     let report = h.service.sweep().await.unwrap();
     assert_eq!((report.archived, report.expired), (1, 0));
-    let got = h.service.get(&ns(), idle.id).await.unwrap();
+    let got = h.service.get(&ns("life"), idle.id).await.unwrap();
     assert!(got.archived, "the one idle for 90 days");
-    assert!(!h.service.get(&ns(), used.id).await.unwrap().archived, "recalled 30 days ago");
-    assert!(!h.service.get(&ns(), fact.id).await.unwrap().archived, "semantic memory stays");
+    assert!(!h.service.get(&ns("life"), used.id).await.unwrap().archived, "recalled 30 days ago");
+    assert!(!h.service.get(&ns("life"), fact.id).await.unwrap().archived, "semantic memory stays");
 
     let ids = |r: rearview_service::RecallResponse| {
         r.hits.iter().map(|x| x.memory.id).collect::<Vec<_>>()
     };
-    let plain = h.service.recall(&ns(), RecallRequest::new("Kyoto trip")).await.unwrap();
+    let plain = h.service.recall(&ns("life"), RecallRequest::new("Kyoto trip")).await.unwrap();
     assert!(!ids(plain).contains(&idle.id), "archived memories leave recall");
     let mut with_archive = RecallRequest::new("Kyoto trip");
     with_archive.filter.include_archived = true;
-    assert!(ids(h.service.recall(&ns(), with_archive).await.unwrap()).contains(&idle.id));
+    assert!(ids(h.service.recall(&ns("life"), with_archive).await.unwrap()).contains(&idle.id));
 
-    let restored = h.service.restore(&ns(), &[idle.id]).await.unwrap();
+    let restored = h.service.restore(&ns("life"), &[idle.id]).await.unwrap();
     assert!(!restored[0].archived);
-    let plain = h.service.recall(&ns(), RecallRequest::new("Kyoto trip")).await.unwrap();
+    let plain = h.service.recall(&ns("life"), RecallRequest::new("Kyoto trip")).await.unwrap();
     assert!(ids(plain).contains(&idle.id));
     // Manual archive; an unknown id changes nothing.
     let unknown = MemoryId::new_v7(start());
-    let err = h.service.archive(&ns(), &[used.id, unknown]).await.unwrap_err();
+    let err = h.service.archive(&ns("life"), &[used.id, unknown]).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotFound);
-    assert!(!h.service.get(&ns(), used.id).await.unwrap().archived);
-    assert!(h.service.archive(&ns(), &[used.id]).await.unwrap()[0].archived);
+    assert!(!h.service.get(&ns("life"), used.id).await.unwrap().archived);
+    assert!(h.service.archive(&ns("life"), &[used.id]).await.unwrap()[0].archived);
 }
 
 // ---- sessions → episodes -----------------------------------------------------------------
@@ -339,7 +319,7 @@ async fn ending_a_session_promotes_user_statements_by_rule_and_expires_the_worki
     store(&h, working("ok", "s1", "user")).await;
     store(&h, working("another session's note about Paris trips", "s2", "user")).await;
     h.clock.advance(TimeDelta::minutes(5));
-    let end = h.service.end_session(&ns(), "s1").await.unwrap();
+    let end = h.service.end_session(&ns("life"), "s1").await.unwrap();
     assert_eq!((end.working_memories, end.method), (4, "rules"));
     assert_eq!(end.episodes.len(), 1, "only the user's substantive statement");
     let episode = &end.episodes[0].memory;
@@ -358,7 +338,7 @@ async fn ending_a_session_promotes_user_statements_by_rule_and_expires_the_worki
     let working_all =
         MemoryFilter { memory_types: vec![MemoryType::Working], ..Default::default() };
     assert_eq!(count(&h, working_all).await, 1, "other sessions untouched");
-    let again = h.service.end_session(&ns(), "s1").await.unwrap();
+    let again = h.service.end_session(&ns("life"), "s1").await.unwrap();
     assert_eq!((again.working_memories, again.episodes.len()), (0, 0), "idempotent");
     assert_eq!(h.service.cleanup_expired(None).await.unwrap(), 4, "the sweep reclaims them");
 }
@@ -372,7 +352,7 @@ async fn an_llm_extracts_session_events_and_a_bad_llm_changes_nothing() {
     h.service.set_llm(Some(llm(vec![chat(
         "{\"events\": [\"The user's new laptop is called kestrel.\", \"The user's laptop runs Fedora 41.\"]}",
     )])));
-    let end = h.service.end_session(&ns(), "s1").await.unwrap();
+    let end = h.service.end_session(&ns("life"), "s1").await.unwrap();
     assert_eq!((end.method, end.model.as_deref()), ("llm", Some("scripted-llm")));
     let texts: Vec<&str> = end.episodes.iter().map(|e| e.memory.content.as_str()).collect();
     assert_eq!(
@@ -387,7 +367,7 @@ async fn an_llm_extracts_session_events_and_a_bad_llm_changes_nothing() {
     store(&h, working("remember that the staging DB is on port 5433", "s2", "user")).await;
     h.service.set_llm(Some(llm(vec![chat("sure!"), chat("{\"events\": \"x\"}"), chat("[]")])));
     let before = count(&h, MemoryFilter::default()).await;
-    let err = h.service.end_session(&ns(), "s2").await.unwrap_err();
+    let err = h.service.end_session(&ns("life"), "s2").await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Unavailable);
     assert!(err.to_string().contains("nothing was changed"), "{err}");
     assert_eq!(count(&h, MemoryFilter::default()).await, before);
@@ -418,7 +398,7 @@ async fn greetings_and_acknowledgements_never_become_episodes() {
     }
     // An LLM that would fail if asked: a session of small talk asks it nothing.
     h.service.set_llm(Some(llm(vec![Reply::status(500, "must not be called")])));
-    let end = h.service.end_session(&ns(), "hello").await.unwrap();
+    let end = h.service.end_session(&ns("life"), "hello").await.unwrap();
     assert_eq!((end.working_memories, end.small_talk), (small_talk.len(), small_talk.len()));
     assert!(end.episodes.is_empty(), "no episode: {:?}", end.episodes);
     let session = MemoryFilter { session_id: Some("hello".into()), ..MemoryFilter::default() };
@@ -429,7 +409,7 @@ async fn greetings_and_acknowledgements_never_become_episodes() {
     for text in ["你好", "我对花生过敏，点餐时要注意", "谢谢！"] {
         store(&h, working(text, "dinner", "user")).await;
     }
-    let end = h.service.end_session(&ns(), "dinner").await.unwrap();
+    let end = h.service.end_session(&ns("life"), "dinner").await.unwrap();
     assert_eq!(end.small_talk, 2);
     let texts: Vec<&str> = end.episodes.iter().map(|e| e.memory.content.as_str()).collect();
     assert_eq!(texts, ["我对花生过敏，点餐时要注意"]);
@@ -467,14 +447,14 @@ async fn a_distillation_preview_shows_the_text_that_is_then_stored_and_writes_no
     .await;
     let before = count(&h, MemoryFilter { include_archived: true, ..Default::default() }).await;
     let request = || DistillRequest { ids: ids.clone(), ..Default::default() };
-    let preview = h.service.preview_distillation(&ns(), request()).await.unwrap();
+    let preview = h.service.preview_distillation(&ns("life"), request()).await.unwrap();
     assert_eq!((preview.method, preview.sources), ("extractive-embeddings", 3));
     let after = count(&h, MemoryFilter { include_archived: true, ..Default::default() }).await;
     assert_eq!(after, before, "a preview writes nothing");
     for id in &ids {
-        assert!(!h.service.get(&ns(), *id).await.unwrap().archived, "originals untouched");
+        assert!(!h.service.get(&ns("life"), *id).await.unwrap().archived, "originals untouched");
     }
-    let stored = h.service.summarize_episodes(&ns(), request()).await.unwrap();
+    let stored = h.service.summarize_episodes(&ns("life"), request()).await.unwrap();
     assert_eq!(stored.memory.content, preview.content, "what was shown is what is stored");
 }
 
@@ -488,7 +468,7 @@ async fn extractive_distillation_keeps_provenance_and_archives_the_originals() {
     .await;
     let d = h
         .service
-        .summarize_episodes(&ns(), DistillRequest { ids: ids.clone(), ..Default::default() })
+        .summarize_episodes(&ns("life"), DistillRequest { ids: ids.clone(), ..Default::default() })
         .await
         .unwrap();
     assert_eq!(d.method, "extractive-embeddings");
@@ -500,7 +480,7 @@ async fn extractive_distillation_keeps_provenance_and_archives_the_originals() {
     assert!(d.memory.content.chars().count() <= 600);
     assert_eq!(d.originals_changed, 3);
     for id in &ids {
-        assert!(h.service.get(&ns(), *id).await.unwrap().archived);
+        assert!(h.service.get(&ns("life"), *id).await.unwrap().archived);
     }
 
     // Keyword mode without a model; `Delete` and `Keep`.
@@ -510,24 +490,24 @@ async fn extractive_distillation_keeps_provenance_and_archives_the_originals() {
     let d = h
         .service
         .summarize_episodes(
-            &ns(),
+            &ns("life"),
             DistillRequest { ids: ids.clone(), originals: Originals::Delete, ..Default::default() },
         )
         .await
         .unwrap();
     assert_eq!(d.method, "extractive-keywords");
-    assert!(h.service.get(&ns(), ids[0]).await.is_err(), "deleted");
+    assert!(h.service.get(&ns("life"), ids[0]).await.is_err(), "deleted");
     let kept = episodes(&h, &["walks the dog at 7"]).await;
     let d = h
         .service
         .summarize_episodes(
-            &ns(),
+            &ns("life"),
             DistillRequest { ids: kept.clone(), originals: Originals::Keep, ..Default::default() },
         )
         .await
         .unwrap();
     assert_eq!(d.originals_changed, 0);
-    assert!(!h.service.get(&ns(), kept[0]).await.unwrap().archived);
+    assert!(!h.service.get(&ns("life"), kept[0]).await.unwrap().archived);
 }
 
 /// Episodes as a session log formats them: a date or time stamp, the shared topic, an aside.
@@ -552,7 +532,7 @@ async fn extractive_distillation_states_what_the_episodes_share_without_their_da
             let ids = episodes(&h, &texts).await;
             let d = h
                 .service
-                .summarize_episodes(&ns(), DistillRequest { ids, ..Default::default() })
+                .summarize_episodes(&ns("life"), DistillRequest { ids, ..Default::default() })
                 .await
                 .unwrap();
             let content = &d.memory.content;
@@ -575,7 +555,7 @@ async fn an_extractive_distillation_keeps_what_the_instruction_names_or_refuses(
             instruction: Some(instruction.into()),
             originals: Originals::Keep,
         };
-        let d = h.service.summarize_episodes(&ns(), request("只保留爬山的事")).await.unwrap();
+        let d = h.service.summarize_episodes(&ns("life"), request("只保留爬山的事")).await.unwrap();
         assert!(d.memory.content.contains("香山"), "embed={embed}: {}", d.memory.content);
         assert!(!d.memory.content.contains("电脑"), "embed={embed}: {}", d.memory.content);
         assert_eq!(d.memory.metadata["distillation"]["instruction"], "只保留爬山的事");
@@ -590,7 +570,7 @@ async fn an_extractive_distillation_keeps_what_the_instruction_names_or_refuses(
             instruction: Some("only tea".into()),
             ..Default::default()
         };
-        let d = h.service.summarize_episodes(&ns(), tea).await.unwrap();
+        let d = h.service.summarize_episodes(&ns("life"), tea).await.unwrap();
         assert!(d.memory.content.contains("green tea"), "embed={embed}: {}", d.memory.content);
         assert!(!d.memory.content.contains("bike"), "embed={embed}: {}", d.memory.content);
 
@@ -602,12 +582,12 @@ async fn an_extractive_distillation_keeps_what_the_instruction_names_or_refuses(
             instruction: Some("jazz concerts".into()),
             ..Default::default()
         };
-        let err = h.service.summarize_episodes(&ns(), jazz).await.unwrap_err();
+        let err = h.service.summarize_episodes(&ns("life"), jazz).await.unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidInput);
         assert!(err.to_string().contains("instruction"), "{err}");
         assert!(err.to_string().contains("jazz concerts"), "{err}");
         assert_eq!(count(&h, MemoryFilter::default()).await, before);
-        assert!(!h.service.get(&ns(), ids[0]).await.unwrap().archived);
+        assert!(!h.service.get(&ns("life"), ids[0]).await.unwrap().archived);
     }
 }
 
@@ -622,10 +602,10 @@ async fn distilling_the_same_episodes_again_returns_the_first_distillation() {
         let h = harness().await;
         let ids = episodes(&h, &STAMPED_ZH).await;
         let request = DistillRequest { ids: ids.clone(), originals, ..Default::default() };
-        let first = h.service.summarize_episodes(&ns(), request.clone()).await.unwrap();
+        let first = h.service.summarize_episodes(&ns("life"), request.clone()).await.unwrap();
         assert!(!first.already_existed);
         for _ in 0..2 {
-            let again = h.service.summarize_episodes(&ns(), request.clone()).await.unwrap();
+            let again = h.service.summarize_episodes(&ns("life"), request.clone()).await.unwrap();
             assert!(again.already_existed, "{originals:?}");
             assert_eq!(again.memory.id, first.memory.id);
             assert_eq!((again.method, again.originals_changed), (first.method, 0));
@@ -634,7 +614,7 @@ async fn distilling_the_same_episodes_again_returns_the_first_distillation() {
         // Another instruction is another distillation.
         if originals != Originals::Delete {
             let other = DistillRequest { instruction: Some("泰山".into()), ..request };
-            let d = h.service.summarize_episodes(&ns(), other).await.unwrap();
+            let d = h.service.summarize_episodes(&ns("life"), other).await.unwrap();
             assert!(!d.already_existed);
             assert_eq!(count(&h, semantic()).await, 2);
         }
@@ -650,7 +630,7 @@ async fn llm_distillation_follows_the_instruction_and_a_failure_changes_nothing(
     let d = h
         .service
         .summarize_episodes(
-            &ns(),
+            &ns("life"),
             DistillRequest {
                 ids: ids.clone(),
                 instruction: Some("只保留爱好".into()),
@@ -673,35 +653,44 @@ async fn llm_distillation_follows_the_instruction_and_a_failure_changes_nothing(
     let before = count(&h, MemoryFilter::default()).await;
     let err = h
         .service
-        .summarize_episodes(&ns(), DistillRequest { ids: more.clone(), ..Default::default() })
+        .summarize_episodes(&ns("life"), DistillRequest { ids: more.clone(), ..Default::default() })
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Unavailable);
     assert_eq!(count(&h, MemoryFilter::default()).await, before, "no semantic memory written");
     for id in &more {
-        assert!(!h.service.get(&ns(), *id).await.unwrap().archived, "originals untouched");
+        assert!(!h.service.get(&ns("life"), *id).await.unwrap().archived, "originals untouched");
     }
     // An unreachable LLM is the same.
     h.service.set_llm(Some(llm(vec![Reply::status(500, "down")])));
     assert!(
         h.service
-            .summarize_episodes(&ns(), DistillRequest { ids: more.clone(), ..Default::default() })
+            .summarize_episodes(
+                &ns("life"),
+                DistillRequest { ids: more.clone(), ..Default::default() }
+            )
             .await
             .is_err()
     );
-    assert!(!h.service.get(&ns(), more[0]).await.unwrap().archived);
+    assert!(!h.service.get(&ns("life"), more[0]).await.unwrap().archived);
 }
 
 #[tokio::test]
 async fn distillation_input_errors_name_the_field() {
     let h = harness().await;
-    let err = h.service.summarize_episodes(&ns(), DistillRequest::default()).await.unwrap_err();
+    let err =
+        h.service.summarize_episodes(&ns("life"), DistillRequest::default()).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidInput);
     assert!(err.to_string().contains("episode_ids"), "{err}");
     let ids = episodes(&h, &["one"]).await;
     let twice = DistillRequest { ids: vec![ids[0], ids[0]], ..Default::default() };
     assert!(
-        h.service.summarize_episodes(&ns(), twice).await.unwrap_err().to_string().contains("twice")
+        h.service
+            .summarize_episodes(&ns("life"), twice)
+            .await
+            .unwrap_err()
+            .to_string()
+            .contains("twice")
     );
 }
 
@@ -714,12 +703,12 @@ async fn suggestions_group_similar_episodes_without_writing() {
     )
     .await;
     let before = count(&h, MemoryFilter::default()).await;
-    let groups = h.service.suggest_distillations(&ns(), Some(0.3), 3, 10).await.unwrap();
+    let groups = h.service.suggest_distillations(&ns("life"), Some(0.3), 3, 10).await.unwrap();
     assert_eq!(groups.len(), 1, "{groups:?}");
     assert_eq!(groups[0].ids.len(), 3);
     assert!(groups[0].previews.iter().all(|p| p.contains("爬山")));
     assert_eq!(count(&h, MemoryFilter::default()).await, before);
-    assert!(h.service.suggest_distillations(&ns(), Some(2.0), 3, 10).await.is_err());
+    assert!(h.service.suggest_distillations(&ns("life"), Some(2.0), 3, 10).await.is_err());
 }
 
 #[tokio::test]
@@ -756,11 +745,11 @@ async fn long_content_is_recalled_by_its_summary_and_kept_whole() {
     let summary = m.summary.clone().expect("long content gets a summary");
     assert!(summary.chars().count() <= 200, "{summary}");
     assert!(summary.contains("青鸟"), "the opening sentence says what it is about: {summary}");
-    let got = h.service.get(&ns(), m.id).await.unwrap();
+    let got = h.service.get(&ns("life"), m.id).await.unwrap();
     assert_eq!(got.content, text, "the full original is kept");
     assert_eq!(got.recall_text(), summary);
     // Words only in the full text are still found by keywords.
-    let hits = h.service.recall(&ns(), RecallRequest::new("pgvector")).await.unwrap();
+    let hits = h.service.recall(&ns("life"), RecallRequest::new("pgvector")).await.unwrap();
     assert_eq!(hits.hits[0].memory.id, m.id);
     // Short content has none.
     assert!(store(&h, RememberRequest::new("short")).await.memory.summary.is_none());
@@ -773,5 +762,8 @@ async fn long_content_is_recalled_by_its_summary_and_kept_whole() {
     )
     .await
     .unwrap();
-    assert_eq!(reopened.get(&ns(), m.id).await.unwrap().summary.as_deref(), Some(summary.as_str()));
+    assert_eq!(
+        reopened.get(&ns("life"), m.id).await.unwrap().summary.as_deref(),
+        Some(summary.as_str())
+    );
 }

@@ -2,19 +2,19 @@
 //! terms, vectors, keys, the tokenizer setting), verified, and resumable. SQLite to SQLite
 //! always; SQLite to PostgreSQL and back with `REARVIEW_TEST_PG_URL` (required in CI).
 
+mod common;
+
+use common::ns;
+
 use std::sync::Arc;
 
 use chrono::DateTime;
-use rearview_core::{Clock, ManualClock, Namespace};
+use rearview_core::{Clock, ManualClock};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_service::migrate::migrate;
 use rearview_service::{MemoryService, NewKey, RecallRequest, RememberRequest, ServiceConfig};
 use rearview_store::MemoryStore;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
-
-fn ns(name: &str) -> Namespace {
-    name.parse().unwrap()
-}
 
 fn clock() -> Arc<dyn Clock> {
     Arc::new(ManualClock::new(DateTime::from_timestamp(1_760_000_000, 0).unwrap()))

@@ -5,20 +5,20 @@
 //! `REARVIEW_TEST_PG_URL` (`scripts/pg-up.sh`); they skip without it unless
 //! `REARVIEW_REQUIRE_PG` is set, as in CI.
 
+mod common;
+
+use common::ns;
+
 use std::sync::Arc;
 
 use chrono::DateTime;
-use rearview_core::{Clock, ManualClock, MemoryId, Namespace};
+use rearview_core::{Clock, ManualClock, MemoryId};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_service::{
     Followed, MemoryService, RecallRequest, RememberRequest, ServiceConfig, UpdateRequest,
 };
 use rearview_store::MemoryStore;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
-
-fn ns(name: &str) -> Namespace {
-    name.parse().unwrap()
-}
 
 /// One database shared by the services of a test.
 enum Shared {

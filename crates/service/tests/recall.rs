@@ -2,10 +2,14 @@
 //! clock: Chinese and mixed-language recall, degraded mode and backfill, restarts, expiry, `as_of`,
 //! filters, access counting under concurrency.
 
+mod common;
+
+use common::{Harness, ns, start};
+
 use std::sync::Arc;
 
-use chrono::{DateTime, TimeDelta};
-use rearview_core::{Clock, ManualClock, MemoryFilter, MemoryType, Namespace, Timestamp};
+use chrono::TimeDelta;
+use rearview_core::{Clock, ManualClock, MemoryFilter, MemoryType};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_ranking::{Fusion, RankingConfig, TierOrder};
 use rearview_service::{
@@ -15,31 +19,8 @@ use rearview_service::{
 use rearview_store::MemoryStore;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 
-fn start() -> Timestamp {
-    DateTime::from_timestamp(1_760_000_000, 0).unwrap()
-}
-
-fn ns(name: &str) -> Namespace {
-    name.parse().unwrap()
-}
-
-struct Harness {
-    service: Arc<MemoryService>,
-    clock: Arc<ManualClock>,
-    store: Arc<dyn MemoryStore>,
-}
-
 async fn harness_with(store: Arc<dyn MemoryStore>, embedder: Option<Arc<dyn Embedder>>) -> Harness {
-    let clock = Arc::new(ManualClock::new(start()));
-    let service = MemoryService::open(
-        Arc::clone(&store),
-        embedder,
-        Arc::clone(&clock) as Arc<dyn Clock>,
-        ServiceConfig::default(),
-    )
-    .await
-    .unwrap();
-    Harness { service: Arc::new(service), clock, store }
+    Harness::open(store, embedder, ServiceConfig::default()).await
 }
 
 async fn harness() -> Harness {

@@ -3,19 +3,19 @@
 //! the budget, and a dropped namespace answers exactly as before once it is used again, with
 //! everything written meanwhile, by this process or another on the same file.
 
+mod common;
+
+use common::ns;
+
 use std::sync::Arc;
 
 use chrono::DateTime;
-use rearview_core::{Clock, ManualClock, Namespace};
+use rearview_core::{Clock, ManualClock};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_service::{
     MemoryService, RecallRequest, RememberRequest, ServiceConfig, UpdateRequest,
 };
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
-
-fn ns(name: &str) -> Namespace {
-    name.parse().unwrap()
-}
 
 async fn open(dir: &tempfile::TempDir, budget: Option<usize>) -> MemoryService {
     let store = Arc::new(SqliteStore::open(&SqliteConfig::new(dir.path().join("m.db"))).unwrap());

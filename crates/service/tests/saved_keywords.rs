@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::ns;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -17,10 +19,6 @@ use rearview_store::MemoryStore;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 
 const LIMIT: usize = 30;
-
-fn ns() -> Namespace {
-    "big".parse().unwrap()
-}
 
 /// A keyword-only service on `path`, saving indexes in `saved` if given.
 async fn open(path: &Path, saved: Option<&Path>) -> MemoryService {
@@ -43,7 +41,7 @@ fn note(i: usize) -> String {
 
 async fn store(service: &MemoryService, i: usize) -> MemoryId {
     let request = RememberRequest { dedup: Some(false), ..RememberRequest::new(note(i)) };
-    service.remember(&ns(), request).await.unwrap().memory.id
+    service.remember(&ns("big"), request).await.unwrap().memory.id
 }
 
 /// The memory recall ranks first for `i`'s own token, if any.
@@ -57,7 +55,7 @@ async fn found(service: &MemoryService, i: usize) -> Option<MemoryId> {
     };
     let request =
         RecallRequest { ranking: Some(ranking), ..RecallRequest::new(format!("parcel{i}x")) };
-    let r = service.recall(&ns(), request).await.unwrap();
+    let r = service.recall(&ns("big"), request).await.unwrap();
     r.hits.first().map(|h| h.memory.id)
 }
 
@@ -82,12 +80,12 @@ async fn a_saved_keyword_index_is_loaded_and_caught_up_with_later_writes() {
     // After the save, without saving again (a crash): one more memory, one forgotten, one
     // changed.
     let late = store(&service, 500).await;
-    service.forget(&ns(), ids[0]).await.unwrap();
+    service.forget(&ns("big"), ids[0]).await.unwrap();
     let update = rearview_service::UpdateRequest {
         content: Some(note(600)),
         ..rearview_service::UpdateRequest::default()
     };
-    service.update(&ns(), ids[1], update).await.unwrap();
+    service.update(&ns("big"), ids[1], update).await.unwrap();
     drop(service);
     // Another process writes while this one is down.
     let other = open(&path, None).await;
@@ -140,7 +138,7 @@ async fn small_namespaces_are_not_saved_and_large_ones_load_beside_them() {
     let r = reopened.recall(&small, RecallRequest::new("parcel77x")).await.unwrap();
     assert_eq!(r.hits.first().map(|h| h.memory.id), Some(kept), "read from the store");
     assert!(found(&reopened, 3).await.is_some(), "loaded from its save");
-    let r = reopened.recall(&ns(), RecallRequest::new("parcel77x")).await.unwrap();
+    let r = reopened.recall(&ns("big"), RecallRequest::new("parcel77x")).await.unwrap();
     assert!(r.hits.is_empty(), "namespaces stay apart: {:?}", r.hits);
 }
 

@@ -7,35 +7,22 @@
 //! superseded; the LLM decides when one is configured and the rule when it fails; keyword-only
 //! mode; recall applies links and guesses none.
 
+mod common;
+
+use common::{Harness, ns, start};
+
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::{DateTime, TimeDelta};
-use rearview_core::{
-    Clock, LinkMaker, ManualClock, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp,
-};
-use rearview_embed::{Embedder, TestEmbedder};
+use chrono::TimeDelta;
+use rearview_core::{Clock, LinkMaker, MemoryFilter, MemoryId, MemoryType, Namespace};
 use rearview_llm::{ChatClient, ChatConfig};
 use rearview_openai_client::testing::{Reply, serve_with};
 use rearview_service::{
-    ErrorKind, KeywordSearch, LifecycleConfig, MemoryService, RecallRequest, RememberRequest,
-    ServiceConfig, Stored, UpdateRequest,
+    ErrorKind, KeywordSearch, LifecycleConfig, RecallRequest, RememberRequest, ServiceConfig,
+    Stored, UpdateRequest,
 };
-use rearview_store::{MemoryStore, Page};
-use rearview_store_sqlite::SqliteStore;
-
-fn start() -> Timestamp {
-    DateTime::from_timestamp(1_760_000_000, 0).unwrap()
-}
-
-fn ns() -> Namespace {
-    "facts".parse().unwrap()
-}
-
-struct Harness {
-    service: Arc<MemoryService>,
-    clock: Arc<ManualClock>,
-}
+use rearview_store::Page;
 
 /// Every memory of the tier is a candidate (the test embedder's cosines say little), so the text
 /// evidence decides, as it does among a real model's near neighbours.
@@ -52,16 +39,8 @@ async fn harness_with(
     embed: bool,
     keyword_search: KeywordSearch,
 ) -> Harness {
-    let store: Arc<dyn MemoryStore> = Arc::new(SqliteStore::in_memory().unwrap());
-    let clock = Arc::new(ManualClock::new(start()));
-    let embedder: Option<Arc<dyn Embedder>> =
-        embed.then(|| Arc::new(TestEmbedder::new(256)) as Arc<dyn Embedder>);
     let config = ServiceConfig { lifecycle, keyword_search, ..ServiceConfig::default() };
-    let service =
-        MemoryService::open(store, embedder, Arc::clone(&clock) as Arc<dyn Clock>, config)
-            .await
-            .unwrap();
-    Harness { service: Arc::new(service), clock }
+    Harness::in_memory(config, embed.then_some(256)).await
 }
 
 async fn harness() -> Harness {
@@ -71,11 +50,11 @@ async fn harness() -> Harness {
 /// Stores `content` a day after the clock's current time.
 async fn tell(h: &Harness, content: &str) -> Stored {
     h.clock.advance(TimeDelta::days(1));
-    h.service.remember(&ns(), RememberRequest::new(content)).await.unwrap()
+    h.service.remember(&ns("facts"), RememberRequest::new(content)).await.unwrap()
 }
 
 async fn recall(h: &Harness, request: RecallRequest) -> Vec<String> {
-    let hits = h.service.recall(&ns(), request).await.unwrap().hits;
+    let hits = h.service.recall(&ns("facts"), request).await.unwrap().hits;
     hits.into_iter().map(|hit| hit.memory.content).collect()
 }
 
@@ -85,7 +64,7 @@ fn history() -> MemoryFilter {
 
 async fn listed(h: &Harness, filter: MemoryFilter) -> Vec<String> {
     let page = Page { offset: 0, limit: 100 };
-    let memories = h.service.list(&ns(), &filter, page).await.unwrap();
+    let memories = h.service.list(&ns("facts"), &filter, page).await.unwrap();
     memories.into_iter().map(|m| m.content).collect()
 }
 
@@ -134,7 +113,7 @@ async fn a_change_the_newer_words_state_links_the_older_memory_which_stays_as_hi
         let old = tell(&h, older).await.memory;
         let new = tell(&h, newer).await;
         assert_eq!(made_by(&new), [(old.id, LinkMaker::Rule)], "{newer:?}");
-        let kept = h.service.get(&ns(), old.id).await.unwrap();
+        let kept = h.service.get(&ns("facts"), old.id).await.unwrap();
         assert_eq!(kept.content, older, "read by id, history keeps its text");
         assert_eq!(
             (kept.superseded_by, kept.invalid_at),
@@ -183,7 +162,7 @@ async fn a_change_the_words_do_not_tie_to_the_older_memory_is_a_possible_update_
     let answer = recall(&h, RecallRequest::new("where does the user live")).await;
     assert_eq!(answer.first().map(String::as_str), Some("I live in Berlin."));
     // Confirmed by the caller, the link applies: the newer statement answers in its place.
-    let linked = h.service.link(&ns(), lisbon.memory.id, &[berlin.id], None).await.unwrap();
+    let linked = h.service.link(&ns("facts"), lisbon.memory.id, &[berlin.id], None).await.unwrap();
     assert_eq!(linked.superseded.len(), 1);
     assert_eq!(linked.superseded[0].link.made_by, LinkMaker::Caller);
     assert!(linked.memory.possible_updates.is_empty(), "confirmed, so no longer pending");
@@ -235,14 +214,14 @@ async fn a_statement_older_than_the_current_one_is_stored_as_history() {
         occurred_at: Some(current.occurred_at - TimeDelta::days(300)),
         ..RememberRequest::new("The API server listens on port 8080.")
     };
-    let stored = h.service.remember(&ns(), imported).await.unwrap();
+    let stored = h.service.remember(&ns("facts"), imported).await.unwrap();
     assert!(stored.superseded.is_empty());
     assert_eq!(
         (stored.memory.superseded_by, stored.memory.invalid_at),
         (Some(current.id), Some(current.occurred_at))
     );
     assert_eq!(stored.memory.link.as_ref().map(|l| l.made_by), Some(LinkMaker::Rule));
-    assert_eq!(h.service.get(&ns(), current.id).await.unwrap().superseded_by, None);
+    assert_eq!(h.service.get(&ns("facts"), current.id).await.unwrap().superseded_by, None);
     assert_eq!(
         listed(&h, MemoryFilter::default()).await,
         ["We switched the API server to port 9090."]
@@ -261,20 +240,20 @@ async fn explicit_supersedes_are_checked_then_applied() {
     let elsewhere: Namespace = "other".parse().unwrap();
     let foreign = h.service.remember(&elsewhere, RememberRequest::new("x")).await.unwrap();
     for ids in [vec![MemoryId::new_v7(start())], vec![foreign.memory.id], vec![a.id, a.id]] {
-        let err = h.service.remember(&ns(), request(ids.clone())).await.unwrap_err();
+        let err = h.service.remember(&ns("facts"), request(ids.clone())).await.unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidInput, "{ids:?}");
         assert!(err.to_string().contains("supersedes"), "{err}");
     }
     assert_eq!(listed(&h, history()).await.len(), 2, "a refused store writes nothing");
 
-    let c = h.service.remember(&ns(), request(vec![a.id, b.id])).await.unwrap();
+    let c = h.service.remember(&ns("facts"), request(vec![a.id, b.id])).await.unwrap();
     assert_eq!(made_by(&c), [(a.id, LinkMaker::Caller), (b.id, LinkMaker::Caller)]);
     assert_eq!(listed(&h, MemoryFilter::default()).await, ["prefers coffee these days"]);
     // An exact repeat merges, and still supersedes what it names.
     let d = tell(&h, "likes green tea").await.memory;
-    let again = h.service.remember(&ns(), request(vec![d.id])).await.unwrap();
+    let again = h.service.remember(&ns("facts"), request(vec![d.id])).await.unwrap();
     assert_eq!((again.merged.is_some(), again.memory.id), (true, c.memory.id));
-    assert_eq!(h.service.get(&ns(), d.id).await.unwrap().superseded_by, Some(c.memory.id));
+    assert_eq!(h.service.get(&ns("facts"), d.id).await.unwrap().superseded_by, Some(c.memory.id));
 }
 
 #[tokio::test]
@@ -288,41 +267,41 @@ async fn a_link_is_refused_when_it_names_nothing_itself_or_makes_a_cycle_and_unl
         (vec![lisbon.id], "supersedes"),
         (vec![berlin.id, berlin.id], "supersedes"),
     ] {
-        let err = h.service.link(&ns(), lisbon.id, &olders, None).await.unwrap_err();
+        let err = h.service.link(&ns("facts"), lisbon.id, &olders, None).await.unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidInput, "{olders:?}");
         assert!(err.to_string().contains(field), "{err}");
     }
-    let err = h.service.link(&ns(), lisbon.id, &[unknown], None).await.unwrap_err();
+    let err = h.service.link(&ns("facts"), lisbon.id, &[unknown], None).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
-    let err = h.service.link(&ns(), unknown, &[berlin.id], None).await.unwrap_err();
+    let err = h.service.link(&ns("facts"), unknown, &[berlin.id], None).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotFound);
 
     let reason = Some("the user moved in March".to_owned());
-    h.service.link(&ns(), lisbon.id, &[berlin.id], reason).await.unwrap();
-    let got = h.service.get(&ns(), berlin.id).await.unwrap();
+    h.service.link(&ns("facts"), lisbon.id, &[berlin.id], reason).await.unwrap();
+    let got = h.service.get(&ns("facts"), berlin.id).await.unwrap();
     assert_eq!(got.link.unwrap().reason, "the user moved in March");
     // Berlin replacing Lisbon now would make each the other's history.
-    let err = h.service.link(&ns(), berlin.id, &[lisbon.id], None).await.unwrap_err();
+    let err = h.service.link(&ns("facts"), berlin.id, &[lisbon.id], None).await.unwrap_err();
     assert!(err.to_string().contains("already history"), "{err}");
 
     // Unlinked, Berlin is current again and back among Lisbon's possible updates.
-    let back = h.service.unlink(&ns(), berlin.id).await.unwrap();
+    let back = h.service.unlink(&ns("facts"), berlin.id).await.unwrap();
     assert_eq!((back.superseded_by, back.invalid_at, back.link), (None, None, None));
     assert_eq!(listed(&h, MemoryFilter::default()).await.len(), 2);
-    let lisbon_now = h.service.get(&ns(), lisbon.id).await.unwrap();
+    let lisbon_now = h.service.get(&ns("facts"), lisbon.id).await.unwrap();
     assert_eq!(lisbon_now.possible_updates.iter().map(|p| p.id).collect::<Vec<_>>(), [berlin.id]);
-    let err = h.service.unlink(&ns(), berlin.id).await.unwrap_err();
+    let err = h.service.unlink(&ns("facts"), berlin.id).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidInput, "a current memory has no link: {err}");
 
     // Dismissed, it leaves the review list; an id it does not list is refused.
-    let pending = h.service.pending_review(&ns(), Page::default()).await.unwrap();
+    let pending = h.service.pending_review(&ns("facts"), Page::default()).await.unwrap();
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].possible[0].content, "I live in Berlin.");
-    let err = h.service.dismiss(&ns(), lisbon.id, &[unknown]).await.unwrap_err();
+    let err = h.service.dismiss(&ns("facts"), lisbon.id, &[unknown]).await.unwrap_err();
     assert!(err.to_string().contains("not a possible update"), "{err}");
-    let dismissed = h.service.dismiss(&ns(), lisbon.id, &[berlin.id]).await.unwrap();
+    let dismissed = h.service.dismiss(&ns("facts"), lisbon.id, &[berlin.id]).await.unwrap();
     assert!(dismissed.possible_updates.is_empty());
-    assert!(h.service.pending_review(&ns(), Page::default()).await.unwrap().is_empty());
+    assert!(h.service.pending_review(&ns("facts"), Page::default()).await.unwrap().is_empty());
 }
 #[tokio::test]
 async fn an_update_keeps_the_earlier_text_as_history_under_the_same_id() {
@@ -333,12 +312,12 @@ async fn an_update_keeps_the_earlier_text_as_history_under_the_same_id() {
         content: Some("The API server listens on port 9090.".into()),
         ..UpdateRequest::default()
     };
-    let updated = h.service.update(&ns(), m.id, change).await.unwrap();
+    let updated = h.service.update(&ns("facts"), m.id, change).await.unwrap();
     assert_eq!(
         (updated.id, updated.content.as_str()),
         (m.id, "The API server listens on port 9090.")
     );
-    let earlier = h.service.history(&ns(), m.id).await.unwrap();
+    let earlier = h.service.history(&ns("facts"), m.id).await.unwrap();
     assert_eq!(earlier.len(), 1);
     assert_eq!(earlier[0].content, "The API server listens on port 8080.");
     assert_eq!(
@@ -360,8 +339,8 @@ async fn an_update_keeps_the_earlier_text_as_history_under_the_same_id() {
         memory_type: Some(MemoryType::Semantic),
         ..UpdateRequest::default()
     };
-    h.service.update(&ns(), m.id, same).await.unwrap();
-    assert_eq!(h.service.history(&ns(), m.id).await.unwrap().len(), 1);
+    h.service.update(&ns("facts"), m.id, same).await.unwrap();
+    assert_eq!(h.service.history(&ns("facts"), m.id).await.unwrap().len(), 1);
 }
 
 #[tokio::test]
@@ -373,28 +352,28 @@ async fn forgetting_a_memory_releases_what_it_superseded() {
         ..RememberRequest::new("I moved to Paris last month.")
     };
     h.clock.advance(TimeDelta::days(1));
-    let paris = h.service.remember(&ns(), paris).await.unwrap().memory;
+    let paris = h.service.remember(&ns("facts"), paris).await.unwrap().memory;
     let lisbon = RememberRequest {
         supersedes: vec![paris.id],
         ..RememberRequest::new("We relocated to Lisbon.")
     };
     h.clock.advance(TimeDelta::days(1));
-    let lisbon = h.service.remember(&ns(), lisbon).await.unwrap().memory;
-    assert_eq!(h.service.get(&ns(), berlin.id).await.unwrap().superseded_by, Some(paris.id));
+    let lisbon = h.service.remember(&ns("facts"), lisbon).await.unwrap().memory;
+    assert_eq!(h.service.get(&ns("facts"), berlin.id).await.unwrap().superseded_by, Some(paris.id));
     let chain: Vec<MemoryId> =
-        h.service.history(&ns(), lisbon.id).await.unwrap().iter().map(|m| m.id).collect();
+        h.service.history(&ns("facts"), lisbon.id).await.unwrap().iter().map(|m| m.id).collect();
     assert_eq!(chain, [paris.id, berlin.id], "history is transitive, latest change first");
 
     // Paris goes: Berlin stays history, now of Lisbon, with its own end of validity.
-    h.service.forget(&ns(), paris.id).await.unwrap();
-    let got = h.service.get(&ns(), berlin.id).await.unwrap();
+    h.service.forget(&ns("facts"), paris.id).await.unwrap();
+    let got = h.service.get(&ns("facts"), berlin.id).await.unwrap();
     assert_eq!((got.superseded_by, got.invalid_at), (Some(lisbon.id), Some(paris.occurred_at)));
     // Lisbon goes: Berlin is current again. Lisbon's own earlier text goes with it.
     let change =
         UpdateRequest { content: Some("We relocated to Porto.".into()), ..Default::default() };
-    h.service.update(&ns(), lisbon.id, change).await.unwrap();
-    h.service.forget(&ns(), lisbon.id).await.unwrap();
-    let got = h.service.get(&ns(), berlin.id).await.unwrap();
+    h.service.update(&ns("facts"), lisbon.id, change).await.unwrap();
+    h.service.forget(&ns("facts"), lisbon.id).await.unwrap();
+    let got = h.service.get(&ns("facts"), berlin.id).await.unwrap();
     assert_eq!((got.superseded_by, got.invalid_at), (None, None));
     assert_eq!(listed(&h, history()).await, ["I live in Berlin."]);
 }
@@ -456,16 +435,17 @@ async fn detection_stays_within_the_tier_and_the_session_and_can_be_turned_off()
         memory_type: Some(MemoryType::Semantic),
         ..RememberRequest::new("I live in Berlin.")
     };
-    h.service.remember(&ns(), semantic).await.unwrap();
+    h.service.remember(&ns("facts"), semantic).await.unwrap();
     let working = |session: &str, text: &str| RememberRequest {
         memory_type: Some(MemoryType::Working),
         session_id: Some(session.to_owned()),
         ..RememberRequest::new(text)
     };
-    h.service.remember(&ns(), working("s1", "port is 8080")).await.unwrap();
+    h.service.remember(&ns("facts"), working("s1", "port is 8080")).await.unwrap();
     let lisbon = tell(&h, "I moved to Lisbon last month.").await;
     assert!(lisbon.superseded.is_empty() && lisbon.possible_updates.is_empty(), "episodic");
-    let other = h.service.remember(&ns(), working("s2", "port changed to 9090")).await.unwrap();
+    let other =
+        h.service.remember(&ns("facts"), working("s2", "port changed to 9090")).await.unwrap();
     assert!(other.superseded.is_empty(), "another session's scratch notes");
 
     let off = LifecycleConfig { supersede_threshold: None, ..LifecycleConfig::default() };
@@ -477,7 +457,7 @@ async fn detection_stays_within_the_tier_and_the_session_and_can_be_turned_off()
         supersedes: vec![old.id],
         ..RememberRequest::new("We relocated to Porto.")
     };
-    assert_eq!(h.service.remember(&ns(), explicit).await.unwrap().superseded.len(), 1);
+    assert_eq!(h.service.remember(&ns("facts"), explicit).await.unwrap().superseded.len(), 1);
 }
 
 /// A superseded memory that matches the question best is answered by what superseded it, along
@@ -493,14 +473,14 @@ async fn a_question_matching_superseded_wording_is_answered_by_the_current_memor
         ..RememberRequest::new(text)
     };
     h.clock.advance(TimeDelta::days(1));
-    let paris = h.service.remember(&ns(), replace(berlin.id, "Then Paris.")).await.unwrap();
+    let paris = h.service.remember(&ns("facts"), replace(berlin.id, "Then Paris.")).await.unwrap();
     h.clock.advance(TimeDelta::days(1));
     let lisbon = replace(paris.memory.id, "Now it is Lisbon, near Alfama.");
-    let lisbon = h.service.remember(&ns(), lisbon).await.unwrap().memory;
+    let lisbon = h.service.remember(&ns("facts"), lisbon).await.unwrap().memory;
     let query = "Where do I live?";
 
     let asked = RecallRequest { explain: true, ..RecallRequest::new(query) };
-    let hits = h.service.recall(&ns(), asked).await.unwrap().hits;
+    let hits = h.service.recall(&ns("facts"), asked).await.unwrap().hits;
     let contents: Vec<&str> = hits.iter().map(|hit| hit.memory.content.as_str()).collect();
     assert_eq!(contents, ["Now it is Lisbon, near Alfama."], "only the current memory answers");
     let why = &hits[0].explanation.as_ref().unwrap().description;
@@ -523,7 +503,7 @@ async fn a_question_matching_superseded_wording_is_answered_by_the_current_memor
     };
     assert_eq!(recall(&h, before).await, ["I live in Berlin."]);
     // A current memory the request's filter leaves out answers nothing.
-    let archived = h.service.archive(&ns(), &[lisbon.id]).await;
+    let archived = h.service.archive(&ns("facts"), &[lisbon.id]).await;
     assert!(archived.is_ok(), "{archived:?}");
     assert!(recall(&h, RecallRequest::new(query)).await.is_empty());
 }

@@ -13,14 +13,11 @@
 use std::collections::{BTreeMap, HashSet};
 
 use rearview_core::{MemoryFilter, MemoryId, Timestamp};
-use rearview_store::{KeywordHit, StoreError, normalize_term};
+use rearview_store::{KeywordHit, PRUNE_MIN_DOCS, StoreError, normalize_term};
 use tokio_postgres::Transaction;
 
 use crate::codec::backend;
 use crate::{Params, filter};
-
-/// Below this many memories, every query term is matched (as FTS5 would).
-const PRUNE_MIN_DOCS: i64 = 1000;
 
 /// The terms as indexed: normalised, in order, empty ones dropped.
 pub(crate) fn normalized(terms: &[String]) -> Vec<String> {
@@ -239,7 +236,5 @@ pub(crate) async fn informative_terms(
         let n: i64 = r.try_get(1).map_err(backend("reading term statistics"))?;
         df.push((term, n));
     }
-    let Some(rarest) = df.first().map(|(t, _)| t.clone()) else { return Ok(Vec::new()) };
-    let kept: Vec<String> = df.into_iter().filter(|(_, n)| n * 2 <= docs).map(|(t, _)| t).collect();
-    Ok(if kept.is_empty() { vec![rarest] } else { kept })
+    Ok(rearview_store::informative_terms(docs, df))
 }

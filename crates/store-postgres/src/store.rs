@@ -106,15 +106,6 @@ impl MemoryStore for PgStore {
         Ok(written)
     }
 
-    async fn get(
-        &self,
-        namespace: &Namespace,
-        id: MemoryId,
-        now: Timestamp,
-    ) -> Result<Option<Memory>, StoreError> {
-        Ok(self.get_many(namespace, &[id], now).await?.pop())
-    }
-
     async fn get_many(
         &self,
         namespace: &Namespace,

@@ -20,15 +20,13 @@
 use std::collections::HashSet;
 
 use rearview_core::{MemoryFilter, Namespace, Timestamp};
-use rearview_store::{KeywordEntry, KeywordHit, KeywordVisitor, StoreError, normalize_term};
+use rearview_store::{
+    KeywordEntry, KeywordHit, KeywordVisitor, PRUNE_MIN_DOCS, StoreError, normalize_term,
+};
 use rusqlite::{Connection, OptionalExtension, Transaction, params, params_from_iter};
 
 use crate::codec::{AFTER_FACETS, FACET_COLUMNS, backend, decode_facets, parse_id};
 use crate::filter_sql::FilterSql;
-
-/// Below this many memories in a namespace, FTS5 is fast enough to match every term, and we
-/// keep its exact behaviour (common terms still match, with a near-zero score).
-const PRUNE_MIN_DOCS: i64 = 1000;
 
 /// Indexes `terms` for one memory, prefixed with the namespace id.
 pub(crate) fn write_terms(
@@ -130,18 +128,12 @@ fn informative_terms(
             "SELECT term, doc FROM memory_terms_vocab WHERE term IN ({placeholders})"
         ))
         .map_err(backend("preparing term statistics"))?;
-    let mut df: Vec<(String, i64)> = stmt
+    let df: Vec<(String, i64)> = stmt
         .query_map(params_from_iter(terms.iter()), |r| Ok((r.get(0)?, r.get(1)?)))
         .map_err(backend("reading term statistics"))?
         .collect::<Result<_, _>>()
         .map_err(backend("reading term statistics"))?;
-    if df.is_empty() {
-        return Ok(Vec::new());
-    }
-    df.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
-    let rarest = df[0].0.clone();
-    let kept: Vec<String> = df.into_iter().filter(|(_, n)| n * 2 <= docs).map(|(t, _)| t).collect();
-    Ok(if kept.is_empty() { vec![rarest] } else { kept })
+    Ok(rearview_store::informative_terms(docs, df))
 }
 
 /// `n12_爬山` for term `爬山` in namespace 12, keeping only what [`normalize_term`] keeps

@@ -152,15 +152,6 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
-    async fn get(
-        &self,
-        namespace: &Namespace,
-        id: MemoryId,
-        now: Timestamp,
-    ) -> Result<Option<Memory>, StoreError> {
-        Ok(self.get_many(namespace, &[id], now).await?.pop())
-    }
-
     async fn get_many(
         &self,
         namespace: &Namespace,

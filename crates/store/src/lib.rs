@@ -328,6 +328,24 @@ impl ApiKeyRecord {
     }
 }
 
+/// Below this many memories in a namespace, every query term is matched (FTS5 is fast enough,
+/// and common terms still match with a near-zero score); from it on, [`informative_terms`]
+/// prunes the common ones. Both backends apply the rule, so they rank alike.
+pub const PRUNE_MIN_DOCS: i64 = 1000;
+
+/// Common-term pruning, the rule both backends apply to a keyword query in a namespace of `docs`
+/// memories (at least [`PRUNE_MIN_DOCS`]): of the query's terms with their document frequencies
+/// `df` (terms found nowhere left out), drop each found in more than half of the memories (its
+/// IDF is near zero, so it adds nothing to any score, yet matching it visits most postings),
+/// unless every term is that common: then keep the rarest, so the query still matches. Ties in
+/// frequency break by term.
+pub fn informative_terms(docs: i64, mut df: Vec<(String, i64)>) -> Vec<String> {
+    df.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    let Some(rarest) = df.first().map(|(term, _)| term.clone()) else { return Vec::new() };
+    let kept: Vec<String> = df.into_iter().filter(|(_, n)| n * 2 <= docs).map(|(t, _)| t).collect();
+    if kept.is_empty() { vec![rarest] } else { kept }
+}
+
 /// Durable home of memories, their keyword index, their vectors and their access statistics.
 ///
 /// Implementations: `SqliteStore` (crate `rearview-store-sqlite`), the zero-config default, and
@@ -357,13 +375,15 @@ pub trait MemoryStore: Send + Sync + 'static {
     async fn insert_many(&self, records: &[MemoryRecord]) -> Result<Vec<bool>, StoreError>;
 
     /// The memory with this id, if it exists in `namespace` and has not expired at `now`
-    /// (superseded and archived memories included).
+    /// (superseded and archived memories included): [`MemoryStore::get_many`] of one.
     async fn get(
         &self,
         namespace: &Namespace,
         id: MemoryId,
         now: Timestamp,
-    ) -> Result<Option<Memory>, StoreError>;
+    ) -> Result<Option<Memory>, StoreError> {
+        Ok(self.get_many(namespace, &[id], now).await?.pop())
+    }
 
     /// The visible memories among `ids`, in no particular order; unknown ids are skipped.
     async fn get_many(
@@ -687,5 +707,24 @@ pub trait MemoryStore: Send + Sync + 'static {
     /// where plans do not depend on gathered statistics.
     async fn refresh_statistics(&self) -> Result<(), StoreError> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn df(pairs: &[(&str, i64)]) -> Vec<(String, i64)> {
+        pairs.iter().map(|(t, n)| ((*t).to_owned(), *n)).collect()
+    }
+
+    #[test]
+    fn common_terms_are_pruned_unless_every_term_is_common() {
+        // 2,000 memories: a term in more than 1,000 of them goes, rarest first among the rest.
+        let kept = informative_terms(2000, df(&[("我", 1900), ("爬山", 12), ("周末", 1000)]));
+        assert_eq!(kept, ["爬山", "周末"]);
+        let only_common = informative_terms(2000, df(&[("的", 1990), ("我", 1900)]));
+        assert_eq!(only_common, ["我"], "the rarest common term keeps the query matching");
+        assert!(informative_terms(2000, Vec::new()).is_empty(), "no term found: nothing to match");
     }
 }

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from urllib.parse import quote
 from typing import Any, Literal, NamedTuple, TypeVar
+from urllib.parse import quote
 
 import httpx
 
@@ -53,9 +53,10 @@ class _Op(NamedTuple):
     args_in: Literal["json", "query", "none"]
     """Where the arguments other than ``id`` and ``namespace`` go."""
     parse: Callable[[Any], Any]
-    namespace_in: Literal["body", "header", "none"] = "header"
-    """Where the namespace goes: the body's ``namespace`` field where the route has one (it takes
-    any Unicode), else ``X-Rearview-Namespace``; ``none`` for routes that ignore it."""
+    namespace_in: Literal["body", "query", "header", "none"] = "header"
+    """Where the namespace goes: the body's or the query string's ``namespace`` field where the
+    route has one (it takes any Unicode and beats the header), else ``X-Rearview-Namespace``;
+    ``none`` for routes that ignore it."""
 
 
 def _memories(key: str) -> Callable[[Any], list[Memory]]:
@@ -76,9 +77,9 @@ _OPS: dict[str, _Op] = {
     "store": _Op("POST", "/v1/memories", "json", StoreResult.model_validate, "body"),
     "recall": _Op("POST", "/v1/recall", "json", RecallResult.model_validate, "body"),
     "get": _Op("GET", "/v1/memories/{id}", "none", _one_memory),
-    "update": _Op("PATCH", "/v1/memories/{id}", "json", _one_memory),
+    "update": _Op("PATCH", "/v1/memories/{id}", "json", _one_memory, "body"),
     "delete": _Op("DELETE", "/v1/memories/{id}", "none", lambda _: None),
-    "list": _Op("GET", "/v1/memories", "query", _memories("memories")),
+    "list": _Op("GET", "/v1/memories", "query", _memories("memories"), "query"),
     "history": _Op("GET", "/v1/memories/{id}/history", "none", _memories("history")),
     "end_session": _Op("POST", "/v1/sessions/end", "json", SessionEnd.model_validate, "body"),
     "summarize": _Op("POST", "/v1/summarize", "json", _summary, "body"),
@@ -125,9 +126,25 @@ def _wire(value: Any) -> Any:
 
 
 def _query_value(value: Any) -> Any:
+    """A value for the query string; a list becomes repeated keys (``tags=a&tags=b``)."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_query_value(v) for v in value]
     return _wire(value)
+
+
+def _list_args(args: dict[str, Any]) -> dict[str, Any]:
+    """``list``'s arguments with the older ``tag`` folded into ``tags``."""
+    args = dict(args)
+    tag = args.pop("tag", None)
+    if tag is not None:
+        if args.get("tags") is not None:
+            raise ValueError("list() takes tags or tag (the older name for one tag), not both")
+        args["tags"] = [tag]
+    elif isinstance(args.get("tags"), str):
+        args["tags"] = [args["tags"]]  # one tag, not its letters
+    return args
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -203,7 +220,7 @@ class _Base:
         headers: dict[str, Any] = dict(self._headers)
         if namespace is None or op.namespace_in == "none":
             pass
-        elif op.namespace_in == "body":
+        elif op.namespace_in in ("body", "query"):
             args["namespace"] = namespace
         else:
             # The header carries percent-encoded UTF-8 (any namespace, Chinese ones included).
@@ -391,7 +408,7 @@ class Client(_Base):
         namespace: str | None = None,
     ) -> Memory:
         """Correct a memory: a changed text is kept as history; ``metadata`` replaces the whole
-        object; ``ttl`` counts from now. Give at least one change."""
+        object; ``ttl`` counts from now. Give at least one change (``namespace`` is none)."""
         return self._call("update", locals())
 
     def delete(self, id: str, *, namespace: str | None = None) -> None:
@@ -403,6 +420,7 @@ class Client(_Base):
         *,
         memory_type: MemoryType | None = None,
         session_id: str | None = None,
+        tags: Sequence[str] | None = None,
         tag: str | None = None,
         include_archived: bool | None = None,
         include_superseded: bool | None = None,
@@ -412,8 +430,11 @@ class Client(_Base):
         offset: int | None = None,
         namespace: str | None = None,
     ) -> builtins.list[Memory]:
-        """One page of memories, newest event first (``limit`` 1 to 1000, default 20)."""
-        return self._call("list", locals())
+        """One page of memories, newest event first (``limit`` 1 to 1000, default 20).
+
+        ``tags``: only memories carrying all of them (``metadata.tags``). ``tag`` is the older
+        name for one tag (``tag="x"`` is ``tags=["x"]``); giving both is a ``ValueError``."""
+        return self._call("list", _list_args(locals()))
 
     def history(self, id: str, *, namespace: str | None = None) -> builtins.list[Memory]:
         """The earlier texts and statements a memory replaced, latest replaced first."""
@@ -639,6 +660,7 @@ class AsyncClient(_Base):
         *,
         memory_type: MemoryType | None = None,
         session_id: str | None = None,
+        tags: Sequence[str] | None = None,
         tag: str | None = None,
         include_archived: bool | None = None,
         include_superseded: bool | None = None,
@@ -649,7 +671,7 @@ class AsyncClient(_Base):
         namespace: str | None = None,
     ) -> builtins.list[Memory]:
         """See :meth:`Client.list`."""
-        return await self._call("list", locals())
+        return await self._call("list", _list_args(locals()))
 
     async def history(self, id: str, *, namespace: str | None = None) -> builtins.list[Memory]:
         """See :meth:`Client.history`."""

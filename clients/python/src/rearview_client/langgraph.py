@@ -267,7 +267,7 @@ class RearviewStore(BaseStore):
             memories = yield (
                 "list",
                 {
-                    "tag": KEY_TAG + key,
+                    "tags": [KEY_TAG + key],
                     "include_archived": True,
                     "include_superseded": include_superseded,
                     "limit": 1000,

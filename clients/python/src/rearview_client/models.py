@@ -17,6 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 MemoryType = Literal["working", "episodic", "semantic"]
 """A memory tier."""
 
+DistillMethod = Literal["llm", "extractive-embeddings", "extractive-keywords"]
+"""How a distillation was written (schema ``DistillMethod``)."""
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=False)
@@ -74,7 +77,7 @@ class Memory(_Model):
 
 class Superseded(_Model):
     """A memory a store or a link made history (items of ``superseded`` in the store and link
-    answers)."""
+    answers). Schema ``SupersededMemory``."""
 
     id: str
     made_by: str
@@ -82,7 +85,8 @@ class Superseded(_Model):
 
 
 class Merge(_Model):
-    """How a stored text was merged into an existing memory (the store answer's ``merged``)."""
+    """How a stored text was merged into an existing memory (the store answer's ``merged``).
+    Schema ``MergedView``."""
 
     into: str
     exact: bool
@@ -91,7 +95,8 @@ class Merge(_Model):
 
 
 class StoreResult(_Model):
-    """Answer of ``POST /v1/memories``."""
+    """Answer of ``POST /v1/memories`` (and each of a session end's ``episodes``). Schema
+    ``Stored``."""
 
     id: str
     status: Literal["stored", "merged"]
@@ -141,7 +146,7 @@ class RecallResult(_Model):
 
 
 class SessionEnd(_Model):
-    """Answer of ``POST /v1/sessions/end``."""
+    """Answer of ``POST /v1/sessions/end``. Schema ``SessionEnded``."""
 
     working_memories: int
     small_talk: int
@@ -151,26 +156,28 @@ class SessionEnd(_Model):
 
 
 class Distillation(_Model):
-    """Answer of ``POST /v1/summarize``."""
+    """Answer of ``POST /v1/summarize``. Schema ``Distilled``."""
 
     memory: Memory
-    method: Literal["llm", "extractive-embeddings", "extractive-keywords"]
+    method: DistillMethod
     model: str | None
     originals_changed: int
     already_existed: bool
 
 
 class DistillationPreview(_Model):
-    """Answer of ``POST /v1/summarize`` with ``dry_run`` (its ``preview``)."""
+    """Answer of ``POST /v1/summarize`` with ``dry_run`` (its ``preview``). Schema
+    ``PreviewView``."""
 
     content: str
-    method: str
+    method: DistillMethod
     model: str | None
     sources: int
 
 
 class Suggestion(_Model):
-    """A group of similar episodes worth distilling (``POST /v1/suggest-distillations``)."""
+    """A group of similar episodes worth distilling (``POST /v1/suggest-distillations``). Schema
+    ``SuggestionView``."""
 
     episode_ids: list[str]
     cohesion: float
@@ -178,21 +185,21 @@ class Suggestion(_Model):
 
 
 class LinkResult(_Model):
-    """Answer of ``POST /v1/link``."""
+    """Answer of ``POST /v1/link``. Schema ``Linked``."""
 
     memory: Memory
     superseded: list[Superseded]
 
 
 class PendingReview(_Model):
-    """An item of ``GET /v1/possible-updates``."""
+    """An item of ``GET /v1/possible-updates``. Schema ``PendingView``."""
 
     memory: Memory
     possible_updates: list[PossibleUpdate]
 
 
 class TierStats(_Model):
-    """Counts of one namespace and tier (``GET /v1/stats``)."""
+    """Counts of one namespace and tier (``GET /v1/stats``). Schema ``TierCountView``."""
 
     namespace: str
     memory_type: str
@@ -203,30 +210,63 @@ class TierStats(_Model):
 
 
 class IndexUsage(_Model):
-    """The server's in-memory search indexes (``GET /v1/stats``, admin keys; zeros otherwise)."""
+    """The server's in-memory search indexes (``GET /v1/stats``, admin keys; zeros otherwise).
+    Schema ``IndexesView``."""
 
     namespaces_loaded: int
     """Namespaces whose indexes are in memory."""
     bytes: int
     """Roughly the bytes they hold."""
-    budget_bytes: int | None = None
+    budget_bytes: int | None
     """``index_memory``; ``None`` when every namespace is loaded at start."""
     evictions: int
     """Namespaces dropped from memory since start, least recently used first."""
 
 
+class ModelVectors(_Model):
+    """Stored vectors of one embedding model (``GET /v1/stats``). Schema ``ModelVectorsView``."""
+
+    model: str
+    vectors: int
+
+
+class EmbeddingModel(_Model):
+    """An embedding model in use (``GET /v1/stats``). Schema ``ModelView``."""
+
+    model: str
+    dimensions: int
+
+
+class EmbeddingStats(_Model):
+    """The embedding models' state (``GET /v1/stats``). Schema ``EmbeddingView``."""
+
+    model: str | None
+    """The primary model; ``None`` in keyword-only mode."""
+    dimensions: int | None
+    models: list[EmbeddingModel]
+    """Every model in use, primary first."""
+    degraded: bool
+    """True when recall is keyword-only."""
+    status: str
+    """``ready``, or why recall is keyword-only."""
+    indexed_vectors: int
+    graph_vectors: int
+    pending: int
+    """Missing vectors waiting for backfill."""
+
+
 class Stats(_Model):
-    """Answer of ``GET /v1/stats``: what the caller may see."""
+    """Answer of ``GET /v1/stats``: what the caller may see. Schema ``Stats``."""
 
     store: str
     size_bytes: int
     tiers: list[TierStats]
-    vectors_per_model: list[dict[str, Any]]
-    embedding: dict[str, Any]
+    vectors_per_model: list[ModelVectors]
+    embedding: EmbeddingStats
+    indexes: IndexUsage
+    """The in-memory search indexes (loaded on demand within ``index_memory``)."""
     granted: list[str] | None = None
     """For a key limited to some namespaces: those namespaces (also the empty ones)."""
-    indexes: IndexUsage | None = None
-    """The in-memory search indexes (loaded on demand within ``index_memory``)."""
 
     @property
     def namespaces(self) -> list[str]:
@@ -237,21 +277,21 @@ class Stats(_Model):
 
 class ApiKey(_Model):
     """An API key as ``/v1/keys`` shows it; ``key`` (the secret) only in the answer to its
-    creation."""
+    creation. Schema ``ApiKey``."""
 
     id: str
     namespaces: list[str]
     admin: bool
-    label: str | None = None
+    label: str | None
     created_at: datetime
-    expires_at: datetime | None = None
-    revoked_at: datetime | None = None
+    expires_at: datetime | None
+    revoked_at: datetime | None
     active: bool
     key: str | None = None
 
 
 class TimelineDay(_Model):
-    """Memories per tier whose event happened on ``day``."""
+    """Memories per tier whose event happened on ``day``. Schema ``DayView``."""
 
     day: date
     working: int
@@ -260,7 +300,7 @@ class TimelineDay(_Model):
 
 
 class LatencyMinute(_Model):
-    """Recall latency over one minute (admin keys only)."""
+    """Recall latency over one minute (admin keys only). Schema ``MinuteView``."""
 
     minute: datetime
     count: int
@@ -269,7 +309,7 @@ class LatencyMinute(_Model):
 
 
 class Timeline(_Model):
-    """Answer of ``GET /v1/timeline``."""
+    """Answer of ``GET /v1/timeline``. Schema ``Timeline``."""
 
     namespace: str
     days: int
@@ -278,11 +318,11 @@ class Timeline(_Model):
 
 
 class CleanupResult(_Model):
-    """Answer of ``POST /v1/cleanup``."""
+    """Answer of ``POST /v1/cleanup``. Schema ``Cleaned``."""
 
     cleaned: int
-    namespace: str | None = None
-    """The namespace cleaned (always sent, but optional in the document)."""
+    namespace: str
+    """The namespace cleaned."""
 
 
 class ErrorBody(_Model):
@@ -296,8 +336,11 @@ __all__ = [
     "ApiKey",
     "IndexUsage",
     "CleanupResult",
+    "DistillMethod",
     "Distillation",
     "DistillationPreview",
+    "EmbeddingModel",
+    "EmbeddingStats",
     "ErrorBody",
     "LatencyMinute",
     "Link",
@@ -305,6 +348,7 @@ __all__ = [
     "Memory",
     "MemoryType",
     "Merge",
+    "ModelVectors",
     "PendingReview",
     "PossibleUpdate",
     "RecallHit",

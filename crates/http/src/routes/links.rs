@@ -45,6 +45,7 @@ pub async fn unlink(
 #[serde(deny_unknown_fields)]
 pub struct ReviewQuery {
     /// Page size, 1 to 1000; default 20.
+    #[schemars(range(min = 1, max = 1000))]
     limit: Option<u64>,
     /// Memories to skip; default 0.
     offset: Option<u64>,

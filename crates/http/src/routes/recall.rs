@@ -59,6 +59,7 @@ pub async fn stats(State(state): State<AppState>, tenant: Tenant) -> Answer {
 #[serde(deny_unknown_fields)]
 pub struct TimelineQuery {
     /// Days back, today included: 1 to 366; default 30.
+    #[schemars(range(min = 1, max = 366))]
     days: Option<u32>,
 }
 
