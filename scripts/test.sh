@@ -45,14 +45,22 @@ if ! "$contract_venv/bin/python" -c 'import schemathesis' 2>/dev/null \
 fi
 
 step "Chromium and ChromeDriver for the console test (Debian packages)"
+# Installed when this runs as root on Debian (as CI does). Elsewhere, without them, the console
+# test is skipped and the summary says so; REARVIEW_REQUIRE_CONSOLE=1 makes that a failure.
+console_skip=""
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
   || ! fc-list 2>/dev/null | grep -qi 'Noto Sans CJK'; then
-  if [ "$(id -u)" != 0 ]; then
-    echo "the console test needs: apt-get install chromium chromium-driver fonts-noto-cjk (as root)" >&2
-    exit 1
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null
+  else
+    console_skip="needs chromium, chromedriver and a Noto Sans CJK font (Debian, as root: apt-get install chromium chromium-driver fonts-noto-cjk)"
+    if [ -n "${REARVIEW_REQUIRE_CONSOLE:-}" ]; then
+      echo "REARVIEW_REQUIRE_CONSOLE is set, but the console test $console_skip" >&2
+      exit 1
+    fi
+    echo "the console test will be skipped: it $console_skip" >&2
   fi
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null
 fi
 
 step "PostgreSQL 16 + pgvector for the PostgreSQL backend's tests (scripts/pg-up.sh)"
@@ -122,11 +130,18 @@ check "$venv/bin/python" tests/e2e/imports_e2e.py "$bin"
 step "plain recall: issue 40's five memories over MCP, REST and the CLI (default model)"
 check "$venv/bin/python" tests/e2e/plain_recall.py "$bin"
 
+step "the docs' examples: every rearview command in the README's and the manual's sh fences"
+check python3 tests/e2e/docs_examples.py "$bin"
+
 step "two rearview servers on one PostgreSQL database, over REST"
 check python3 tests/e2e/postgres_e2e.py "$bin"
 
 step "web console in headless Chromium (Selenium): every page, URL state, API keys, state bugs, phone width"
-check "$venv/bin/python" tests/e2e/console_e2e.py "$bin"
+if [ -z "$console_skip" ]; then
+  check "$venv/bin/python" tests/e2e/console_e2e.py "$bin"
+else
+  echo "skipped: the console test $console_skip" | tee -a "$log"
+fi
 
 step "REST API against its own OpenAPI document (schemathesis; without and with a key)"
 check "$contract_venv/bin/python" tests/e2e/openapi_contract.py "$bin"
@@ -158,5 +173,7 @@ check "$examples_venv/bin/python" examples/run_examples.py "$bin"
 # tests); close with the totals so the run's outcome is readable at a glance.
 passed=$(grep -Eo '[0-9]+ passed' "$log" | awk '{ s += $1 } END { print s + 0 }')
 failed=$(grep -Eo '[0-9]+ failed' "$log" | awk '{ s += $1 } END { print s + 0 }')
-echo "summary: $passed passed, $failed failed"
+skipped=$(grep -c '^skipped' "$log" || true)
+if [ "$skipped" -gt 0 ]; then skipped=", $skipped skipped"; else skipped=""; fi
+echo "summary: $passed passed, $failed failed$skipped"
 exit "$status"

@@ -6,7 +6,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Long-term memory for LLM agents.
 #[derive(Debug, Parser)]
-#[command(name = "rearview", version, about, long_about = None)]
+// Every flag of `Cli` is global: a subcommand's help lists its own options first and these
+// after them, under their own heading; `-h` shows the common few, `--help` all of them.
+#[command(name = "rearview", version, about, long_about = None, next_help_heading = "Global options")]
 pub struct Cli {
     /// Config file (TOML, or YAML such as the design's config/settings.yaml). Default:
     /// $REARVIEW_CONFIG, else $XDG_CONFIG_HOME/rearview/config.toml when it exists. Precedence:
@@ -34,101 +36,101 @@ pub struct Cli {
     /// comma-separate several to keep a vector space per model (the first is the primary).
     /// Fetched on first use into --models-dir [env: REARVIEW_MODEL, EMBEDDING_MODEL]. Default:
     /// multilingual-e5-small, or none when --embed-url is set (set both to use both).
-    #[arg(long, global = true, value_name = "NAME|DIR|none")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "NAME|DIR|none")]
     pub model: Option<String>,
 
     /// Where fetched models live [env: REARVIEW_MODELS_DIR]. Default:
     /// $XDG_CACHE_HOME/rearview/models (~/.cache/rearview/models).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "DIR")]
     pub models_dir: Option<String>,
 
     /// Threads for local model inference [env: REARVIEW_EMBED_THREADS]. Default: all cores.
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "N")]
     pub embed_threads: Option<String>,
 
     /// The primary embedding model's dimension, checked at start-up; a mismatch is an error,
     /// never a truncation [env: REARVIEW_VECTOR_DIM, VECTOR_DIM].
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "N")]
     pub vector_dim: Option<String>,
 
     /// Embedding endpoint (OpenAI-compatible), e.g. `http://localhost:11434/v1` (Ollama) or
     /// `https://api.openai.com/v1` [env: REARVIEW_EMBED_URL].
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "URL")]
     pub embed_url: Option<String>,
 
     /// Embedding model name at --embed-url, e.g. text-embedding-3-small or bge-m3
     /// [env: REARVIEW_EMBED_MODEL].
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "NAME")]
     pub embed_model: Option<String>,
 
     /// Name of the environment variable holding the endpoint's API key [env:
     /// REARVIEW_EMBED_API_KEY_ENV]. The key itself is never taken from a flag (process lists
     /// show flags): set it as embed_api_key in the config file or REARVIEW_EMBED_API_KEY.
-    #[arg(long, global = true, value_name = "VAR")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "VAR")]
     pub embed_api_key_env: Option<String>,
 
     /// Vector length, if known; an endpoint answering with another length is an error
     /// [env: REARVIEW_EMBED_DIMENSIONS].
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "N")]
     pub embed_dimensions: Option<String>,
 
     /// Seconds between the servers' (`serve`, `mcp`) sweeps of expired memories; 0 turns the
     /// sweep off (expired memories stay invisible either way) [env: REARVIEW_SWEEP_INTERVAL]
     /// [default: 3600].
-    #[arg(long, global = true, value_name = "SECS")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "SECS")]
     pub sweep_interval: Option<String>,
 
     /// Memory for search indexes: a namespace's keyword index and vectors load when it is first
     /// used, and the least recently used are dropped past this size (e.g. `2GiB`, `512MiB`,
     /// bytes); `auto` is a quarter of the machine's memory; `all` loads every namespace at start
     /// and keeps it [env: REARVIEW_INDEX_MEMORY] [default: auto].
-    #[arg(long, global = true, value_name = "SIZE")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "SIZE")]
     pub index_memory: Option<String>,
 
     /// Longest memory accepted, in characters (Chinese and English alike); longer content is
     /// refused with an error naming the limit [env: REARVIEW_MAX_CONTENT_CHARS] [default: 32768].
-    #[arg(long, global = true, value_name = "CHARS")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "CHARS")]
     pub max_content_chars: Option<String>,
 
     /// Chat endpoint (OpenAI-compatible) for session extraction, distillation and long-memory
     /// summaries, e.g. `http://localhost:11434/v1` (Ollama) or `https://api.deepseek.com/v1`.
     /// Without one, rule-based and extractive methods are used [env: REARVIEW_LLM_URL].
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "URL")]
     pub llm_url: Option<String>,
 
     /// Chat model at --llm-url for every operation without its own, e.g. qwen2.5:7b
     /// [env: REARVIEW_LLM_MODEL].
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "NAME")]
     pub llm_model: Option<String>,
 
     /// Model for extracting a session's key events (a cheap one is fine)
     /// [env: REARVIEW_LLM_EXTRACT_MODEL].
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "NAME")]
     pub llm_extract_model: Option<String>,
 
     /// Model for distilling episodes into semantic memories (a stronger one pays off)
     /// [env: REARVIEW_LLM_DISTILL_MODEL].
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "NAME")]
     pub llm_distill_model: Option<String>,
 
     /// Model for summaries of long memories [env: REARVIEW_LLM_SUMMARY_MODEL].
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "NAME")]
     pub llm_summary_model: Option<String>,
 
     /// Name of the environment variable holding the chat endpoint's API key
     /// [env: REARVIEW_LLM_API_KEY_ENV]; or set llm_api_key in the file / REARVIEW_LLM_API_KEY.
-    #[arg(long, global = true, value_name = "VAR")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "VAR")]
     pub llm_api_key_env: Option<String>,
 
     /// Seconds one chat request may take (generation included) [env: REARVIEW_LLM_TIMEOUT]
     /// [default: 120].
-    #[arg(long, global = true, value_name = "SECS")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "SECS")]
     pub llm_timeout: Option<String>,
 
     /// Cosine above which a new memory merges into an existing one of the same tier (when no
     /// fact is lost), or `off`. Exact duplicates merge whenever dedup is on
     /// [env: REARVIEW_DEDUP_THRESHOLD] [default: 0.95].
-    #[arg(long, global = true, value_name = "COSINE|off")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "COSINE|off")]
     pub dedup_threshold: Option<String>,
 
     /// Cosine above which a current memory of the same tier is a candidate for being superseded
@@ -136,25 +138,25 @@ pub struct Cli {
     /// then decides, and what neither links is listed as a possible update), or `off` to detect
     /// no updates (explicit --supersedes still work) [env: REARVIEW_SUPERSEDE_THRESHOLD]
     /// [default: 0.82].
-    #[arg(long, global = true, value_name = "COSINE|off")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "COSINE|off")]
     pub supersede_threshold: Option<String>,
 
     /// Without an LLM, let the rule link a new memory to the older one it updates where its own
     /// words say so (a change from the older value, a new value of the same statement, a change
     /// about what both name), or `false`: only possible updates are listed
     /// [env: REARVIEW_SUPERSEDE_BY_RULE] [default: true].
-    #[arg(long, global = true, value_name = "true|false", num_args = 0..=1, default_missing_value = "true")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "true|false", num_args = 0..=1, default_missing_value = "true")]
     pub supersede_by_rule: Option<String>,
 
     /// Days an episodic memory may go unwritten and unrecalled before the sweep archives it;
     /// 0 = never [env: REARVIEW_ARCHIVE_AFTER_DAYS] [default: 90].
-    #[arg(long, global = true, value_name = "DAYS")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "DAYS")]
     pub archive_after_days: Option<String>,
 
     /// Let the servers' sweep distill groups of similar episodes on its own (off: the design
     /// warns that unsupervised distillation pollutes memory; use `suggest` + `summarize`)
     /// [env: REARVIEW_AUTO_DISTILL].
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true)]
     pub auto_distill: bool,
 
     /// More logging on stderr (-v info, -vv debug). REARVIEW_LOG overrides.
@@ -163,11 +165,24 @@ pub struct Cli {
 
     /// Log lines as text or as one JSON object per line (servers log one audit event per tool
     /// call at info level by default).
-    #[arg(long, global = true, value_enum, env = "REARVIEW_LOG_FORMAT", default_value = "text")]
+    #[arg(
+        long,
+        global = true,
+        hide_short_help = true,
+        value_enum,
+        env = "REARVIEW_LOG_FORMAT",
+        default_value = "text"
+    )]
     pub log_format: LogFormat,
 
     /// Append logs to this file instead of stderr.
-    #[arg(long, global = true, value_name = "PATH", env = "REARVIEW_LOG_FILE")]
+    #[arg(
+        long,
+        global = true,
+        hide_short_help = true,
+        value_name = "PATH",
+        env = "REARVIEW_LOG_FILE"
+    )]
     pub log_file: Option<PathBuf>,
 
     /// What to do.

@@ -5,7 +5,7 @@
 //! indexes built from the store at start-up, so without help it would never find what the others
 //! stored, and would keep finding what they deleted until recall's row read dropped it.
 //!
-//! The store keeps a change log (`MemoryStore::changes_since`): every committed write that can
+//! The store keeps a change log (`StoreMaintenance::changes_since`): every committed write that can
 //! change a search result names the memory it touched. A process remembers the log position it
 //! has caught up to, and [`MemoryService::follow_changes`] (called every fraction of a second by
 //! the servers) reads what came after, re-reads those memories from the store and replaces their

@@ -116,7 +116,7 @@ pub struct ServiceConfig {
     /// Where large namespaces' vector graphs are saved between runs (`graphs.rs`); `None`: not
     /// saved, rebuilt at every start.
     pub graph_dir: Option<std::path::PathBuf>,
-    /// Search in the store itself when it can (`MemoryStore::searches_in_store`: PostgreSQL):
+    /// Search in the store itself when it can (`VectorStore::searches_in_store`: PostgreSQL):
     /// no vectors or keyword postings are loaded into memory, and `keyword_search` is then the
     /// store's (`lookup.rs`). Ignored for a store that cannot. Default on.
     pub search_in_store: bool,

@@ -2,7 +2,7 @@
 //! and back, or between two databases of one backend.
 //!
 //! The copy is exact: each memory with its keyword terms and every vector, ids, timestamps and
-//! access counts unchanged (`MemoryStore::records` read, `insert_many` written, one transaction
+//! access counts unchanged (`MemoryRecords::records` read, `insert_many` written, one transaction
 //! per page), plus the settings that describe how the data was built (the tokenizer) and the
 //! API keys. It is resumable: a
 //! memory already in the target (same id) is skipped, so an interrupted run is simply run again.

@@ -38,7 +38,7 @@ impl ImportItem {
 
 impl MemoryService {
     /// One page of `namespace`'s memories in id order after `after`, expired and archived ones
-    /// included, with their vectors when `with_vectors` (see `MemoryStore::export_page`).
+    /// included, with their vectors when `with_vectors` (see `MemoryRecords::export_page`).
     pub async fn export_page(
         &self,
         namespace: &Namespace,
@@ -115,7 +115,7 @@ impl MemoryService {
     }
 
     /// Call once a bulk load ([`MemoryService::import_many`] batches) is done: brings the
-    /// store's planner statistics up to date (`MemoryStore::refresh_statistics`). Advisory: a
+    /// store's planner statistics up to date (`StoreMaintenance::refresh_statistics`). Advisory: a
     /// failure is logged, and the database's own maintenance gets there later.
     pub async fn finish_import(&self) {
         if let Err(e) = self.store.refresh_statistics().await {

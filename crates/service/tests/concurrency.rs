@@ -13,9 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use rearview_core::{
-    Clock, ManualClock, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp,
-};
+use rearview_core::{Clock, ManualClock, Memory, MemoryFilter, MemoryType, Namespace};
 use rearview_embed::{Embedder, TestEmbedder, TextKind};
 use rearview_language::extract::adds_nothing;
 use rearview_llm::{Completion, LanguageModel, LlmError, Message, Operation};
@@ -23,10 +21,8 @@ use rearview_service::{
     DistillRequest, ErrorKind, LifecycleConfig, MemoryService, RememberRequest, ServiceConfig,
     Stored, UpdateRequest,
 };
-use rearview_store::{
-    Changes, FacetEntry, KeywordHit, KeywordVisitor, MemoryRecord, MemoryStore, MemoryUpdate, Page,
-    PendingEmbedding, StoreError, StoreStats, StoredVector, VectorEntry,
-};
+use rearview_store::testing::{HookedStore, InsertHook};
+use rearview_store::{MemoryStore, Page};
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 use tokio::sync::{Barrier, Semaphore, mpsc};
 
@@ -35,7 +31,7 @@ struct Harness {
     _dir: tempfile::TempDir,
 }
 
-/// A service over a fresh SQLite file, wrapped by `wrap` (e.g. in a [`GatedStore`]).
+/// A service over a fresh SQLite file, wrapped by `wrap` (e.g. by [`gated`]).
 async fn harness_over(
     lifecycle: LifecycleConfig,
     wrap: impl FnOnce(Arc<dyn MemoryStore>) -> Arc<dyn MemoryStore>,
@@ -256,15 +252,9 @@ async fn ending_a_session_twice_at_once_promotes_each_turn_once() {
 async fn a_write_waiting_in_one_namespace_never_blocks_another() {
     let (entered_tx, mut entered) = mpsc::unbounded_channel();
     let gate = Arc::new(Semaphore::new(0));
-    let gated = Arc::clone(&gate);
+    let gated_by = Arc::clone(&gate);
     let h = harness_over(LifecycleConfig::default(), move |inner| {
-        Arc::new(GatedStore {
-            inner,
-            namespace: ns("slow"),
-            gate: gated,
-            used: AtomicBool::new(false),
-            entered: entered_tx,
-        })
+        gated(inner, ns("slow"), gated_by, entered_tx)
     })
     .await;
 
@@ -496,260 +486,22 @@ async fn a_session_changed_or_ended_while_its_events_are_extracted_is_not_ended_
 
 /// A store that stops the first insert into `namespace` until `gate` gets a permit (telling
 /// `entered` when it got there); everything else passes straight through.
-struct GatedStore {
+fn gated(
     inner: Arc<dyn MemoryStore>,
     namespace: Namespace,
     gate: Arc<Semaphore>,
-    used: AtomicBool,
     entered: mpsc::UnboundedSender<()>,
-}
-
-#[async_trait]
-impl MemoryStore for GatedStore {
-    async fn insert(&self, record: &MemoryRecord) -> Result<(), StoreError> {
-        if record.memory.namespace == self.namespace && !self.used.swap(true, Ordering::SeqCst) {
-            self.entered.send(()).unwrap();
-            self.gate.acquire().await.unwrap().forget();
-        }
-        self.inner.insert(record).await
-    }
-
-    async fn insert_many(&self, records: &[MemoryRecord]) -> Result<Vec<bool>, StoreError> {
-        self.inner.insert_many(records).await
-    }
-
-    async fn get_many(
-        &self,
-        namespace: &Namespace,
-        ids: &[MemoryId],
-        now: Timestamp,
-    ) -> Result<Vec<Memory>, StoreError> {
-        self.inner.get_many(namespace, ids, now).await
-    }
-
-    async fn update(
-        &self,
-        namespace: &Namespace,
-        id: MemoryId,
-        update: &MemoryUpdate,
-    ) -> Result<Option<Memory>, StoreError> {
-        self.inner.update(namespace, id, update).await
-    }
-
-    async fn delete(&self, namespace: &Namespace, id: MemoryId) -> Result<bool, StoreError> {
-        self.inner.delete(namespace, id).await
-    }
-
-    async fn list(
-        &self,
-        namespace: &Namespace,
-        filter: &MemoryFilter,
-        now: Timestamp,
-        page: Page,
-    ) -> Result<Vec<Memory>, StoreError> {
-        self.inner.list(namespace, filter, now, page).await
-    }
-
-    async fn count(
-        &self,
-        namespace: &Namespace,
-        filter: &MemoryFilter,
-        now: Timestamp,
-    ) -> Result<u64, StoreError> {
-        self.inner.count(namespace, filter, now).await
-    }
-
-    async fn keyword_search(
-        &self,
-        namespace: &Namespace,
-        terms: &[String],
-        filter: &MemoryFilter,
-        now: Timestamp,
-        limit: usize,
-    ) -> Result<Vec<KeywordHit>, StoreError> {
-        self.inner.keyword_search(namespace, terms, filter, now, limit).await
-    }
-
-    async fn record_access(
-        &self,
-        namespace: &Namespace,
-        ids: &[MemoryId],
-        at: Timestamp,
-    ) -> Result<(), StoreError> {
-        self.inner.record_access(namespace, ids, at).await
-    }
-
-    async fn put_vector(
-        &self,
-        namespace: &Namespace,
-        id: MemoryId,
-        vector: &StoredVector,
-    ) -> Result<bool, StoreError> {
-        self.inner.put_vector(namespace, id, vector).await
-    }
-
-    async fn delete_expired(
-        &self,
-        namespace: Option<&Namespace>,
-        now: Timestamp,
-    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError> {
-        self.inner.delete_expired(namespace, now).await
-    }
-
-    async fn find_by_hash(
-        &self,
-        namespace: &Namespace,
-        hash: &str,
-        now: Timestamp,
-    ) -> Result<Vec<Memory>, StoreError> {
-        self.inner.find_by_hash(namespace, hash, now).await
-    }
-
-    async fn predecessors(
-        &self,
-        namespace: &Namespace,
-        id: MemoryId,
-        now: Timestamp,
-    ) -> Result<Vec<Memory>, StoreError> {
-        self.inner.predecessors(namespace, id, now).await
-    }
-
-    async fn pending_review(
-        &self,
-        namespace: &Namespace,
-        now: Timestamp,
-        page: Page,
-    ) -> Result<Vec<Memory>, StoreError> {
-        self.inner.pending_review(namespace, now, page).await
-    }
-
-    async fn claim_sweep(
-        &self,
-        now: Timestamp,
-        every: chrono::TimeDelta,
-    ) -> Result<bool, StoreError> {
-        self.inner.claim_sweep(now, every).await
-    }
-
-    async fn daily_counts(
-        &self,
-        namespace: &Namespace,
-        since: Timestamp,
-        now: Timestamp,
-    ) -> Result<Vec<rearview_store::DayCount>, StoreError> {
-        self.inner.daily_counts(namespace, since, now).await
-    }
-
-    async fn archive_idle(
-        &self,
-        namespace: Option<&Namespace>,
-        memory_type: MemoryType,
-        idle_since: Timestamp,
-        now: Timestamp,
-    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError> {
-        self.inner.archive_idle(namespace, memory_type, idle_since, now).await
-    }
-
-    async fn export_page(
-        &self,
-        namespace: &Namespace,
-        after: Option<MemoryId>,
-        limit: usize,
-        with_vectors: bool,
-    ) -> Result<Vec<(Memory, Vec<StoredVector>)>, StoreError> {
-        self.inner.export_page(namespace, after, limit, with_vectors).await
-    }
-
-    async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError> {
-        self.inner.vectors(model_id).await
-    }
-
-    async fn visit_keyword_entries(
-        &self,
-        except: &[Namespace],
-        visit: KeywordVisitor,
-    ) -> Result<(), StoreError> {
-        self.inner.visit_keyword_entries(except, visit).await
-    }
-
-    async fn visit_namespace_keyword_entries(
-        &self,
-        namespace: &Namespace,
-        visit: KeywordVisitor,
-    ) -> Result<(), StoreError> {
-        self.inner.visit_namespace_keyword_entries(namespace, visit).await
-    }
-
-    async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError> {
-        self.inner.vector_facets(model_id).await
-    }
-
-    async fn namespace_vectors(
-        &self,
-        model_id: &str,
-        namespace: &Namespace,
-    ) -> Result<Vec<VectorEntry>, StoreError> {
-        self.inner.namespace_vectors(model_id, namespace).await
-    }
-
-    async fn change_position(&self) -> Result<u64, StoreError> {
-        self.inner.change_position().await
-    }
-
-    async fn changes_since(&self, position: u64, limit: usize) -> Result<Changes, StoreError> {
-        self.inner.changes_since(position, limit).await
-    }
-
-    async fn prune_changes(&self, keep: u64) -> Result<u64, StoreError> {
-        self.inner.prune_changes(keep).await
-    }
-
-    async fn records(
-        &self,
-        namespace: &Namespace,
-        ids: &[MemoryId],
-    ) -> Result<Vec<MemoryRecord>, StoreError> {
-        self.inner.records(namespace, ids).await
-    }
-
-    async fn pending_embeddings(
-        &self,
-        model_id: &str,
-        namespace: Option<&Namespace>,
-        limit: usize,
-    ) -> Result<Vec<PendingEmbedding>, StoreError> {
-        self.inner.pending_embeddings(model_id, namespace, limit).await
-    }
-
-    async fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
-        self.inner.setting(key).await
-    }
-
-    async fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.inner.set_setting(key, value).await
-    }
-
-    async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError> {
-        self.inner.stats(now).await
-    }
-
-    async fn insert_key(&self, key: &rearview_store::ApiKeyRecord) -> Result<bool, StoreError> {
-        self.inner.insert_key(key).await
-    }
-
-    async fn find_key(&self, id: &str) -> Result<Option<rearview_store::ApiKeyRecord>, StoreError> {
-        self.inner.find_key(id).await
-    }
-
-    async fn list_keys(&self) -> Result<Vec<rearview_store::ApiKeyRecord>, StoreError> {
-        self.inner.list_keys().await
-    }
-
-    async fn revoke_key(&self, id: &str, at: Timestamp) -> Result<bool, StoreError> {
-        self.inner.revoke_key(id, at).await
-    }
-
-    async fn count_active_keys(&self, now: Timestamp) -> Result<u64, StoreError> {
-        self.inner.count_active_keys(now).await
-    }
+) -> Arc<dyn MemoryStore> {
+    let used = Arc::new(AtomicBool::new(false));
+    let hook: InsertHook = Box::new(move |record| {
+        let first = record.memory.namespace == namespace && !used.swap(true, Ordering::SeqCst);
+        let (gate, entered) = (Arc::clone(&gate), entered.clone());
+        Box::pin(async move {
+            if first {
+                entered.send(()).unwrap();
+                gate.acquire().await.unwrap().forget();
+            }
+        })
+    });
+    Arc::new(HookedStore::new(inner, hook))
 }

@@ -14,6 +14,7 @@ use rearview_core::{Clock, ManualClock, MemoryId, Namespace};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
 use rearview_store::MemoryStore;
+use rearview_store::prelude::*;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 
 const LIMIT: usize = 40;

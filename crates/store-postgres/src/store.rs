@@ -4,10 +4,11 @@ use std::collections::HashMap;
 
 use async_trait::async_trait;
 use rearview_core::{Embedding, Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
+use rearview_store::prelude::*;
 use rearview_store::{
     ApiKeyRecord, Changes, DayCount, FacetEntry, KeywordHit, KeywordVisitor, MemoryRecord,
-    MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector,
-    VectorEntry, VectorMatch, WeightedKeywordHits,
+    MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector, VectorEntry,
+    VectorMatch, WeightedKeywordHits,
 };
 use tokio_postgres::Row;
 
@@ -80,7 +81,7 @@ pub(crate) fn named_ids(rows: &[Row]) -> Result<Vec<(Namespace, MemoryId)>, Stor
 }
 
 #[async_trait]
-impl MemoryStore for PgStore {
+impl MemoryRecords for PgStore {
     async fn insert(&self, record: &MemoryRecord) -> Result<(), StoreError> {
         match self.insert_many(std::slice::from_ref(record)).await?.as_slice() {
             [true] => Ok(()),
@@ -213,34 +214,6 @@ impl MemoryStore for PgStore {
         Ok(n.max(0) as u64)
     }
 
-    async fn keyword_search(
-        &self,
-        namespace: &Namespace,
-        terms: &[String],
-        filter: &MemoryFilter,
-        now: Timestamp,
-        limit: usize,
-    ) -> Result<Vec<KeywordHit>, StoreError> {
-        if limit == 0 || terms.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut client = self.client().await?;
-        let Some(ns_id) = self.namespace_id(&client, namespace).await? else {
-            return Ok(Vec::new());
-        };
-        // One snapshot for the statistics and the scores.
-        let tx = client
-            .build_transaction()
-            .read_only(true)
-            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
-            .start()
-            .await
-            .map_err(backend("starting a keyword search"))?;
-        let hits = keyword::search(&tx, ns_id, terms, filter, now, limit).await?;
-        tx.commit().await.map_err(backend("ending a keyword search"))?;
-        Ok(hits)
-    }
-
     async fn record_access(
         &self,
         namespace: &Namespace,
@@ -270,35 +243,6 @@ impl MemoryStore for PgStore {
             .await
             .map_err(backend("recording access"))?;
         Ok(())
-    }
-
-    async fn put_vector(
-        &self,
-        namespace: &Namespace,
-        id: MemoryId,
-        vector: &StoredVector,
-    ) -> Result<bool, StoreError> {
-        let mut client = self.client().await?;
-        let tx = write_tx!(client);
-        let Some(ns_id) = self.namespace_id_in(&tx, namespace).await? else { return Ok(false) };
-        let exists = tx
-            .query_opt("SELECT 1 FROM memories WHERE ns = $1 AND id = $2", &[&ns_id, &id.0])
-            .await
-            .map_err(backend("finding the memory for a vector"))?;
-        if exists.is_none() {
-            return Ok(false);
-        }
-        write_vectors(&tx, &[(id, vector)]).await?;
-        tx.commit().await.map_err(backend("committing"))?;
-        Ok(true)
-    }
-
-    async fn delete_expired(
-        &self,
-        namespace: Option<&Namespace>,
-        now: Timestamp,
-    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError> {
-        maintenance::delete_expired(self, namespace, now).await
     }
 
     async fn predecessors(
@@ -369,16 +313,6 @@ impl MemoryStore for PgStore {
         memories(&rows, namespace)
     }
 
-    async fn archive_idle(
-        &self,
-        namespace: Option<&Namespace>,
-        memory_type: MemoryType,
-        idle_since: Timestamp,
-        now: Timestamp,
-    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError> {
-        maintenance::archive_idle(self, namespace, memory_type, idle_since, now).await
-    }
-
     async fn export_page(
         &self,
         namespace: &Namespace,
@@ -389,20 +323,43 @@ impl MemoryStore for PgStore {
         loading::export_page(self, namespace, after, page_size, with_vectors).await
     }
 
-    async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError> {
-        loading::vectors(self, model_id).await
-    }
-
-    async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError> {
-        loading::vector_facets(self, model_id).await
-    }
-
-    async fn namespace_vectors(
+    async fn records(
         &self,
-        model_id: &str,
         namespace: &Namespace,
-    ) -> Result<Vec<VectorEntry>, StoreError> {
-        loading::namespace_vectors(self, model_id, namespace).await
+        wanted: &[MemoryId],
+    ) -> Result<Vec<MemoryRecord>, StoreError> {
+        changes::records(self, namespace, wanted).await
+    }
+}
+
+#[async_trait]
+impl KeywordStore for PgStore {
+    async fn keyword_search(
+        &self,
+        namespace: &Namespace,
+        terms: &[String],
+        filter: &MemoryFilter,
+        now: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<KeywordHit>, StoreError> {
+        if limit == 0 || terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut client = self.client().await?;
+        let Some(ns_id) = self.namespace_id(&client, namespace).await? else {
+            return Ok(Vec::new());
+        };
+        // One snapshot for the statistics and the scores.
+        let tx = client
+            .build_transaction()
+            .read_only(true)
+            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+            .start()
+            .await
+            .map_err(backend("starting a keyword search"))?;
+        let hits = keyword::search(&tx, ns_id, terms, filter, now, limit).await?;
+        tx.commit().await.map_err(backend("ending a keyword search"))?;
+        Ok(hits)
     }
 
     async fn visit_keyword_entries(
@@ -421,6 +378,71 @@ impl MemoryStore for PgStore {
         loading::visit_keyword_entries(self, loading::Visiting::Only(namespace), visit).await
     }
 
+    async fn weighted_keyword_search(
+        &self,
+        namespace: &Namespace,
+        terms: &[(String, f32)],
+        filter: &MemoryFilter,
+        now: Timestamp,
+        k: usize,
+    ) -> Result<Option<WeightedKeywordHits>, StoreError> {
+        let mut client = self.client().await?;
+        let Some(ns_id) = self.namespace_id(&client, namespace).await? else {
+            return Ok(Some(WeightedKeywordHits { hits: Vec::new(), full_match: 0.0 }));
+        };
+        // One snapshot for the statistics and the scores.
+        let tx = client
+            .build_transaction()
+            .read_only(true)
+            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+            .start()
+            .await
+            .map_err(backend("starting a keyword search"))?;
+        let found = search::weighted_keywords(&tx, ns_id, terms, filter, now, k).await?;
+        tx.commit().await.map_err(backend("ending a keyword search"))?;
+        Ok(Some(found))
+    }
+}
+
+#[async_trait]
+impl VectorStore for PgStore {
+    async fn put_vector(
+        &self,
+        namespace: &Namespace,
+        id: MemoryId,
+        vector: &StoredVector,
+    ) -> Result<bool, StoreError> {
+        let mut client = self.client().await?;
+        let tx = write_tx!(client);
+        let Some(ns_id) = self.namespace_id_in(&tx, namespace).await? else { return Ok(false) };
+        let exists = tx
+            .query_opt("SELECT 1 FROM memories WHERE ns = $1 AND id = $2", &[&ns_id, &id.0])
+            .await
+            .map_err(backend("finding the memory for a vector"))?;
+        if exists.is_none() {
+            return Ok(false);
+        }
+        write_vectors(&tx, &[(id, vector)]).await?;
+        tx.commit().await.map_err(backend("committing"))?;
+        Ok(true)
+    }
+
+    async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError> {
+        loading::vectors(self, model_id).await
+    }
+
+    async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError> {
+        loading::vector_facets(self, model_id).await
+    }
+
+    async fn namespace_vectors(
+        &self,
+        model_id: &str,
+        namespace: &Namespace,
+    ) -> Result<Vec<VectorEntry>, StoreError> {
+        loading::namespace_vectors(self, model_id, namespace).await
+    }
+
     async fn pending_embeddings(
         &self,
         model_id: &str,
@@ -428,48 +450,6 @@ impl MemoryStore for PgStore {
         page_size: usize,
     ) -> Result<Vec<PendingEmbedding>, StoreError> {
         maintenance::pending_embeddings(self, model_id, namespace, page_size).await
-    }
-
-    async fn change_position(&self) -> Result<u64, StoreError> {
-        changes::position(self).await
-    }
-
-    async fn changes_since(&self, position: u64, page: usize) -> Result<Changes, StoreError> {
-        changes::since(self, position, page).await
-    }
-
-    async fn prune_changes(&self, keep: u64) -> Result<u64, StoreError> {
-        changes::prune(self, keep).await
-    }
-
-    async fn records(
-        &self,
-        namespace: &Namespace,
-        wanted: &[MemoryId],
-    ) -> Result<Vec<MemoryRecord>, StoreError> {
-        changes::records(self, namespace, wanted).await
-    }
-
-    async fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let client = self.client().await?;
-        let row = client
-            .query_opt("SELECT value FROM settings WHERE key = $1", &[&key])
-            .await
-            .map_err(backend("reading a setting"))?;
-        row.map(|r| r.try_get(0)).transpose().map_err(backend("reading a setting"))
-    }
-
-    async fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        let client = self.client().await?;
-        client
-            .execute(
-                "INSERT INTO settings (key, value) VALUES ($1, $2) \
-                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                &[&key, &value],
-            )
-            .await
-            .map_err(backend("writing a setting"))?;
-        Ok(())
     }
 
     fn searches_in_store(&self) -> bool {
@@ -515,30 +495,83 @@ impl MemoryStore for PgStore {
         };
         search::similarities(&client, ns_id, model_id, wanted, query).await.map(Some)
     }
+}
 
-    async fn weighted_keyword_search(
+#[async_trait]
+impl KeyStore for PgStore {
+    async fn insert_key(&self, key: &ApiKeyRecord) -> Result<bool, StoreError> {
+        keys::insert(self, key).await
+    }
+
+    async fn find_key(&self, id: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
+        keys::find(self, id).await
+    }
+
+    async fn list_keys(&self) -> Result<Vec<ApiKeyRecord>, StoreError> {
+        keys::list(self).await
+    }
+
+    async fn revoke_key(&self, id: &str, at: Timestamp) -> Result<bool, StoreError> {
+        keys::revoke(self, id, at).await
+    }
+
+    async fn count_active_keys(&self, now: Timestamp) -> Result<u64, StoreError> {
+        keys::count_active(self, now).await
+    }
+}
+
+#[async_trait]
+impl StoreMaintenance for PgStore {
+    async fn delete_expired(
         &self,
-        namespace: &Namespace,
-        terms: &[(String, f32)],
-        filter: &MemoryFilter,
+        namespace: Option<&Namespace>,
         now: Timestamp,
-        k: usize,
-    ) -> Result<Option<WeightedKeywordHits>, StoreError> {
-        let mut client = self.client().await?;
-        let Some(ns_id) = self.namespace_id(&client, namespace).await? else {
-            return Ok(Some(WeightedKeywordHits { hits: Vec::new(), full_match: 0.0 }));
-        };
-        // One snapshot for the statistics and the scores.
-        let tx = client
-            .build_transaction()
-            .read_only(true)
-            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
-            .start()
+    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError> {
+        maintenance::delete_expired(self, namespace, now).await
+    }
+
+    async fn archive_idle(
+        &self,
+        namespace: Option<&Namespace>,
+        memory_type: MemoryType,
+        idle_since: Timestamp,
+        now: Timestamp,
+    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError> {
+        maintenance::archive_idle(self, namespace, memory_type, idle_since, now).await
+    }
+
+    async fn change_position(&self) -> Result<u64, StoreError> {
+        changes::position(self).await
+    }
+
+    async fn changes_since(&self, position: u64, page: usize) -> Result<Changes, StoreError> {
+        changes::since(self, position, page).await
+    }
+
+    async fn prune_changes(&self, keep: u64) -> Result<u64, StoreError> {
+        changes::prune(self, keep).await
+    }
+
+    async fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt("SELECT value FROM settings WHERE key = $1", &[&key])
             .await
-            .map_err(backend("starting a keyword search"))?;
-        let found = search::weighted_keywords(&tx, ns_id, terms, filter, now, k).await?;
-        tx.commit().await.map_err(backend("ending a keyword search"))?;
-        Ok(Some(found))
+            .map_err(backend("reading a setting"))?;
+        row.map(|r| r.try_get(0)).transpose().map_err(backend("reading a setting"))
+    }
+
+    async fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "INSERT INTO settings (key, value) VALUES ($1, $2) \
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                &[&key, &value],
+            )
+            .await
+            .map_err(backend("writing a setting"))?;
+        Ok(())
     }
 
     async fn claim_sweep(
@@ -560,26 +593,6 @@ impl MemoryStore for PgStore {
         now: Timestamp,
     ) -> Result<Vec<DayCount>, StoreError> {
         stats::daily_counts(self, namespace, since, now).await
-    }
-
-    async fn insert_key(&self, key: &ApiKeyRecord) -> Result<bool, StoreError> {
-        keys::insert(self, key).await
-    }
-
-    async fn find_key(&self, id: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
-        keys::find(self, id).await
-    }
-
-    async fn list_keys(&self) -> Result<Vec<ApiKeyRecord>, StoreError> {
-        keys::list(self).await
-    }
-
-    async fn revoke_key(&self, id: &str, at: Timestamp) -> Result<bool, StoreError> {
-        keys::revoke(self, id, at).await
-    }
-
-    async fn count_active_keys(&self, now: Timestamp) -> Result<u64, StoreError> {
-        keys::count_active(self, now).await
     }
 
     async fn refresh_statistics(&self) -> Result<(), StoreError> {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rearview_core::{Embedding, MemoryFilter};
-use rearview_store::MemoryStore;
+use rearview_store::prelude::*;
 use rearview_store::testing::{memory, ns, t0};
 use rearview_store_postgres::{PgConfig, PgStore};
 

@@ -4,7 +4,7 @@
 //! (required in CI).
 
 use rearview_core::MemoryFilter;
-use rearview_store::MemoryStore;
+use rearview_store::prelude::*;
 use rearview_store::testing::{memory, ns, t0};
 
 mod common;

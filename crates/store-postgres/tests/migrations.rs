@@ -5,7 +5,7 @@
 //! `REARVIEW_TEST_PG_URL` (required in CI).
 
 use rearview_core::MemoryFilter;
-use rearview_store::MemoryStore;
+use rearview_store::prelude::*;
 use rearview_store::testing::{memory, ns, t0};
 use rearview_store_postgres::{PgConfig, PgStore, SCHEMA_VERSION};
 

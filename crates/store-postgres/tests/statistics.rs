@@ -1,10 +1,11 @@
 //! After a bulk load the planner's statistics describe the data as loaded
-//! (`MemoryStore::refresh_statistics`), not the empty tables they were gathered on: without
+//! (`StoreMaintenance::refresh_statistics`), not the empty tables they were gathered on: without
 //! them a filled namespace is planned as a tiny one (an exact vector scan instead of the HNSW
 //! index). Needs `REARVIEW_TEST_PG_URL` (required in CI).
 
+use rearview_store::MemoryRecord;
+use rearview_store::prelude::*;
 use rearview_store::testing::{memory, record, t0};
-use rearview_store::{MemoryRecord, MemoryStore};
 
 mod common;
 

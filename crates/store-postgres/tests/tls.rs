@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
-use rearview_store::MemoryStore;
+use rearview_store::prelude::*;
 use rearview_store::testing::{memory, ns, t0};
 use rearview_store_postgres::{PgConfig, PgStore};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

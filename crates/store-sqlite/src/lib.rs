@@ -37,10 +37,10 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
+use rearview_store::prelude::*;
 use rearview_store::{
     ApiKeyRecord, Changes, DayCount, FacetEntry, KeywordHit, KeywordVisitor, MemoryRecord,
-    MemoryStore, MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector,
-    VectorEntry,
+    MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector, VectorEntry,
 };
 use rusqlite::{OptionalExtension, params, params_from_iter};
 
@@ -113,7 +113,7 @@ impl std::fmt::Debug for SqliteStore {
 }
 
 #[async_trait]
-impl MemoryStore for SqliteStore {
+impl MemoryRecords for SqliteStore {
     async fn insert(&self, record: &MemoryRecord) -> Result<(), StoreError> {
         let record = record.clone();
         self.write(move |inner, tx| {
@@ -222,15 +222,6 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
-    async fn delete_expired(
-        &self,
-        namespace: Option<&Namespace>,
-        now: Timestamp,
-    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError> {
-        let namespace = namespace.map(|n| n.as_str().to_owned());
-        self.write(move |_, tx| maintenance::delete_expired(tx, namespace.as_deref(), now)).await
-    }
-
     async fn predecessors(
         &self,
         namespace: &Namespace,
@@ -304,20 +295,6 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
-    async fn archive_idle(
-        &self,
-        namespace: Option<&Namespace>,
-        memory_type: MemoryType,
-        idle_since: Timestamp,
-        now: Timestamp,
-    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError> {
-        let namespace = namespace.map(|n| n.as_str().to_owned());
-        self.write(move |_, tx| {
-            maintenance::archive_idle(tx, namespace.as_deref(), memory_type, idle_since, now)
-        })
-        .await
-    }
-
     async fn list(
         &self,
         namespace: &Namespace,
@@ -360,25 +337,6 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
-    async fn keyword_search(
-        &self,
-        namespace: &Namespace,
-        terms: &[String],
-        filter: &MemoryFilter,
-        now: Timestamp,
-        limit: usize,
-    ) -> Result<Vec<KeywordHit>, StoreError> {
-        if limit == 0 {
-            return Ok(Vec::new());
-        }
-        let (namespace, terms, filter) = (namespace.clone(), terms.to_vec(), filter.clone());
-        self.read(move |inner, conn| {
-            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
-            keyword::search(conn, ns_id, &terms, &filter, now, limit)
-        })
-        .await
-    }
-
     async fn record_access(
         &self,
         namespace: &Namespace,
@@ -405,30 +363,6 @@ impl MemoryStore for SqliteStore {
                     .map_err(backend("recording access"))?;
             }
             Ok(())
-        })
-        .await
-    }
-
-    async fn put_vector(
-        &self,
-        namespace: &Namespace,
-        id: MemoryId,
-        vector: &StoredVector,
-    ) -> Result<bool, StoreError> {
-        let (namespace, vector) = (namespace.clone(), vector.clone());
-        self.write(move |inner, tx| {
-            let Some(ns_id) = inner.namespace_id(tx, &namespace)? else { return Ok(false) };
-            let rowid: Option<i64> = tx
-                .query_row(
-                    "SELECT rowid FROM memories WHERE ns = ?1 AND id = ?2",
-                    params![ns_id, id.to_string()],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(backend("finding the memory for a vector"))?;
-            let Some(rowid) = rowid else { return Ok(false) };
-            write_vector(tx, rowid, &vector)?;
-            Ok(true)
         })
         .await
     }
@@ -469,25 +403,37 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
-    async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError> {
-        let model_id = model_id.to_owned();
-        self.read(move |_, conn| codec::read_vectors(conn, &model_id, None)).await
-    }
-
-    async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError> {
-        let model_id = model_id.to_owned();
-        self.read(move |_, conn| codec::read_vector_facets(conn, &model_id)).await
-    }
-
-    async fn namespace_vectors(
+    async fn records(
         &self,
-        model_id: &str,
         namespace: &Namespace,
-    ) -> Result<Vec<VectorEntry>, StoreError> {
-        let (model_id, namespace) = (model_id.to_owned(), namespace.clone());
+        ids: &[MemoryId],
+    ) -> Result<Vec<MemoryRecord>, StoreError> {
+        let (namespace, ids) = (namespace.clone(), ids.to_vec());
         self.read(move |inner, conn| {
             let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
-            codec::read_vectors(conn, &model_id, Some(ns_id))
+            changes::records(conn, ns_id, &namespace, &ids)
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl KeywordStore for SqliteStore {
+    async fn keyword_search(
+        &self,
+        namespace: &Namespace,
+        terms: &[String],
+        filter: &MemoryFilter,
+        now: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<KeywordHit>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let (namespace, terms, filter) = (namespace.clone(), terms.to_vec(), filter.clone());
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
+            keyword::search(conn, ns_id, &terms, &filter, now, limit)
         })
         .await
     }
@@ -513,28 +459,53 @@ impl MemoryStore for SqliteStore {
         })
         .await
     }
+}
 
-    async fn change_position(&self) -> Result<u64, StoreError> {
-        self.read(|_, conn| changes::position(conn)).await
-    }
-
-    async fn changes_since(&self, position: u64, limit: usize) -> Result<Changes, StoreError> {
-        self.read(move |_, conn| changes::since(conn, position, limit)).await
-    }
-
-    async fn prune_changes(&self, keep: u64) -> Result<u64, StoreError> {
-        self.write(move |_, tx| changes::prune(tx, keep)).await
-    }
-
-    async fn records(
+#[async_trait]
+impl VectorStore for SqliteStore {
+    async fn put_vector(
         &self,
         namespace: &Namespace,
-        ids: &[MemoryId],
-    ) -> Result<Vec<MemoryRecord>, StoreError> {
-        let (namespace, ids) = (namespace.clone(), ids.to_vec());
+        id: MemoryId,
+        vector: &StoredVector,
+    ) -> Result<bool, StoreError> {
+        let (namespace, vector) = (namespace.clone(), vector.clone());
+        self.write(move |inner, tx| {
+            let Some(ns_id) = inner.namespace_id(tx, &namespace)? else { return Ok(false) };
+            let rowid: Option<i64> = tx
+                .query_row(
+                    "SELECT rowid FROM memories WHERE ns = ?1 AND id = ?2",
+                    params![ns_id, id.to_string()],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(backend("finding the memory for a vector"))?;
+            let Some(rowid) = rowid else { return Ok(false) };
+            write_vector(tx, rowid, &vector)?;
+            Ok(true)
+        })
+        .await
+    }
+
+    async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError> {
+        let model_id = model_id.to_owned();
+        self.read(move |_, conn| codec::read_vectors(conn, &model_id, None)).await
+    }
+
+    async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError> {
+        let model_id = model_id.to_owned();
+        self.read(move |_, conn| codec::read_vector_facets(conn, &model_id)).await
+    }
+
+    async fn namespace_vectors(
+        &self,
+        model_id: &str,
+        namespace: &Namespace,
+    ) -> Result<Vec<VectorEntry>, StoreError> {
+        let (model_id, namespace) = (model_id.to_owned(), namespace.clone());
         self.read(move |inner, conn| {
             let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
-            changes::records(conn, ns_id, &namespace, &ids)
+            codec::read_vectors(conn, &model_id, Some(ns_id))
         })
         .await
     }
@@ -551,6 +522,70 @@ impl MemoryStore for SqliteStore {
             maintenance::pending_embeddings(conn, &model_id, namespace.as_deref(), limit)
         })
         .await
+    }
+}
+
+#[async_trait]
+impl KeyStore for SqliteStore {
+    async fn insert_key(&self, key: &ApiKeyRecord) -> Result<bool, StoreError> {
+        let key = key.clone();
+        self.write(move |_, tx| keys::insert(tx, &key)).await
+    }
+
+    async fn find_key(&self, id: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
+        let id = id.to_owned();
+        self.read(move |_, conn| keys::find(conn, &id)).await
+    }
+
+    async fn list_keys(&self) -> Result<Vec<ApiKeyRecord>, StoreError> {
+        self.read(|_, conn| keys::list(conn)).await
+    }
+
+    async fn revoke_key(&self, id: &str, at: Timestamp) -> Result<bool, StoreError> {
+        let id = id.to_owned();
+        self.write(move |_, tx| keys::revoke(tx, &id, at)).await
+    }
+
+    async fn count_active_keys(&self, now: Timestamp) -> Result<u64, StoreError> {
+        self.read(move |_, conn| keys::count_active(conn, now)).await
+    }
+}
+
+#[async_trait]
+impl StoreMaintenance for SqliteStore {
+    async fn delete_expired(
+        &self,
+        namespace: Option<&Namespace>,
+        now: Timestamp,
+    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError> {
+        let namespace = namespace.map(|n| n.as_str().to_owned());
+        self.write(move |_, tx| maintenance::delete_expired(tx, namespace.as_deref(), now)).await
+    }
+
+    async fn archive_idle(
+        &self,
+        namespace: Option<&Namespace>,
+        memory_type: MemoryType,
+        idle_since: Timestamp,
+        now: Timestamp,
+    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError> {
+        let namespace = namespace.map(|n| n.as_str().to_owned());
+        self.write(move |_, tx| {
+            maintenance::archive_idle(tx, namespace.as_deref(), memory_type, idle_since, now)
+        })
+        .await
+    }
+
+    async fn change_position(&self) -> Result<u64, StoreError> {
+        self.read(|_, conn| changes::position(conn)).await
+    }
+
+    async fn changes_since(&self, position: u64, limit: usize) -> Result<Changes, StoreError> {
+        self.read(move |_, conn| changes::since(conn, position, limit)).await
+    }
+
+    async fn prune_changes(&self, keep: u64) -> Result<u64, StoreError> {
+        self.write(move |_, tx| changes::prune(tx, keep)).await
     }
 
     async fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
@@ -575,29 +610,6 @@ impl MemoryStore for SqliteStore {
             Ok(())
         })
         .await
-    }
-
-    async fn insert_key(&self, key: &ApiKeyRecord) -> Result<bool, StoreError> {
-        let key = key.clone();
-        self.write(move |_, tx| keys::insert(tx, &key)).await
-    }
-
-    async fn find_key(&self, id: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
-        let id = id.to_owned();
-        self.read(move |_, conn| keys::find(conn, &id)).await
-    }
-
-    async fn list_keys(&self) -> Result<Vec<ApiKeyRecord>, StoreError> {
-        self.read(|_, conn| keys::list(conn)).await
-    }
-
-    async fn revoke_key(&self, id: &str, at: Timestamp) -> Result<bool, StoreError> {
-        let id = id.to_owned();
-        self.write(move |_, tx| keys::revoke(tx, &id, at)).await
-    }
-
-    async fn count_active_keys(&self, now: Timestamp) -> Result<u64, StoreError> {
-        self.read(move |_, conn| keys::count_active(conn, now)).await
     }
 
     async fn daily_counts(

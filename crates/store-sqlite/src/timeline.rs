@@ -8,7 +8,7 @@ use crate::codec::{self, backend, micros};
 
 const DAY_MICROS: i64 = 86_400_000_000;
 
-/// [`rearview_store::MemoryStore::daily_counts`]: a range scan of the `(ns, occurred_at)`
+/// [`rearview_store::StoreMaintenance::daily_counts`]: a range scan of the `(ns, occurred_at)`
 /// index from the first day's midnight.
 pub(crate) fn daily_counts(
     conn: &Connection,

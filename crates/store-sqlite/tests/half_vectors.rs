@@ -3,8 +3,9 @@
 //! vectors migrates to the same values a new write stores.
 
 use rearview_core::Embedding;
+use rearview_store::prelude::*;
 use rearview_store::testing::{memory, t0};
-use rearview_store::{MemoryRecord, MemoryStore, StoredVector};
+use rearview_store::{MemoryRecord, StoredVector};
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 use rusqlite::Connection;
 

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use rearview_core::{MemoryFilter, MemoryId, Namespace};
+use rearview_store::prelude::*;
 use rearview_store::testing::{memory, ns, t0};
-use rearview_store::{MemoryRecord, MemoryStore, normalize_term};
+use rearview_store::{MemoryRecord, normalize_term};
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
 use rusqlite::Connection;
 

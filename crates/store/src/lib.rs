@@ -85,7 +85,7 @@ pub struct KeywordEntry {
     pub terms: Vec<String>,
 }
 
-/// What [`MemoryStore::visit_keyword_entries`] calls with each entry.
+/// What [`KeywordStore::visit_keyword_entries`] calls with each entry.
 pub type KeywordVisitor = Box<dyn FnMut(KeywordEntry) + Send>;
 
 /// How every backend normalises a keyword term before indexing or matching it: lower-cased, only
@@ -126,7 +126,7 @@ pub struct KeywordHit {
     pub bm25: f32,
 }
 
-/// The answer of [`MemoryStore::weighted_keyword_search`].
+/// The answer of [`KeywordStore::weighted_keyword_search`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct WeightedKeywordHits {
     /// The best matches, best first.
@@ -252,7 +252,7 @@ pub struct TierCount {
 
 /// A memory whose searchable state changed: inserted, updated (content, tier, TTL, metadata,
 /// archive, supersession), given a vector, or deleted. Other processes on the same store tail
-/// these to keep their in-memory indexes in step (`MemoryStore::changes_since`).
+/// these to keep their in-memory indexes in step (`StoreMaintenance::changes_since`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     /// Position in the store's change log; strictly increasing in commit order.
@@ -346,36 +346,24 @@ pub fn informative_terms(docs: i64, mut df: Vec<(String, i64)>) -> Vec<String> {
     if kept.is_empty() { vec![rarest] } else { kept }
 }
 
-/// Durable home of memories, their keyword index, their vectors and their access statistics.
-///
-/// Implementations: `SqliteStore` (crate `rearview-store-sqlite`), the zero-config default, and
-/// `PgStore` (crate `rearview-store-postgres`), PostgreSQL + pgvector. Every implementation must pass
-/// [`store_contract_tests!`] (feature `testing`).
-///
-/// Invariants callers may rely on:
-/// - Every method is scoped to one namespace; no method returns another namespace's memory.
-/// - A memory is invisible to every read from its `expires_at` on, whether or not a sweep has run.
-/// - A superseded memory leaves filtered reads (list, count, keyword search) from its
-///   `invalid_at` on unless the filter includes superseded memories; reads by id still see it.
-/// - A write is atomic: row, keyword entry and vectors change together or not at all.
-/// - [`MemoryStore::record_access`] increments are never lost under concurrency.
-/// - When a method returns `Ok`, the change is durable.
 #[async_trait]
-pub trait MemoryStore: Send + Sync + 'static {
+/// The memories themselves: write, read, change and page through them (one namespace at a
+/// time), and their access counts.
+pub trait MemoryRecords: Send + Sync {
     /// Writes a new memory with its keyword tokens and vectors in one transaction.
     ///
     /// Fails with [`StoreError::Conflict`] if the id exists.
     async fn insert(&self, record: &MemoryRecord) -> Result<(), StoreError>;
 
     /// Writes many new memories (of any namespaces) in one transaction, for bulk loads
-    /// (`rearview import`, `rearview migrate`): what [`MemoryStore::insert`] does for each, with
+    /// (`rearview import`, `rearview migrate`): what [`MemoryRecords::insert`] does for each, with
     /// one commit instead of one per memory. A record whose id is already stored (or appears
     /// earlier in `records`) is skipped rather than failing the batch: the answer says, per
     /// record in order, whether it was written. Any other failure writes nothing.
     async fn insert_many(&self, records: &[MemoryRecord]) -> Result<Vec<bool>, StoreError>;
 
     /// The memory with this id, if it exists in `namespace` and has not expired at `now`
-    /// (superseded and archived memories included): [`MemoryStore::get_many`] of one.
+    /// (superseded and archived memories included): [`MemoryRecords::get_many`] of one.
     async fn get(
         &self,
         namespace: &Namespace,
@@ -422,17 +410,6 @@ pub trait MemoryStore: Send + Sync + 'static {
         now: Timestamp,
     ) -> Result<u64, StoreError>;
 
-    /// The best `limit` keyword matches for any of `terms` among memories matching `filter`,
-    /// by BM25, best first. An empty `terms` matches nothing.
-    async fn keyword_search(
-        &self,
-        namespace: &Namespace,
-        terms: &[String],
-        filter: &MemoryFilter,
-        now: Timestamp,
-        limit: usize,
-    ) -> Result<Vec<KeywordHit>, StoreError>;
-
     /// Atomically adds one to the access count of each id per occurrence in `ids` (several
     /// recalls' ids are batched into one call) and sets its last access to `at`.
     async fn record_access(
@@ -441,22 +418,6 @@ pub trait MemoryStore: Send + Sync + 'static {
         ids: &[MemoryId],
         at: Timestamp,
     ) -> Result<(), StoreError>;
-
-    /// Stores (or replaces) one vector of a memory. Returns `false` if the memory is gone.
-    async fn put_vector(
-        &self,
-        namespace: &Namespace,
-        id: MemoryId,
-        vector: &StoredVector,
-    ) -> Result<bool, StoreError>;
-
-    /// Deletes every memory (row, keyword entry, vectors) whose `expires_at` is at or before
-    /// `now`, in `namespace` or in all namespaces, in one transaction; returns what it deleted.
-    async fn delete_expired(
-        &self,
-        namespace: Option<&Namespace>,
-        now: Timestamp,
-    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError>;
 
     /// The memories of `namespace` that `id` superseded directly (whose `superseded_by` is
     /// `id`), archived ones included, not expired at `now`; the latest `invalid_at` first (ties
@@ -487,17 +448,6 @@ pub trait MemoryStore: Send + Sync + 'static {
         now: Timestamp,
     ) -> Result<Vec<Memory>, StoreError>;
 
-    /// Moves to the archive every visible, unarchived memory of `memory_type` (in `namespace`,
-    /// or in all) that has not been written or recalled since `idle_since`, i.e. whose
-    /// `max(updated_at, last_accessed_at)` is before it, in one transaction; returns them.
-    async fn archive_idle(
-        &self,
-        namespace: Option<&Namespace>,
-        memory_type: MemoryType,
-        idle_since: Timestamp,
-        now: Timestamp,
-    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError>;
-
     /// Up to `limit` memories of `namespace` with id greater than `after` (all when `None`), in
     /// id order, expired and archived ones included, each with its vectors when `with_vectors`:
     /// one page of a full export. Pass the last id of a page as `after` for the next.
@@ -509,19 +459,28 @@ pub trait MemoryStore: Send + Sync + 'static {
         with_vectors: bool,
     ) -> Result<Vec<(Memory, Vec<StoredVector>)>, StoreError>;
 
-    /// Every stored vector of `model_id`, for building the in-memory index.
-    async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError>;
-
-    /// The id and facets of every memory with a vector of `model_id` (no vectors): for an index
-    /// whose vectors were saved elsewhere.
-    async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError>;
-
-    /// The stored vectors of `model_id` in one namespace.
-    async fn namespace_vectors(
+    /// The memories of `ids` in `namespace` that exist (expired ones included) with their
+    /// keyword terms and every vector: what an in-memory index holds for each.
+    async fn records(
         &self,
-        model_id: &str,
         namespace: &Namespace,
-    ) -> Result<Vec<VectorEntry>, StoreError>;
+        ids: &[MemoryId],
+    ) -> Result<Vec<MemoryRecord>, StoreError>;
+}
+
+#[async_trait]
+/// The keyword index: BM25 search, and the terms an in-memory index is built from.
+pub trait KeywordStore: Send + Sync {
+    /// The best `limit` keyword matches for any of `terms` among memories matching `filter`,
+    /// by BM25, best first. An empty `terms` matches nothing.
+    async fn keyword_search(
+        &self,
+        namespace: &Namespace,
+        terms: &[String],
+        filter: &MemoryFilter,
+        now: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<KeywordHit>, StoreError>;
 
     /// Calls `visit` with every memory's keyword terms (expired ones included), for building an
     /// in-memory index, except in the namespaces `except` names (their index was loaded from a
@@ -554,7 +513,7 @@ pub trait MemoryStore: Send + Sync + 'static {
     }
 
     /// Every memory's keyword terms (expired ones included), collected
-    /// ([`MemoryStore::visit_keyword_entries`] into a list).
+    /// ([`KeywordStore::visit_keyword_entries`] into a list).
     async fn keyword_entries(&self) -> Result<Vec<KeywordEntry>, StoreError> {
         let entries = Arc::new(std::sync::Mutex::new(Vec::new()));
         let sink = Arc::clone(&entries);
@@ -569,6 +528,47 @@ pub trait MemoryStore: Send + Sync + 'static {
         Ok(entries)
     }
 
+    /// [`KeywordStore::keyword_search`] with a weight per term (each term's BM25 contribution
+    /// multiplied by it; a repeated term counts once, with its first weight), and the query's
+    /// full-match score; `None` unless [`VectorStore::searches_in_store`].
+    async fn weighted_keyword_search(
+        &self,
+        _namespace: &Namespace,
+        _terms: &[(String, f32)],
+        _filter: &MemoryFilter,
+        _now: Timestamp,
+        _k: usize,
+    ) -> Result<Option<WeightedKeywordHits>, StoreError> {
+        Ok(None)
+    }
+}
+
+#[async_trait]
+/// The vectors: one per memory and embedding model; what an in-memory vector index is built
+/// from, and the vector search of a store that searches itself.
+pub trait VectorStore: Send + Sync {
+    /// Stores (or replaces) one vector of a memory. Returns `false` if the memory is gone.
+    async fn put_vector(
+        &self,
+        namespace: &Namespace,
+        id: MemoryId,
+        vector: &StoredVector,
+    ) -> Result<bool, StoreError>;
+
+    /// Every stored vector of `model_id`, for building the in-memory index.
+    async fn vectors(&self, model_id: &str) -> Result<Vec<VectorEntry>, StoreError>;
+
+    /// The id and facets of every memory with a vector of `model_id` (no vectors): for an index
+    /// whose vectors were saved elsewhere.
+    async fn vector_facets(&self, model_id: &str) -> Result<Vec<FacetEntry>, StoreError>;
+
+    /// The stored vectors of `model_id` in one namespace.
+    async fn namespace_vectors(
+        &self,
+        model_id: &str,
+        namespace: &Namespace,
+    ) -> Result<Vec<VectorEntry>, StoreError>;
+
     /// Up to `limit` memories with no vector of `model_id`, oldest first (backfill work), in
     /// `namespace` or in all namespaces.
     async fn pending_embeddings(
@@ -578,41 +578,9 @@ pub trait MemoryStore: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<PendingEmbedding>, StoreError>;
 
-    /// The position of the latest change in the change log (0 when there is none). Read it
-    /// before loading indexes from the store, then tail [`MemoryStore::changes_since`] from it.
-    async fn change_position(&self) -> Result<u64, StoreError>;
-
-    /// Up to `limit` changes after `position`, oldest first. Every committed write that changes
-    /// what a search may find (insert, update other than access counts, vectors written, delete,
-    /// expiry sweep, archive sweep) appends one change per memory in the same transaction.
-    async fn changes_since(&self, position: u64, limit: usize) -> Result<Changes, StoreError>;
-
-    /// Drops all but the latest `keep` changes; returns how many were dropped. A reader that
-    /// falls further behind sees `complete: false` and rebuilds.
-    async fn prune_changes(&self, keep: u64) -> Result<u64, StoreError>;
-
-    /// The memories of `ids` in `namespace` that exist (expired ones included) with their
-    /// keyword terms and every vector: what an in-memory index holds for each.
-    async fn records(
-        &self,
-        namespace: &Namespace,
-        ids: &[MemoryId],
-    ) -> Result<Vec<MemoryRecord>, StoreError>;
-
-    /// A persisted setting, or `None` if it was never set.
-    ///
-    /// # Warning
-    /// Settings describe how the stored data was built (for example `tokenizer`: which tokenizer
-    /// produced the keyword terms). Changing one without rebuilding that data makes it
-    /// inconsistent; the service checks them at start-up.
-    async fn setting(&self, key: &str) -> Result<Option<String>, StoreError>;
-
-    /// Stores a setting, replacing any earlier value.
-    async fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError>;
-
     /// Whether this store answers searches itself, so that a server keeps no copy of vectors or
-    /// keyword postings in memory: [`MemoryStore::nearest_vectors`],
-    /// [`MemoryStore::vector_similarities`] and [`MemoryStore::weighted_keyword_search`] then
+    /// keyword postings in memory: [`VectorStore::nearest_vectors`],
+    /// [`VectorStore::vector_similarities`] and [`KeywordStore::weighted_keyword_search`] then
     /// answer `Some`. Backends without it (SQLite, searched from in-memory indexes) answer
     /// `None` to all three.
     fn searches_in_store(&self) -> bool {
@@ -621,7 +589,7 @@ pub trait MemoryStore: Send + Sync + 'static {
 
     /// The `k` memories of `namespace` matching `filter` at `now` whose vector of `model_id` is
     /// nearest `query` (cosine), nearest first (ties by id); `None` unless
-    /// [`MemoryStore::searches_in_store`]. Approximate past a size, as an in-memory graph is.
+    /// [`VectorStore::searches_in_store`]. Approximate past a size, as an in-memory graph is.
     async fn nearest_vectors(
         &self,
         _namespace: &Namespace,
@@ -636,7 +604,7 @@ pub trait MemoryStore: Send + Sync + 'static {
 
     /// Each of `ids`' cosine to `query` in `model_id`'s space, in order (`None` for a memory
     /// without such a vector, or not in `namespace`); `None` unless
-    /// [`MemoryStore::searches_in_store`].
+    /// [`VectorStore::searches_in_store`].
     async fn vector_similarities(
         &self,
         _namespace: &Namespace,
@@ -646,20 +614,75 @@ pub trait MemoryStore: Send + Sync + 'static {
     ) -> Result<Option<Vec<Option<f32>>>, StoreError> {
         Ok(None)
     }
+}
 
-    /// [`MemoryStore::keyword_search`] with a weight per term (each term's BM25 contribution
-    /// multiplied by it; a repeated term counts once, with its first weight), and the query's
-    /// full-match score; `None` unless [`MemoryStore::searches_in_store`].
-    async fn weighted_keyword_search(
+#[async_trait]
+/// API keys: stored as digests, never secrets.
+pub trait KeyStore: Send + Sync {
+    /// Saves a new API key. Returns `false` and changes nothing if a key with this id exists
+    /// (seeding the same key twice is a no-op).
+    async fn insert_key(&self, key: &ApiKeyRecord) -> Result<bool, StoreError>;
+
+    /// The key with this id, revoked and expired ones included.
+    async fn find_key(&self, id: &str) -> Result<Option<ApiKeyRecord>, StoreError>;
+
+    /// Every key, oldest first, revoked and expired ones included.
+    async fn list_keys(&self) -> Result<Vec<ApiKeyRecord>, StoreError>;
+
+    /// Marks a key revoked at `at`. Returns `false` if no such key exists; revoking twice keeps
+    /// the first instant.
+    async fn revoke_key(&self, id: &str, at: Timestamp) -> Result<bool, StoreError>;
+
+    /// How many keys are active at `now` (servers on loopback enforce keys once one exists).
+    async fn count_active_keys(&self, now: Timestamp) -> Result<u64, StoreError>;
+}
+
+#[async_trait]
+/// What keeps a store in shape and in step: expiry and archive sweeps, the change log other
+/// processes tail, settings, statistics.
+pub trait StoreMaintenance: Send + Sync {
+    /// Deletes every memory (row, keyword entry, vectors) whose `expires_at` is at or before
+    /// `now`, in `namespace` or in all namespaces, in one transaction; returns what it deleted.
+    async fn delete_expired(
         &self,
-        _namespace: &Namespace,
-        _terms: &[(String, f32)],
-        _filter: &MemoryFilter,
-        _now: Timestamp,
-        _k: usize,
-    ) -> Result<Option<WeightedKeywordHits>, StoreError> {
-        Ok(None)
-    }
+        namespace: Option<&Namespace>,
+        now: Timestamp,
+    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError>;
+
+    /// Moves to the archive every visible, unarchived memory of `memory_type` (in `namespace`,
+    /// or in all) that has not been written or recalled since `idle_since`, i.e. whose
+    /// `max(updated_at, last_accessed_at)` is before it, in one transaction; returns them.
+    async fn archive_idle(
+        &self,
+        namespace: Option<&Namespace>,
+        memory_type: MemoryType,
+        idle_since: Timestamp,
+        now: Timestamp,
+    ) -> Result<Vec<(Namespace, MemoryId)>, StoreError>;
+
+    /// The position of the latest change in the change log (0 when there is none). Read it
+    /// before loading indexes from the store, then tail [`StoreMaintenance::changes_since`] from it.
+    async fn change_position(&self) -> Result<u64, StoreError>;
+
+    /// Up to `limit` changes after `position`, oldest first. Every committed write that changes
+    /// what a search may find (insert, update other than access counts, vectors written, delete,
+    /// expiry sweep, archive sweep) appends one change per memory in the same transaction.
+    async fn changes_since(&self, position: u64, limit: usize) -> Result<Changes, StoreError>;
+
+    /// Drops all but the latest `keep` changes; returns how many were dropped. A reader that
+    /// falls further behind sees `complete: false` and rebuilds.
+    async fn prune_changes(&self, keep: u64) -> Result<u64, StoreError>;
+
+    /// A persisted setting, or `None` if it was never set.
+    ///
+    /// # Warning
+    /// Settings describe how the stored data was built (for example `tokenizer`: which tokenizer
+    /// produced the keyword terms). Changing one without rebuilding that data makes it
+    /// inconsistent; the service checks them at start-up.
+    async fn setting(&self, key: &str) -> Result<Option<String>, StoreError>;
+
+    /// Stores a setting, replacing any earlier value.
+    async fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError>;
 
     /// Claims the lifecycle sweep at `now` unless one was claimed less than `every` before
     /// (by any server or process on this store): records `now` and returns `true` if claimed.
@@ -684,23 +707,6 @@ pub trait MemoryStore: Send + Sync + 'static {
         now: Timestamp,
     ) -> Result<Vec<DayCount>, StoreError>;
 
-    /// Saves a new API key. Returns `false` and changes nothing if a key with this id exists
-    /// (seeding the same key twice is a no-op).
-    async fn insert_key(&self, key: &ApiKeyRecord) -> Result<bool, StoreError>;
-
-    /// The key with this id, revoked and expired ones included.
-    async fn find_key(&self, id: &str) -> Result<Option<ApiKeyRecord>, StoreError>;
-
-    /// Every key, oldest first, revoked and expired ones included.
-    async fn list_keys(&self) -> Result<Vec<ApiKeyRecord>, StoreError>;
-
-    /// Marks a key revoked at `at`. Returns `false` if no such key exists; revoking twice keeps
-    /// the first instant.
-    async fn revoke_key(&self, id: &str, at: Timestamp) -> Result<bool, StoreError>;
-
-    /// How many keys are active at `now` (servers on loopback enforce keys once one exists).
-    async fn count_active_keys(&self, now: Timestamp) -> Result<u64, StoreError>;
-
     /// Brings the query planner's statistics up to date after a bulk load (`rearview import`,
     /// `rearview migrate`), so the next searches are planned for the data as it now is rather
     /// than as it was (an empty table's statistics make a large namespace look tiny). A no-op
@@ -708,6 +714,41 @@ pub trait MemoryStore: Send + Sync + 'static {
     async fn refresh_statistics(&self) -> Result<(), StoreError> {
         Ok(())
     }
+}
+
+/// Durable home of memories, their keyword index, their vectors and their access statistics:
+/// every role a backend plays ([`MemoryRecords`], [`KeywordStore`], [`VectorStore`],
+/// [`KeyStore`], [`StoreMaintenance`]). Implemented for every type that plays them all; callers
+/// hold an `Arc<dyn MemoryStore>` and bring the roles they call into scope (`use
+/// rearview_store::prelude::*`).
+///
+/// Implementations: `SqliteStore` (crate `rearview-store-sqlite`), the zero-config default, and
+/// `PgStore` (crate `rearview-store-postgres`), PostgreSQL + pgvector. Every implementation must pass
+/// [`store_contract_tests!`] (feature `testing`).
+///
+/// Invariants callers may rely on:
+/// - Every method is scoped to one namespace; no method returns another namespace's memory.
+/// - A memory is invisible to every read from its `expires_at` on, whether or not a sweep has run.
+/// - A superseded memory leaves filtered reads (list, count, keyword search) from its
+///   `invalid_at` on unless the filter includes superseded memories; reads by id still see it.
+/// - A write is atomic: row, keyword entry and vectors change together or not at all.
+/// - [`MemoryRecords::record_access`] increments are never lost under concurrency.
+/// - When a method returns `Ok`, the change is durable.
+pub trait MemoryStore:
+    MemoryRecords + KeywordStore + VectorStore + KeyStore + StoreMaintenance + 'static
+{
+}
+
+impl<T> MemoryStore for T where
+    T: MemoryRecords + KeywordStore + VectorStore + KeyStore + StoreMaintenance + 'static
+{
+}
+
+/// The store's traits, for calling a store's methods: `use rearview_store::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        KeyStore, KeywordStore, MemoryRecords, MemoryStore, StoreMaintenance, VectorStore,
+    };
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@
 //! Keyword tokens in these checks are plain whitespace splits: tokenisation is the search crate's
 //! business, the store only indexes the terms it is given.
 
+mod hooked;
+
 use std::sync::Arc;
 
 use chrono::{DateTime, TimeDelta};
@@ -19,9 +21,11 @@ use rearview_core::{
     Namespace, PossibleUpdate, Timestamp, content_hash,
 };
 
+pub use hooked::{HookedStore, InsertHook};
+
+use crate::prelude::*;
 use crate::{
-    ApiKeyRecord, MemoryRecord, MemoryStore, MemoryUpdate, Page, StoreError, StoredVector,
-    Superseding,
+    ApiKeyRecord, MemoryRecord, MemoryUpdate, Page, StoreError, StoredVector, Superseding,
 };
 
 /// The PostgreSQL server tests run against: `REARVIEW_TEST_PG_URL` (`scripts/pg-up.sh` starts

@@ -357,7 +357,7 @@ impl MemoryService {
     }
 
     /// The periodic sweep of a server, run every `every`: the whole [`MemoryService::sweep`]
-    /// if this server claims the interval (`MemoryStore::claim_sweep`: once per interval
+    /// if this server claims the interval (`StoreMaintenance::claim_sweep`: once per interval
     /// across every server and process sharing the store), else only this server's graph
     /// saves. `None` when another server swept this interval.
     pub async fn periodic_sweep(
