@@ -18,6 +18,16 @@ use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
 use crate::vector::{VectorHit, VectorIndex};
 
+mod graph_file;
+
+/// A 64-bit hash of a vector's bytes.
+fn hash(bytes: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = rustc_hash::FxHasher::default();
+    bytes.hash(&mut hasher);
+    hasher.finish()
+}
+
 /// Links per node (usearch's default, HNSW's `M`).
 const CONNECTIVITY: usize = 16;
 /// Candidate list while inserting (`ef_construction`).
@@ -67,10 +77,6 @@ impl std::error::Error for AnnError {}
 
 /// The first bytes of an ids file.
 const IDS_MAGIC: &[u8] = b"RVIDS1\0\0";
-
-fn utf8(path: &Path) -> Result<&str, AnnError> {
-    path.to_str().ok_or_else(|| AnnError(format!("{} is not valid UTF-8", path.display())))
-}
 
 fn ann_error(e: impl std::fmt::Display) -> AnnError {
     AnnError(e.to_string())
@@ -140,13 +146,22 @@ impl AnnIndex {
         Ok(index)
     }
 
-    /// Writes the graph (f16 vectors and links) to `{stem}.usearch` and the memory of each key to
-    /// `{stem}.ids` in `dir`, each through a temporary file and a rename: a crash leaves the old
-    /// pair or the new one, and `load` checks that the two agree.
+    /// Writes the graph to `{stem}.graph` (usearch's links without the vectors the store holds:
+    /// `ann/graph_file.rs`) and the memory of each key to `{stem}.ids` in `dir`, each through a
+    /// temporary file and a rename: a crash leaves the old pair or the new one, and `load` checks
+    /// that the two agree.
     pub fn save(&self, dir: &Path, stem: &str) -> Result<(), AnnError> {
-        let graph = dir.join(format!("{stem}.usearch"));
-        let graph_tmp = dir.join(format!("{stem}.usearch.tmp"));
-        self.graph.save(utf8(&graph_tmp)?).map_err(ann_error)?;
+        let mut serialized = vec![0u8; self.graph.serialized_length()];
+        self.graph.save_to_buffer(&mut serialized).map_err(ann_error)?;
+        let slot_keys = self.keys_by_vector();
+        let mut vector = vec![0f32; self.dims];
+        let key_of = |slot: &[u8]| {
+            let key = *slot_keys.get(&hash(slot))?;
+            // A hash names a key; the key's own vector confirms it.
+            (self.half_bytes(key, &mut vector).as_deref() == Some(slot)).then_some(key)
+        };
+        let graph = graph_file::encode(&serialized, self.dims * 2, key_of)?;
+        drop(serialized);
         let mut ids = Vec::with_capacity(IDS_MAGIC.len() + 8 + self.ids.len() * 16);
         ids.extend_from_slice(IDS_MAGIC);
         ids.extend_from_slice(&(self.ids.len() as u64).to_le_bytes());
@@ -154,21 +169,46 @@ impl AnnIndex {
             let id = entry.as_ref().map_or(0u128, |(id, _)| id.0.as_u128());
             ids.extend_from_slice(&id.to_le_bytes());
         }
+        let graph_path = dir.join(format!("{stem}.graph"));
+        let graph_tmp = dir.join(format!("{stem}.graph.tmp"));
         let ids_path = dir.join(format!("{stem}.ids"));
         let ids_tmp = dir.join(format!("{stem}.ids.tmp"));
+        std::fs::write(&graph_tmp, &graph).map_err(ann_error)?;
         std::fs::write(&ids_tmp, &ids).map_err(ann_error)?;
-        std::fs::rename(&graph_tmp, &graph).map_err(ann_error)?;
+        std::fs::rename(&graph_tmp, &graph_path).map_err(ann_error)?;
         std::fs::rename(&ids_tmp, &ids_path).map_err(ann_error)?;
         Ok(())
     }
 
-    /// Reads what [`AnnIndex::save`] wrote. `facets` gives each memory's current facets; a memory
-    /// it does not know (deleted since the save) is dropped from the graph.
-    pub fn load(
+    /// Each present key by the hash of its vector's f16 bytes (as usearch stores it).
+    fn keys_by_vector(&self) -> FxHashMap<u64, u64> {
+        let mut vector = vec![0f32; self.dims];
+        let mut by_hash = FxHashMap::with_capacity_and_hasher(self.keys.len(), Default::default());
+        for &key in self.keys.values() {
+            if let Some(bytes) = self.half_bytes(key, &mut vector) {
+                by_hash.insert(hash(&bytes), key);
+            }
+        }
+        by_hash
+    }
+
+    /// The f16 bytes of `key`'s vector, as the graph holds it (`scratch`: room for one vector).
+    fn half_bytes(&self, key: u64, scratch: &mut [f32]) -> Option<Vec<u8>> {
+        self.graph.get(key, scratch).ok().filter(|&n| n > 0)?;
+        Some(scratch.iter().flat_map(|&x| half::f16::from_f32(x).to_le_bytes()).collect())
+    }
+
+    /// Loads what [`AnnIndex::save`] wrote, keeping only the keys whose memory `facets` still
+    /// knows (the store's current facets) and `vector` still has a vector for: `vector` gives a
+    /// memory's stored vector (f16 values, as the store keeps them), to put back the vectors the
+    /// graph file leaves out. A key whose vector the store no longer has (its memory deleted
+    /// since the save) stays a node under a placeholder vector, removed like a deleted memory's.
+    pub fn load<'v>(
         dir: &Path,
         stem: &str,
         dims: usize,
         mut facets: impl FnMut(MemoryId) -> Option<Facets>,
+        mut vector: impl FnMut(MemoryId) -> Option<&'v [f32]>,
     ) -> Result<Self, AnnError> {
         let bytes = std::fs::read(dir.join(format!("{stem}.ids"))).map_err(ann_error)?;
         let body = bytes
@@ -180,8 +220,33 @@ impl AnnIndex {
         if count.checked_mul(16) != Some(rows.len()) {
             return Err(AnnError(format!("the ids file is cut short ({count} keys)")));
         }
+        let memory_of = |key: u64| -> Option<MemoryId> {
+            let row = rows.get(key as usize * 16..key as usize * 16 + 16)?;
+            let raw = u128::from_le_bytes(row.try_into().expect("16 bytes"));
+            (raw != 0).then(|| MemoryId(uuid::Uuid::from_u128(raw)))
+        };
+        let file = std::fs::read(dir.join(format!("{stem}.graph"))).map_err(ann_error)?;
+        let mut missing = rustc_hash::FxHashSet::default();
+        let serialized = graph_file::decode(&file, dims * 2, |key, out| {
+            match memory_of(key).and_then(&mut vector).filter(|v| v.len() == dims) {
+                Some(stored) => {
+                    for (to, &x) in out.chunks_exact_mut(2).zip(stored) {
+                        to.copy_from_slice(&half::f16::from_f32(x).to_le_bytes());
+                    }
+                }
+                None => {
+                    // A unit vector keeps distances through this node finite until it goes.
+                    out.fill(0);
+                    out[..2].copy_from_slice(&half::f16::ONE.to_le_bytes());
+                    missing.insert(key);
+                }
+            }
+            Ok(())
+        })?;
+        drop(file);
         let mut index = Self::new(dims, 0)?;
-        index.graph.load(utf8(&dir.join(format!("{stem}.usearch")))?).map_err(ann_error)?;
+        index.graph.load_from_buffer(&serialized).map_err(ann_error)?;
+        drop(serialized);
         if index.graph.dimensions() != dims {
             return Err(AnnError(format!(
                 "the saved graph has {} dimensions, the model {dims}",
@@ -198,7 +263,8 @@ impl AnnIndex {
         for (key, row) in rows.chunks_exact(16).enumerate() {
             let raw = u128::from_le_bytes(row.try_into().expect("16 bytes"));
             let id = MemoryId(uuid::Uuid::from_u128(raw));
-            let known = (raw != 0).then(|| facets(id)).flatten();
+            let known =
+                (raw != 0 && !missing.contains(&(key as u64))).then(|| facets(id)).flatten();
             match known {
                 Some(f) if index.graph.contains(key as u64) => {
                     index.keys.insert(id, key as u64);
@@ -573,11 +639,17 @@ mod tests {
         )
         .unwrap();
         assert!(ann.remove(id(10)));
+        let usearch = ann.graph.serialized_length();
         ann.save(&dir, "ns-model").unwrap();
         // Memory 20 was deleted after the save: the store no longer knows it.
-        let loaded = AnnIndex::load(&dir, "ns-model", 16, |m| {
-            (m != id(20)).then(|| facets(MemoryType::Semantic))
-        });
+        let stored = |m: MemoryId| (0..600).find(|&i| id(i) == m).map(|i| data[i].as_slice());
+        let loaded = AnnIndex::load(
+            &dir,
+            "ns-model",
+            16,
+            |m| (m != id(20)).then(|| facets(MemoryType::Semantic)),
+            |m| stored(m).filter(|_| m != id(20)),
+        );
         let mut loaded = loaded.unwrap();
         assert_eq!(loaded.len(), 598);
         let all = |_: &Facets| true;
@@ -590,9 +662,19 @@ mod tests {
         assert_eq!(loaded.search(&data[5], 3, &semantic).len(), 3, "facets come from the store");
         assert!(loaded.upsert(id(5000), facets(MemoryType::Episodic), &data[7]), "still writable");
         assert_eq!(loaded.len(), 599);
-        assert!(AnnIndex::load(&dir, "ns-model", 32, |_| None).is_err(), "wrong dimensions");
+        // usearch's bytes, less 599 vectors of 32 bytes (the store's), plus a key per slot: only
+        // the removed memory's vector is kept.
+        let graph_file = std::fs::metadata(dir.join("ns-model.graph")).unwrap().len() as usize;
+        assert_eq!(graph_file, usearch + 16 + 600 * 8 - 599 * 32);
+        assert!(
+            AnnIndex::load(&dir, "ns-model", 32, |_| None, stored).is_err(),
+            "wrong dimensions"
+        );
         std::fs::write(dir.join("ns-model.ids"), b"garbage").unwrap();
-        assert!(AnnIndex::load(&dir, "ns-model", 16, |_| None).is_err(), "a broken ids file");
+        assert!(
+            AnnIndex::load(&dir, "ns-model", 16, |_| None, stored).is_err(),
+            "a broken ids file"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -346,6 +346,8 @@ async fn measure(size: usize) -> Value {
         "recall_p95_ms": ms(percentile(&mut recalls, 0.95)),
         "recall_p99_ms": ms(percentile(&mut recalls, 0.99)),
         "disk_bytes": disk,
+        // The database and everything saved beside it (graphs, keyword snapshots).
+        "total_disk_bytes": disk + graph_bytes,
         "peak_rss_bytes": peak_rss(),
     })
 }

@@ -29,7 +29,7 @@ fn meta_json(
     at: &LogPoint,
 ) -> serde_json::Value {
     json!({
-        "format": 2, "namespace": namespace.as_str(), "model": model, "files": files,
+        "format": 3, "namespace": namespace.as_str(), "model": model, "files": files,
         "dimensions": graph.0, "vectors": graph.1, "position": at.position, "anchor": at.anchor,
     })
 }
@@ -46,7 +46,7 @@ pub(crate) fn save(
     saved::save_files(
         dir,
         &saved::stem(namespace, model),
-        &["usearch", "ids"],
+        &["graph", "ids"],
         |dir, files| graph.save(dir, files).map_err(|e| e.to_string()),
         |files| meta_json(namespace, model, files, (graph.dimensions(), graph.len()), at),
     )
@@ -56,7 +56,7 @@ pub(crate) fn save(
 pub(crate) fn saved(dir: &Path, model: &str, dims: usize) -> Vec<Saved> {
     let mut out = Vec::new();
     for meta in saved::metas(dir) {
-        let matches = meta["format"] == 2
+        let matches = meta["format"] == 3
             && meta["model"] == model
             && meta["dimensions"].as_u64() == Some(dims as u64);
         let namespace = meta["namespace"].as_str().and_then(|n| n.parse().ok());

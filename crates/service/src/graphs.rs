@@ -20,7 +20,8 @@
 //!
 //! Files per namespace and model, named by a digest of both (the stem): `{stem}.json` (namespace,
 //! model, dimensions, position, and which pair of files holds the graph), renamed into place
-//! last, and that pair, `{stem}.{random}.usearch` (the graph) and `{stem}.{random}.ids` (the
+//! last, and that pair, `{stem}.{random}.graph` (the graph's links, without the vectors: loading
+//! puts the store's back, `rearview_index::ann`'s graph file) and `{stem}.{random}.ids` (the
 //! memory of each graph key). A save is complete once the `.json` names its pair.
 
 use std::collections::HashMap;
@@ -102,11 +103,16 @@ impl MemoryService {
             // A graph was saved because its namespace had passed the exact-scan limit; it is
             // used even where this process would not build one (one-shot CLI commands).
             let Some(known) = facets.lookup(&meta.namespace) else { continue };
+            // The graph file leaves the vectors out: they are the store's.
+            let stored = self.store.namespace_vectors(model, &meta.namespace).await?;
             let (dir, stem) = (dir.clone(), meta.files.clone());
-            let loaded =
-                tokio::task::spawn_blocking(move || AnnIndex::load(&dir, &stem, dims, known))
-                    .await
-                    .map_err(|e| ServiceError::Unavailable(format!("graph load task: {e}")))?;
+            let loaded = tokio::task::spawn_blocking(move || {
+                let vectors: HashMap<MemoryId, &[f32]> =
+                    stored.iter().map(|e| (e.id, e.embedding.as_slice())).collect();
+                AnnIndex::load(&dir, &stem, dims, known, |id| vectors.get(&id).copied())
+            })
+            .await
+            .map_err(|e| ServiceError::Unavailable(format!("graph load task: {e}")))?;
             match loaded {
                 Ok(graph) => restored.push(RestoredGraph {
                     namespace: meta.namespace,

@@ -147,7 +147,7 @@ async fn a_saved_graph_is_loaded_and_caught_up_with_later_writes() {
     drop(again);
     for entry in std::fs::read_dir(&graphs).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "usearch") {
+        if path.extension().is_some_and(|e| e == "graph") {
             std::fs::write(&path, b"not a graph").unwrap();
         }
     }
