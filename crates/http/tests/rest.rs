@@ -252,19 +252,20 @@ async fn openapi_document_describes_routes_that_exist_with_resolvable_schemas() 
     }
 }
 
+/// Tool `name`'s input schema from `/mcp/tools/list`, its definitions (the tier) moved from
+/// `$defs` to where the OpenAPI document keeps them, its components.
+fn input_schema(tools: &serde_json::Value, name: &str) -> serde_json::Value {
+    let tools = tools["tools"].as_array().unwrap();
+    let schema = &tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"];
+    serde_json::from_str(&schema.to_string().replace("#/$defs/", "#/components/schemas/")).unwrap()
+}
+
 #[tokio::test]
 async fn rest_and_mcp_document_the_same_store_and_recall_parameters() {
     let app = app().await;
     let (_, doc) = send(&app, "GET", "/openapi.json", None, None).await;
     let (_, tools) = send(&app, "GET", "/mcp/tools/list", None, None).await;
-    // The tool schemas keep their definitions (the tier) under `$defs`; the OpenAPI document
-    // under its components.
-    let tool = |name: &str| -> serde_json::Value {
-        let tools = tools["tools"].as_array().unwrap();
-        let schema = &tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"];
-        serde_json::from_str(&schema.to_string().replace("#/$defs/", "#/components/schemas/"))
-            .unwrap()
-    };
+    let tool = |name: &str| input_schema(&tools, name);
     for (component, name) in [("StoreParams", "store_memory"), ("RecallParams", "retrieve_memory")]
     {
         let (rest, mcp) = (&doc["components"]["schemas"][component], tool(name));
@@ -284,12 +285,7 @@ async fn rest_and_mcp_document_the_same_list_and_update_parameters() {
     let app = app().await;
     let (_, doc) = send(&app, "GET", "/openapi.json", None, None).await;
     let (_, tools) = send(&app, "GET", "/mcp/tools/list", None, None).await;
-    let tool = |name: &str| -> serde_json::Value {
-        let tools = tools["tools"].as_array().unwrap();
-        let schema = &tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"];
-        serde_json::from_str(&schema.to_string().replace("#/$defs/", "#/components/schemas/"))
-            .unwrap()
-    };
+    let tool = |name: &str| input_schema(&tools, name);
     // Listing: the query parameters of GET /v1/memories are list_memories' properties.
     let list = tool("list_memories");
     let parameters = doc["paths"]["/v1/memories"]["get"]["parameters"].as_array().unwrap();
