@@ -40,6 +40,7 @@ chromium chromium-driver fonts-noto-cjk).
 
 import argparse
 import json
+import re
 import os
 import shutil
 import signal
@@ -439,6 +440,11 @@ def step_search(t):
     kinds = [b.get_attribute("data-kind") for b in first.find_elements(By.CSS_SELECTOR, "[data-testid=bar]")] if first else []
     check("search: the hit shows bars for similarity, keywords, recency and heat",
           {"similarity", "keywords", "recency", "heat"} <= set(kinds), kinds)
+    similarity = first.find_elements(By.CSS_SELECTOR, "[data-testid=bar][data-kind=similarity]") if first else []
+    cosine = re.search(r"\bcos (\d\.\d+)", similarity[0].get_attribute("title")) if similarity else None
+    shown = similarity[0].find_element(By.CSS_SELECTOR, ".bar-value").text if similarity else None
+    check("search: the similarity bar shows the cosine, not its value scaled among the candidates",
+          cosine is not None and shown == f"{float(cosine.group(1)):.3f}", (shown, cosine and cosine.group(0)))
     titles = [b.get_attribute("title") for b in first.find_elements(By.CSS_SELECTOR, "[data-testid=bar]")] if first else []
     check("search: each bar explains its signal in a tooltip", titles and all(titles)
           and any("Heat:" in title for title in titles) and any("Similarity:" in title for title in titles), titles)

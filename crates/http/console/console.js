@@ -1094,13 +1094,24 @@
   }
   const FACTORS = new Set(['recency', 'heat']);
 
+  /** What a leaf's bar shows: for similarity, the cosine itself (`cos 0.7647` in its
+   * description), not its value scaled against the query's candidates, which is 1.000 for the
+   * best vector match however unrelated; for the others, the value. */
+  function shown(node, name) {
+    if (name === 'similarity') {
+      const cosine = /\bcos (-?\d+(?:\.\d+)?)/.exec(String(node.description || ''));
+      if (cosine) return Number(cosine[1]);
+    }
+    return typeof node.value === 'number' ? node.value : 0;
+  }
+
   /** Per leaf name, the largest value among the hits (to scale signals that are not 0..1). */
   function leafScales(hits) {
     const max = {};
     for (const hit of hits) {
       for (const n of leaves(hit.explanation)) {
         const name = label(n);
-        if (typeof n.value === 'number') max[name] = Math.max(max[name] || 0, n.value);
+        max[name] = Math.max(max[name] || 0, shown(n, name));
       }
     }
     return max;
@@ -1108,7 +1119,7 @@
 
   function bar(node, scales) {
     const name = label(node);
-    const v = typeof node.value === 'number' ? node.value : 0;
+    const v = shown(node, name);
     let share;
     if (FACTORS.has(name)) {
       // A factor around 1: 1.0 sits at the middle tick, 1.3 fills the bar, below 1 shrinks to 0.
