@@ -669,7 +669,7 @@
     const q = new URLSearchParams();
     if (f.tier) q.set('memory_type', f.tier);
     if (f.session) q.set('session_id', f.session);
-    if (f.tag) q.set('tag', f.tag);
+    if (f.tag) q.set('tags', f.tag);
     if (f.archived) q.set('include_archived', 'true');
     if (f.history) q.set('include_superseded', 'true');
     if (f.from) q.set('occurred_after', dayStart(f.from));

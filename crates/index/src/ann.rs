@@ -20,13 +20,7 @@ use crate::vector::{VectorHit, VectorIndex};
 
 mod graph_file;
 
-/// A 64-bit hash of a vector's bytes.
-fn hash(bytes: &[u8]) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = rustc_hash::FxHasher::default();
-    bytes.hash(&mut hasher);
-    hasher.finish()
-}
+use graph_file::hash;
 
 /// Links per node (usearch's default, HNSW's `M`).
 const CONNECTIVITY: usize = 16;
@@ -156,8 +150,9 @@ impl AnnIndex {
         let slot_keys = self.keys_by_vector();
         let mut vector = vec![0f32; self.dims];
         let key_of = |slot: &[u8]| {
-            let key = *slot_keys.get(&hash(slot))?;
-            // A hash names a key; the key's own vector confirms it.
+            // A hash names one key (two keys sharing a vector: which slot is whose is unknown,
+            // so such slots keep their bytes); the key's own vector confirms it.
+            let key = slot_keys.get(&hash(slot)).and_then(|&(key, alone)| alone.then_some(key))?;
             (self.half_bytes(key, &mut vector).as_deref() == Some(slot)).then_some(key)
         };
         let graph = graph_file::encode(&serialized, self.dims * 2, key_of)?;
@@ -180,13 +175,15 @@ impl AnnIndex {
         Ok(())
     }
 
-    /// Each present key by the hash of its vector's f16 bytes (as usearch stores it).
-    fn keys_by_vector(&self) -> FxHashMap<u64, u64> {
+    /// Each present key by the hash of its vector's f16 bytes (as usearch stores it), with
+    /// whether it is the only key with that hash.
+    fn keys_by_vector(&self) -> FxHashMap<u64, (u64, bool)> {
         let mut vector = vec![0f32; self.dims];
-        let mut by_hash = FxHashMap::with_capacity_and_hasher(self.keys.len(), Default::default());
+        let mut by_hash: FxHashMap<u64, (u64, bool)> =
+            FxHashMap::with_capacity_and_hasher(self.keys.len(), Default::default());
         for &key in self.keys.values() {
             if let Some(bytes) = self.half_bytes(key, &mut vector) {
-                by_hash.insert(hash(&bytes), key);
+                by_hash.entry(hash(&bytes)).and_modify(|e| e.1 = false).or_insert((key, true));
             }
         }
         by_hash
@@ -198,92 +195,24 @@ impl AnnIndex {
         Some(scratch.iter().flat_map(|&x| half::f16::from_f32(x).to_le_bytes()).collect())
     }
 
-    /// Loads what [`AnnIndex::save`] wrote, keeping only the keys whose memory `facets` still
-    /// knows (the store's current facets) and `vector` still has a vector for: `vector` gives a
-    /// memory's stored vector (f16 values, as the store keeps them), to put back the vectors the
-    /// graph file leaves out. A key whose vector the store no longer has (its memory deleted
-    /// since the save) stays a node under a placeholder vector, removed like a deleted memory's.
+    /// Loads what [`AnnIndex::save`] wrote ([`SavedGraph`] in one go): `vector` gives a
+    /// memory's stored vector (f16 values, as the store keeps them), `facets` its current facets.
     pub fn load<'v>(
         dir: &Path,
         stem: &str,
         dims: usize,
-        mut facets: impl FnMut(MemoryId) -> Option<Facets>,
+        facets: impl FnMut(MemoryId) -> Option<Facets>,
         mut vector: impl FnMut(MemoryId) -> Option<&'v [f32]>,
     ) -> Result<Self, AnnError> {
-        let bytes = std::fs::read(dir.join(format!("{stem}.ids"))).map_err(ann_error)?;
-        let body = bytes
-            .strip_prefix(IDS_MAGIC)
-            .filter(|b| b.len() >= 8)
-            .ok_or_else(|| AnnError("the ids file is not one rearview wrote".into()))?;
-        let (count, rows) = body.split_at(8);
-        let count = u64::from_le_bytes(count.try_into().expect("8 bytes")) as usize;
-        if count.checked_mul(16) != Some(rows.len()) {
-            return Err(AnnError(format!("the ids file is cut short ({count} keys)")));
-        }
-        let memory_of = |key: u64| -> Option<MemoryId> {
-            let row = rows.get(key as usize * 16..key as usize * 16 + 16)?;
-            let raw = u128::from_le_bytes(row.try_into().expect("16 bytes"));
-            (raw != 0).then(|| MemoryId(uuid::Uuid::from_u128(raw)))
-        };
-        let file = std::fs::read(dir.join(format!("{stem}.graph"))).map_err(ann_error)?;
-        let mut missing = rustc_hash::FxHashSet::default();
-        let serialized = graph_file::decode(&file, dims * 2, |key, out| {
-            match memory_of(key).and_then(&mut vector).filter(|v| v.len() == dims) {
-                Some(stored) => {
-                    for (to, &x) in out.chunks_exact_mut(2).zip(stored) {
-                        to.copy_from_slice(&half::f16::from_f32(x).to_le_bytes());
-                    }
-                }
-                None => {
-                    // A unit vector keeps distances through this node finite until it goes.
-                    out.fill(0);
-                    out[..2].copy_from_slice(&half::f16::ONE.to_le_bytes());
-                    missing.insert(key);
-                }
-            }
-            Ok(())
-        })?;
-        drop(file);
-        let mut index = Self::new(dims, 0)?;
-        index.graph.load_from_buffer(&serialized).map_err(ann_error)?;
-        drop(serialized);
-        if index.graph.dimensions() != dims {
-            return Err(AnnError(format!(
-                "the saved graph has {} dimensions, the model {dims}",
-                index.graph.dimensions()
-            )));
-        }
-        index
-            .graph
-            .reserve_capacity_and_threads(index.graph.size() + 1024, THREADS)
-            .map_err(ann_error)?;
-        index.graph.change_expansion_search(NEAR_EXPANSION);
-        index.ids.reserve(count);
-        index.keys.reserve(count);
-        for (key, row) in rows.chunks_exact(16).enumerate() {
-            let raw = u128::from_le_bytes(row.try_into().expect("16 bytes"));
-            let id = MemoryId(uuid::Uuid::from_u128(raw));
-            let known =
-                (raw != 0 && !missing.contains(&(key as u64))).then(|| facets(id)).flatten();
-            match known {
-                Some(f) if index.graph.contains(key as u64) => {
-                    index.keys.insert(id, key as u64);
-                    index.ids.push(Some((id, f)));
-                }
-                _ => {
-                    let _ = index.graph.remove(key as u64);
-                    index.ids.push(None);
-                }
+        let mut saved = SavedGraph::open(dir, stem, dims)?;
+        for id in saved.memories() {
+            if let Some(stored) = vector(id) {
+                let half: Vec<u8> =
+                    stored.iter().flat_map(|&x| half::f16::from_f32(x).to_le_bytes()).collect();
+                saved.put(id, &half);
             }
         }
-        if index.graph.size() != index.keys.len() {
-            return Err(AnnError(format!(
-                "the saved graph holds {} vectors, its ids file {}",
-                index.graph.size(),
-                index.keys.len()
-            )));
-        }
-        Ok(index)
+        saved.finish(facets)
     }
 
     /// Sets [`VectorIndex::search`]'s candidate list (`ef`, at least `k` and at least
@@ -358,6 +287,114 @@ impl AnnIndex {
         sort_hits(&mut hits);
         hits.truncate(k);
         hits
+    }
+}
+
+/// A saved graph being loaded: its files read, waiting for the store's vectors, which the graph
+/// file leaves out. [`SavedGraph::open`], then [`SavedGraph::put`] for each stored vector of the
+/// namespace (streamed from the store), then [`SavedGraph::finish`]. A memory deleted or edited
+/// since the save (its vector not given back as saved) leaves the graph: its links were made for
+/// the old vector, and replaying the change log adds the edited memory back.
+pub struct SavedGraph {
+    dims: usize,
+    /// The memory of each graph key (0: none), from the ids file.
+    memories: Vec<u128>,
+    /// Where each memory's vector goes.
+    slots: FxHashMap<MemoryId, usize>,
+    assembly: graph_file::Assembly,
+}
+
+impl SavedGraph {
+    /// Reads `{stem}.ids` and `{stem}.graph` in `dir`, of `dims`-dimensional vectors.
+    pub fn open(dir: &Path, stem: &str, dims: usize) -> Result<Self, AnnError> {
+        let bytes = std::fs::read(dir.join(format!("{stem}.ids"))).map_err(ann_error)?;
+        let body = bytes
+            .strip_prefix(IDS_MAGIC)
+            .filter(|b| b.len() >= 8)
+            .ok_or_else(|| AnnError("the ids file is not one rearview wrote".into()))?;
+        let (count, rows) = body.split_at(8);
+        let count = u64::from_le_bytes(count.try_into().expect("8 bytes")) as usize;
+        if count.checked_mul(16) != Some(rows.len()) {
+            return Err(AnnError(format!("the ids file is cut short ({count} keys)")));
+        }
+        let memories: Vec<u128> = rows
+            .chunks_exact(16)
+            .map(|row| u128::from_le_bytes(row.try_into().expect("16 bytes")))
+            .collect();
+        let file = std::fs::read(dir.join(format!("{stem}.graph"))).map_err(ann_error)?;
+        let assembly = graph_file::Assembly::read(&file, dims * 2)?;
+        let slots = assembly
+            .wanted()
+            .filter_map(|(slot, key)| {
+                let raw = *memories.get(key as usize)?;
+                (raw != 0).then(|| (MemoryId(uuid::Uuid::from_u128(raw)), slot))
+            })
+            .collect();
+        Ok(Self { dims, memories, slots, assembly })
+    }
+
+    /// The memories whose vectors the graph needs back.
+    pub fn memories(&self) -> Vec<MemoryId> {
+        self.slots.keys().copied().collect()
+    }
+
+    /// Memory `id`'s stored vector (`half`: its f16 bytes) back in its place; a memory the graph
+    /// does not hold is ignored.
+    pub fn put(&mut self, id: MemoryId, half: &[u8]) {
+        if let Some(&slot) = self.slots.get(&id) {
+            self.assembly.put(slot, half);
+        }
+    }
+
+    /// The index, keeping the keys whose memory `facets` still knows (the store's current facets)
+    /// and whose vector came back as saved.
+    pub fn finish(
+        self,
+        mut facets: impl FnMut(MemoryId) -> Option<Facets>,
+    ) -> Result<AnnIndex, AnnError> {
+        let Self { dims, memories, slots, assembly } = self;
+        drop(slots);
+        let (serialized, changed) = assembly.finish();
+        let changed: rustc_hash::FxHashSet<u64> = changed.into_iter().collect();
+        let mut index = AnnIndex::new(dims, 0)?;
+        index.graph.load_from_buffer(&serialized).map_err(ann_error)?;
+        drop(serialized);
+        if index.graph.dimensions() != dims {
+            return Err(AnnError(format!(
+                "the saved graph has {} dimensions, the model {dims}",
+                index.graph.dimensions()
+            )));
+        }
+        index
+            .graph
+            .reserve_capacity_and_threads(index.graph.size() + 1024, THREADS)
+            .map_err(ann_error)?;
+        index.graph.change_expansion_search(NEAR_EXPANSION);
+        index.ids.reserve(memories.len());
+        index.keys.reserve(memories.len());
+        for (key, raw) in memories.into_iter().enumerate() {
+            let id = MemoryId(uuid::Uuid::from_u128(raw));
+            let known =
+                (raw != 0 && !changed.contains(&(key as u64))).then(|| facets(id)).flatten();
+            match known {
+                Some(f) if index.graph.contains(key as u64) => {
+                    index.keys.insert(id, key as u64);
+                    index.ids.push(Some((id, f)));
+                }
+                _ => {
+                    let _ = index.graph.remove(key as u64);
+                    index.ids.push(None);
+                }
+            }
+        }
+        if index.graph.size() != index.keys.len() {
+            return Err(AnnError(format!(
+                "the saved graph holds {} vectors, its ids file {}",
+                index.graph.size(),
+                index.keys.len()
+            )));
+        }
+        Ok(index)
     }
 }
 
@@ -638,20 +675,32 @@ mod tests {
             1,
         )
         .unwrap();
+        // Memory 600 says what memory 7 says: two slots with one vector.
+        assert!(ann.upsert(id(600), facets(MemoryType::Episodic), &data[7]));
         assert!(ann.remove(id(10)));
         let usearch = ann.graph.serialized_length();
         ann.save(&dir, "ns-model").unwrap();
         // Memory 20 was deleted after the save: the store no longer knows it.
-        let stored = |m: MemoryId| (0..600).find(|&i| id(i) == m).map(|i| data[i].as_slice());
+        let stored = |m: MemoryId| match (0..601).find(|&i| id(i) == m) {
+            Some(600) => Some(data[7].as_slice()),
+            found => found.map(|i| data[i].as_slice()),
+        };
+        // Memory 30 was edited after the save: the store's vector is another one now.
+        let edited = |m: MemoryId| if m == id(30) { Some(data[31].as_slice()) } else { stored(m) };
         let loaded = AnnIndex::load(
             &dir,
             "ns-model",
             16,
             |m| (m != id(20)).then(|| facets(MemoryType::Semantic)),
-            |m| stored(m).filter(|_| m != id(20)),
+            |m| edited(m).filter(|_| m != id(20)),
         );
         let mut loaded = loaded.unwrap();
-        assert_eq!(loaded.len(), 598);
+        assert_eq!(loaded.len(), 598, "601 − removed 10 − deleted 20 − edited 30");
+        assert!(loaded.vector(id(30)).is_none(), "an edited memory leaves, for the log to re-add");
+        let twins = loaded.search(&data[7], 2, &|_: &Facets| true);
+        let mut found: Vec<MemoryId> = twins.iter().map(|h| h.id).collect();
+        found.sort();
+        assert_eq!(found, [id(7), id(600)], "two memories with one vector both kept theirs");
         let all = |_: &Facets| true;
         for i in [0, 300, 599] {
             let hits = loaded.search(&data[i], 1, &all);
@@ -660,12 +709,12 @@ mod tests {
         assert!(loaded.vector(id(10)).is_none() && loaded.vector(id(20)).is_none());
         let semantic = |f: &Facets| f.memory_type == MemoryType::Semantic;
         assert_eq!(loaded.search(&data[5], 3, &semantic).len(), 3, "facets come from the store");
-        assert!(loaded.upsert(id(5000), facets(MemoryType::Episodic), &data[7]), "still writable");
+        assert!(loaded.upsert(id(5000), facets(MemoryType::Episodic), &data[8]), "still writable");
         assert_eq!(loaded.len(), 599);
-        // usearch's bytes, less 599 vectors of 32 bytes (the store's), plus a key per slot: only
-        // the removed memory's vector is kept.
+        // usearch's bytes, less 598 vectors of 32 bytes (the store's), plus a key and a hash per
+        // slot: only the removed memory's vector and the twins' are kept.
         let graph_file = std::fs::metadata(dir.join("ns-model.graph")).unwrap().len() as usize;
-        assert_eq!(graph_file, usearch + 16 + 600 * 8 - 599 * 32);
+        assert_eq!(graph_file, usearch + 16 + 601 * 16 - 598 * 32);
         assert!(
             AnnIndex::load(&dir, "ns-model", 32, |_| None, stored).is_err(),
             "wrong dimensions"

@@ -11,6 +11,6 @@ pub mod ann;
 pub mod text;
 pub mod vector;
 
-pub use ann::{AnnError, AnnIndex};
+pub use ann::{AnnError, AnnIndex, SavedGraph};
 pub use text::{SnapshotError, TextHit, TextIndex};
 pub use vector::{FlatIndex, VectorHit, VectorIndex};

@@ -24,7 +24,8 @@
 //! Text is real chat (MemDaily zh + LoCoMo en, `corpus.rs`); vectors are the deterministic
 //! 384-dimensional test embedder's (multilingual-e5-small's dimension; a real model would take
 //! hours to embed millions of texts). Run: `cargo bench -p rearview-service --bench tenants`;
-//! `REARVIEW_TENANTS_OUT` (default `bench/tenants.json`), `REARVIEW_SCALE_DIR` (scratch).
+//! `REARVIEW_TENANTS_OUT` (default `bench/tenants.json`), `REARVIEW_SCALE_DIR` (scratch),
+//! `REARVIEW_TENANTS_MODES` (default `on-demand,all`).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -64,6 +65,13 @@ fn main() {
     let out =
         root.join(std::env::var("REARVIEW_TENANTS_OUT").unwrap_or("bench/tenants.json".into()));
     let scratch = std::env::var_os("REARVIEW_SCALE_DIR").unwrap_or(".".into());
+    // `all` at 10M memories would hold ~20 GB of indexes: such a shape runs `on-demand` alone.
+    let modes: Vec<String> = std::env::var("REARVIEW_TENANTS_MODES")
+        .unwrap_or_else(|_| "on-demand,all".into())
+        .split(',')
+        .map(|m| m.trim().to_owned())
+        .filter(|m| m == "on-demand" || m == "all")
+        .collect();
     let exe = std::env::current_exe().unwrap();
     let mut rows = Vec::new();
     for (namespaces, per) in shapes {
@@ -71,7 +79,7 @@ fn main() {
         let db = dir.path().join("tenants.db");
         eprintln!("tenants: filling {namespaces} × {per} …");
         let fill_per_sec = runtime().block_on(fill(&db, namespaces, per));
-        for mode in ["on-demand", "all"] {
+        for mode in modes.iter().map(String::as_str) {
             let output = Command::new(&exe)
                 .env(CHILD_ENV, format!("{}|{mode}", db.display()))
                 .stderr(std::process::Stdio::inherit())

@@ -46,7 +46,8 @@ pub(crate) fn save(
     saved::save_files(
         dir,
         &saved::stem(namespace, model),
-        &["graph", "ids"],
+        // `usearch`: the graph file of format 2 (vectors included), deleted with its pair.
+        &["graph", "ids", "usearch"],
         |dir, files| graph.save(dir, files).map_err(|e| e.to_string()),
         |files| meta_json(namespace, model, files, (graph.dimensions(), graph.len()), at),
     )

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use rearview_core::{Facets, MemoryId, Namespace};
-use rearview_index::{AnnIndex, VectorIndex};
+use rearview_index::{AnnError, AnnIndex, SavedGraph, VectorIndex};
 
 use crate::graph_files::{Restored, RestoredGraph, saved};
 use crate::indexes::{FacetLookup, IndexesHandle};
@@ -103,16 +103,8 @@ impl MemoryService {
             // A graph was saved because its namespace had passed the exact-scan limit; it is
             // used even where this process would not build one (one-shot CLI commands).
             let Some(known) = facets.lookup(&meta.namespace) else { continue };
-            // The graph file leaves the vectors out: they are the store's.
-            let stored = self.store.namespace_vectors(model, &meta.namespace).await?;
-            let (dir, stem) = (dir.clone(), meta.files.clone());
-            let loaded = tokio::task::spawn_blocking(move || {
-                let vectors: HashMap<MemoryId, &[f32]> =
-                    stored.iter().map(|e| (e.id, e.embedding.as_slice())).collect();
-                AnnIndex::load(&dir, &stem, dims, known, |id| vectors.get(&id).copied())
-            })
-            .await
-            .map_err(|e| ServiceError::Unavailable(format!("graph load task: {e}")))?;
+            let loaded =
+                self.load_graph(&dir, &meta.files, &meta.namespace, model, dims, known).await?;
             match loaded {
                 Ok(graph) => restored.push(RestoredGraph {
                     namespace: meta.namespace,
@@ -137,6 +129,40 @@ impl MemoryService {
             .filter(|ns| restored.iter().all(|r| r.namespace != *ns))
             .collect();
         Ok(GraphLoad { restored, others: Some(others) })
+    }
+
+    /// The saved graph of `namespace` in `files`, its vectors put back from the store (streamed
+    /// as half precision: the graph file leaves them out); `Ok(Err(_))` when the files are
+    /// unusable (the caller rebuilds).
+    async fn load_graph(
+        &self,
+        dir: &std::path::Path,
+        files: &str,
+        namespace: &Namespace,
+        model: &str,
+        dims: usize,
+        known: FacetLookup,
+    ) -> Result<Result<AnnIndex, AnnError>, ServiceError> {
+        let (dir, stem) = (dir.to_owned(), files.to_owned());
+        let opened = tokio::task::spawn_blocking(move || SavedGraph::open(&dir, &stem, dims))
+            .await
+            .map_err(|e| ServiceError::Unavailable(format!("graph load task: {e}")))?;
+        let saved = match opened {
+            Ok(saved) => Arc::new(std::sync::Mutex::new(saved)),
+            Err(e) => return Ok(Err(e)),
+        };
+        let sink = Arc::clone(&saved);
+        let put = Box::new(move |id, half: &[u8]| {
+            sink.lock().unwrap_or_else(|p| p.into_inner()).put(id, half);
+        });
+        self.store.visit_namespace_half_vectors(model, namespace, put).await?;
+        let saved = Arc::into_inner(saved)
+            .expect("the store dropped its visitor")
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner());
+        tokio::task::spawn_blocking(move || saved.finish(known))
+            .await
+            .map_err(|e| ServiceError::Unavailable(format!("graph load task: {e}")))
     }
 
     /// Where a loaded graph's facets come from: the in-memory keyword indexes when keywords are

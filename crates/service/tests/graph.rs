@@ -12,7 +12,9 @@ use std::time::Duration;
 use chrono::DateTime;
 use rearview_core::{Clock, ManualClock, MemoryId, Namespace};
 use rearview_embed::{Embedder, TestEmbedder};
-use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
+use rearview_service::{
+    MemoryService, RecallRequest, RememberRequest, ServiceConfig, UpdateRequest,
+};
 use rearview_store::MemoryStore;
 use rearview_store::prelude::*;
 use rearview_store_sqlite::{SqliteConfig, SqliteStore};
@@ -112,9 +114,12 @@ async fn a_saved_graph_is_loaded_and_caught_up_with_later_writes() {
     graph_holds(&service, LIMIT + 10).await;
     assert_eq!(service.save_indexes().await.unwrap().graphs, 1);
     assert_eq!(service.save_indexes().await.unwrap().graphs, 0, "unchanged since the save");
-    // After the save, without saving again (a crash): one more memory, one forgotten.
+    // After the save, without saving again (a crash): one more memory, one forgotten, one
+    // edited (its vector changes: the saved links were made for the old one).
     let late = store(&service, 500).await;
     service.forget(&ns("big"), ids[0]).await.unwrap();
+    let edit = UpdateRequest { content: Some(note(600)), ..UpdateRequest::default() };
+    service.update(&ns("big"), ids[5], edit).await.unwrap();
     drop(service);
     // Another process writes while this one is down.
     let other = open(&path).await;
@@ -123,8 +128,12 @@ async fn a_saved_graph_is_loaded_and_caught_up_with_later_writes() {
 
     let reopened = open_with(&path, Some(&graphs)).await;
     let stats = reopened.stats().await.unwrap();
-    assert_eq!(stats.graph_vectors, LIMIT + 11, "loaded, caught up: +2 stored, −1 forgotten");
-    for (i, id) in [(500, late), (501, elsewhere), (9, ids[9])] {
+    let caught_up = LIMIT + 12;
+    assert_eq!(
+        stats.graph_vectors, caught_up,
+        "+2 stored, +1 the edit's earlier text, −1 forgotten"
+    );
+    for (i, id) in [(500, late), (501, elsewhere), (9, ids[9]), (600, ids[5])] {
         let r = reopened.recall(&ns("big"), RecallRequest::new(note(i))).await.unwrap();
         assert_eq!(r.hits[0].memory.id, id, "note {i}");
     }
@@ -140,7 +149,7 @@ async fn a_saved_graph_is_loaded_and_caught_up_with_later_writes() {
     // Unchanged since that save: loaded as saved (a rebuilt graph would count as unsaved).
     drop(reopened);
     let again = open_with(&path, Some(&graphs)).await;
-    assert_eq!(again.stats().await.unwrap().graph_vectors, LIMIT + 11);
+    assert_eq!(again.stats().await.unwrap().graph_vectors, caught_up);
     assert_eq!(again.save_indexes().await.unwrap().graphs, 0, "the saved graph itself was loaded");
 
     // Broken files are ignored: the graph is rebuilt from the stored vectors.
@@ -152,7 +161,7 @@ async fn a_saved_graph_is_loaded_and_caught_up_with_later_writes() {
         }
     }
     let rebuilt = open_with(&path, Some(&graphs)).await;
-    assert_eq!(rebuilt.stats().await.unwrap().graph_vectors, LIMIT + 11);
+    assert_eq!(rebuilt.stats().await.unwrap().graph_vectors, caught_up);
     assert_eq!(rebuilt.save_indexes().await.unwrap().graphs, 1, "rebuilt, so saved anew");
 }
 

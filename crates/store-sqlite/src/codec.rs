@@ -128,6 +128,38 @@ pub(crate) fn read_vectors(
     Ok(out)
 }
 
+/// Calls `visit` with every memory of namespace `ns_id` that has a vector of `model_id`, and that
+/// vector's half-precision blob as stored (an f32 blob of a file not yet migrated is converted).
+pub(crate) fn visit_half_vectors(
+    conn: &Connection,
+    model_id: &str,
+    ns_id: i64,
+    visit: &mut dyn FnMut(MemoryId, &[u8]),
+) -> Result<(), StoreError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT m.id, v.vector, v.dims FROM memories m \
+             CROSS JOIN vectors v ON v.memory_rowid = m.rowid \
+             WHERE m.ns = ?2 AND v.model_id = ?1 ORDER BY m.rowid",
+        )
+        .map_err(backend("preparing vector load"))?;
+    let mut rows =
+        stmt.query(rusqlite::params![model_id, ns_id]).map_err(backend("loading vectors"))?;
+    while let Some(row) = rows.next().map_err(backend("reading vector row"))? {
+        let id: String = row.get(0).map_err(backend("reading vector row"))?;
+        let blob = row.get_ref(1).map_err(backend("reading vector"))?;
+        let blob = blob.as_blob().map_err(|e| corrupt(format!("vector blob: {e}")))?;
+        let dims: i64 = row.get(2).map_err(backend("reading vector row"))?;
+        if blob.len() as i64 == dims * 2 {
+            visit(parse_id(&id)?, blob);
+        } else {
+            let half = f32_blob_to_half(blob).map_err(corrupt)?;
+            visit(parse_id(&id)?, &half);
+        }
+    }
+    Ok(())
+}
+
 /// The id and facets of every memory with a vector of `model_id`.
 pub(crate) fn read_vector_facets(
     conn: &Connection,

@@ -39,8 +39,9 @@ use async_trait::async_trait;
 use rearview_core::{Memory, MemoryFilter, MemoryId, MemoryType, Namespace, Timestamp};
 use rearview_store::prelude::*;
 use rearview_store::{
-    ApiKeyRecord, Changes, DayCount, FacetEntry, KeywordHit, KeywordVisitor, MemoryRecord,
-    MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector, VectorEntry,
+    ApiKeyRecord, Changes, DayCount, FacetEntry, HalfVectorVisitor, KeywordHit, KeywordVisitor,
+    MemoryRecord, MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector,
+    VectorEntry,
 };
 use rusqlite::{OptionalExtension, params, params_from_iter};
 
@@ -506,6 +507,20 @@ impl VectorStore for SqliteStore {
         self.read(move |inner, conn| {
             let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(Vec::new()) };
             codec::read_vectors(conn, &model_id, Some(ns_id))
+        })
+        .await
+    }
+
+    async fn visit_namespace_half_vectors(
+        &self,
+        model_id: &str,
+        namespace: &Namespace,
+        mut visit: HalfVectorVisitor,
+    ) -> Result<(), StoreError> {
+        let (model_id, namespace) = (model_id.to_owned(), namespace.clone());
+        self.read(move |inner, conn| {
+            let Some(ns_id) = inner.namespace_id(conn, &namespace)? else { return Ok(()) };
+            codec::visit_half_vectors(conn, &model_id, ns_id, &mut *visit)
         })
         .await
     }

@@ -88,6 +88,9 @@ pub struct KeywordEntry {
 /// What [`KeywordStore::visit_keyword_entries`] calls with each entry.
 pub type KeywordVisitor = Box<dyn FnMut(KeywordEntry) + Send>;
 
+/// What [`VectorStore::visit_namespace_half_vectors`] calls with each memory's vector.
+pub type HalfVectorVisitor = Box<dyn FnMut(MemoryId, &[u8]) + Send>;
+
 /// How every backend normalises a keyword term before indexing or matching it: lower-cased, only
 /// letters and digits kept. Returns `None` when nothing is left, or for a term longer than
 /// [`MAX_TERM_CHARS`].
@@ -568,6 +571,29 @@ pub trait VectorStore: Send + Sync {
         model_id: &str,
         namespace: &Namespace,
     ) -> Result<Vec<VectorEntry>, StoreError>;
+
+    /// Calls `visit` with each memory of `namespace` that has a vector of `model_id`, and that
+    /// vector as half precision: little-endian IEEE f16, two bytes per dimension (how a saved
+    /// graph holds it). Streamed one at a time: for putting a million vectors back into a saved
+    /// graph without holding them as f32. The default reads [`VectorStore::namespace_vectors`];
+    /// a backend that stores half precision streams its rows.
+    async fn visit_namespace_half_vectors(
+        &self,
+        model_id: &str,
+        namespace: &Namespace,
+        mut visit: HalfVectorVisitor,
+    ) -> Result<(), StoreError> {
+        for entry in self.namespace_vectors(model_id, namespace).await? {
+            let half: Vec<u8> = entry
+                .embedding
+                .as_slice()
+                .iter()
+                .flat_map(|&x| half::f16::from_f32(x).to_le_bytes())
+                .collect();
+            visit(entry.id, &half);
+        }
+        Ok(())
+    }
 
     /// Up to `limit` memories with no vector of `model_id`, oldest first (backfill work), in
     /// `namespace` or in all namespaces.

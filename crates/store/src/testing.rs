@@ -545,6 +545,15 @@ pub async fn vectors_are_kept_per_model(store: Arc<dyn MemoryStore>) {
     let in_b = store.namespace_vectors("model-a", &ns("b")).await.unwrap();
     assert_eq!(in_b.iter().map(|e| e.id).collect::<Vec<_>>(), [other.id]);
     assert!(store.namespace_vectors("model-a", &ns("nobody")).await.unwrap().is_empty());
+    // The same vectors as half precision, streamed.
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    let visit = Box::new(move |id, half: &[u8]| sink.lock().unwrap().push((id, half.to_vec())));
+    store.visit_namespace_half_vectors("model-a", &ns("b"), visit).await.unwrap();
+    let one = 0x3c00u16.to_le_bytes(); // 1.0 as an IEEE half
+    assert_eq!(*seen.lock().unwrap(), [(other.id, vec![0, 0, one[0], one[1], 0, 0])]);
+    let none = Box::new(|_, _: &[u8]| panic!("no vector in an unknown namespace"));
+    store.visit_namespace_half_vectors("model-a", &ns("nobody"), none).await.unwrap();
     let mut facets = store.vector_facets("model-a").await.unwrap();
     facets.sort_by_key(|f| f.namespace.as_str().to_owned());
     let seen: Vec<_> = facets.iter().map(|f| (f.namespace.as_str(), f.id)).collect();

@@ -3,25 +3,37 @@
 //! usearch serializes an index as `[slots u32][bytes per vector u32][one vector per slot]` then
 //! its 64-byte head (beginning `usearch`) and the graph. Saved as is, a million 384-dimension
 //! f16 vectors would sit on disk twice (768 MB beside the store's copy), so the graph file keeps,
-//! for each slot, the graph key whose vector it holds instead, and only the vectors the store
-//! cannot give back (a removed memory's, still a node of the graph):
+//! for each slot, the graph key whose vector it holds and a hash of that vector instead, and only
+//! the vectors the store cannot give back exactly: a removed memory's (still a node of the
+//! graph) and those two memories share (which key holds which slot is not known then):
 //!
-//! `RVGRAPH1` · slots u64 · bytes per vector u64 · one key u64 per slot (`KEPT`: its vector is
-//! below) · kept vectors · usearch's bytes after its vectors.
+//! `RVGRAPH2` · slots u64 · bytes per vector u64 · per slot a key u64 (`KEPT`: its vector is
+//! below) and its vector's hash u64 · kept vectors · usearch's bytes after its vectors.
 //!
-//! Loading puts usearch's layout back together from the store's vectors (the same f16 values:
-//! the store keeps each vector in half precision, as the graph does) and hands it to usearch.
+//! Loading ([`Assembly`]) puts usearch's layout back together from the store's vectors (the same f16 values:
+//! the store keeps each vector in half precision, as the graph does) and hands it to usearch. A
+//! key whose stored vector is gone or is not the one saved (its memory deleted or edited since
+//! the save) gets a placeholder and is reported, for the caller to remove: the graph's links
+//! were made for the old vector, and the change log brings the new one.
 
 use super::AnnError;
 
 /// The first bytes of a graph file.
-const MAGIC: &[u8] = b"RVGRAPH1";
+const MAGIC: &[u8] = b"RVGRAPH2";
 /// A slot whose vector is kept in the file.
 const KEPT: u64 = u64::MAX;
 /// What usearch's head begins with, right after the vectors.
 const USEARCH_HEAD: &[u8] = b"usearch";
 
-/// usearch's `serialized` index as a graph file; `key_of` names the graph key whose vector a
+/// A 64-bit hash of a vector's bytes.
+pub(super) fn hash(bytes: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = rustc_hash::FxHasher::default();
+    bytes.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// usearch's `serialized` index as a graph file; `key_of` names the one graph key whose vector a
 /// slot's bytes are (`None`: keep the bytes in the file).
 pub(super) fn encode(
     serialized: &[u8],
@@ -29,73 +41,116 @@ pub(super) fn encode(
     mut key_of: impl FnMut(&[u8]) -> Option<u64>,
 ) -> Result<Vec<u8>, AnnError> {
     let (slots, vectors, rest) = split(serialized, vector_bytes)?;
-    let mut keys = Vec::with_capacity(slots);
+    let mut entries = Vec::with_capacity(slots);
     let mut kept = Vec::new();
     for vector in vectors.chunks_exact(vector_bytes) {
         match key_of(vector) {
-            Some(key) if key != KEPT => keys.push(key),
+            Some(key) if key != KEPT => entries.push((key, hash(vector))),
             _ => {
-                keys.push(KEPT);
+                entries.push((KEPT, 0));
                 kept.extend_from_slice(vector);
             }
         }
     }
-    let mut file = Vec::with_capacity(MAGIC.len() + 16 + slots * 8 + kept.len() + rest.len());
+    let mut file = Vec::with_capacity(MAGIC.len() + 16 + slots * 16 + kept.len() + rest.len());
     file.extend_from_slice(MAGIC);
     file.extend_from_slice(&(slots as u64).to_le_bytes());
     file.extend_from_slice(&(vector_bytes as u64).to_le_bytes());
-    for key in keys {
+    for (key, hash) in entries {
         file.extend_from_slice(&key.to_le_bytes());
+        file.extend_from_slice(&hash.to_le_bytes());
     }
     file.extend_from_slice(&kept);
     file.extend_from_slice(rest);
     Ok(file)
 }
 
-/// usearch's serialized index back from a graph `file`: `vector_of` writes a key's vector (its
-/// f16 bytes) into the slice it is given, or fails (the store no longer has it).
-pub(super) fn decode(
-    file: &[u8],
-    vector_bytes: usize,
-    mut vector_of: impl FnMut(u64, &mut [u8]) -> Result<(), AnnError>,
-) -> Result<Vec<u8>, AnnError> {
-    let cut = || AnnError("the graph file is cut short or not one rearview wrote".into());
-    let body = file.strip_prefix(MAGIC).ok_or_else(cut)?;
-    let number = |at: usize| -> Result<u64, AnnError> {
-        let bytes = body.get(at..at + 8).ok_or_else(cut)?;
-        Ok(u64::from_le_bytes(bytes.try_into().expect("8 bytes")))
-    };
-    let (slots, width) = (number(0)? as usize, number(8)? as usize);
-    if width != vector_bytes {
-        return Err(AnnError(format!(
-            "the graph file holds {width}-byte vectors, not {vector_bytes}"
-        )));
+/// A graph file read back: usearch's layout with the kept vectors in place, the others to be put
+/// back from the store ([`Assembly::put`]) before [`Assembly::finish`].
+pub(super) struct Assembly {
+    serialized: Vec<u8>,
+    width: usize,
+    /// Per slot: the key whose vector it holds and that vector's saved hash (`KEPT`: in place).
+    entries: Vec<(u64, u64)>,
+}
+
+impl Assembly {
+    /// The graph `file` of `vector_bytes`-byte vectors.
+    pub(super) fn read(file: &[u8], vector_bytes: usize) -> Result<Self, AnnError> {
+        let cut = || AnnError("the graph file is cut short or not one rearview wrote".into());
+        let body = file.strip_prefix(MAGIC).ok_or_else(cut)?;
+        let number = |at: usize| -> Result<u64, AnnError> {
+            let bytes = body.get(at..at + 8).ok_or_else(cut)?;
+            Ok(u64::from_le_bytes(bytes.try_into().expect("8 bytes")))
+        };
+        let (slots, width) = (number(0)?, number(8)? as usize);
+        if width != vector_bytes || width < 2 {
+            let why = format!("the graph file holds {width}-byte vectors, not {vector_bytes}");
+            return Err(AnnError(why));
+        }
+        let rows = u32::try_from(slots).map_err(|_| cut())?;
+        let slots = rows as usize;
+        let entries_end = 16 + slots * 16;
+        let entries: Vec<(u64, u64)> = body
+            .get(16..entries_end)
+            .ok_or_else(cut)?
+            .chunks_exact(16)
+            .map(|e| {
+                let key = u64::from_le_bytes(e[..8].try_into().expect("8 bytes"));
+                (key, u64::from_le_bytes(e[8..].try_into().expect("8 bytes")))
+            })
+            .collect();
+        let kept = entries.iter().filter(|(key, _)| *key == KEPT).count();
+        let kept_end = entries_end + kept * width;
+        let rest = body.get(kept_end..).filter(|r| r.starts_with(USEARCH_HEAD)).ok_or_else(cut)?;
+        let mut serialized = Vec::with_capacity(8 + slots * width + rest.len());
+        serialized.extend_from_slice(&rows.to_le_bytes());
+        serialized.extend_from_slice(&(width as u32).to_le_bytes());
+        let mut kept_vectors = body[entries_end..kept_end].chunks_exact(width);
+        for (key, _) in &entries {
+            match key {
+                &KEPT => serialized.extend_from_slice(kept_vectors.next().expect("counted")),
+                _ => serialized.resize(serialized.len() + width, 0),
+            }
+        }
+        serialized.extend_from_slice(rest);
+        Ok(Self { serialized, width, entries })
     }
-    let keys_end = 16 + slots.checked_mul(8).ok_or_else(cut)?;
-    let keys = body.get(16..keys_end).ok_or_else(cut)?;
-    let rows = u32::try_from(slots).map_err(|_| cut())?;
-    let mut serialized = Vec::with_capacity(8 + slots * width + body.len() - keys_end);
-    serialized.extend_from_slice(&rows.to_le_bytes());
-    serialized.extend_from_slice(&(width as u32).to_le_bytes());
-    let mut kept_at = keys_end;
-    for key in keys.chunks_exact(8) {
-        let key = u64::from_le_bytes(key.try_into().expect("8 bytes"));
-        let at = serialized.len();
-        serialized.resize(at + width, 0);
-        if key == KEPT {
-            let kept = body.get(kept_at..kept_at + width).ok_or_else(cut)?;
-            serialized[at..].copy_from_slice(kept);
-            kept_at += width;
-        } else {
-            vector_of(key, &mut serialized[at..])?;
+
+    /// The slots to put back from the store, with the key whose vector each holds.
+    pub(super) fn wanted(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|(_, (key, _))| *key != KEPT)
+            .map(|(s, (k, _))| (s, *k))
+    }
+
+    /// `half` (a stored vector's f16 bytes) into `slot`; a vector of another width is left out.
+    pub(super) fn put(&mut self, slot: usize, half: &[u8]) {
+        if half.len() == self.width {
+            let at = 8 + slot * self.width;
+            self.serialized[at..at + self.width].copy_from_slice(half);
         }
     }
-    let rest = &body[kept_at..];
-    if !rest.starts_with(USEARCH_HEAD) {
-        return Err(cut());
+
+    /// usearch's serialized index, and the keys whose vector the store did not give back as
+    /// saved (never put, or other bytes: the memory deleted or edited since the save): each has
+    /// a placeholder (a unit vector: distances through the node stay finite) for the caller to
+    /// remove.
+    pub(super) fn finish(mut self) -> (Vec<u8>, Vec<u64>) {
+        let mut changed = Vec::new();
+        for (slot, &(key, saved)) in self.entries.iter().enumerate() {
+            let at = 8 + slot * self.width;
+            let vector = &mut self.serialized[at..at + self.width];
+            if key != KEPT && hash(vector) != saved {
+                vector.fill(0);
+                vector[..2].copy_from_slice(&half::f16::ONE.to_le_bytes());
+                changed.push(key);
+            }
+        }
+        (self.serialized, changed)
     }
-    serialized.extend_from_slice(rest);
-    Ok(serialized)
 }
 
 /// usearch's serialized index as (slots, their vectors, what follows them).
@@ -139,15 +194,27 @@ mod tests {
             _ => None,
         };
         let file = encode(&original, 4, key_of).unwrap();
-        assert_eq!(file.len(), 8 + 16 + 3 * 8 + 4 + 21, "one vector of three kept");
-        let store = |key: u64, out: &mut [u8]| {
-            out.fill(key as u8 - 9);
-            Ok(())
+        assert_eq!(file.len(), 8 + 16 + 3 * 16 + 4 + 21, "one vector of three kept");
+        let load = |file: &[u8], vector: &dyn Fn(u64) -> Option<[u8; 4]>| {
+            let mut assembly = Assembly::read(file, 4).unwrap();
+            let wanted: Vec<(usize, u64)> = assembly.wanted().collect();
+            for (slot, key) in wanted {
+                if let Some(v) = vector(key) {
+                    assembly.put(slot, &v);
+                }
+            }
+            assembly.finish()
         };
-        assert_eq!(decode(&file, 4, store).unwrap(), original);
-        let gone = |_: u64, _: &mut [u8]| Err(AnnError("no vector".into()));
-        assert!(decode(&file, 4, gone).is_err(), "a vector the store lacks fails the load");
-        assert!(decode(&file[..30], 4, store).is_err(), "a cut file fails");
-        assert!(decode(&file, 8, store).is_err(), "another model's width fails");
+        let store = |key: u64| Some([key as u8 - 9; 4]);
+        assert_eq!(load(&file, &store), (original.clone(), vec![]));
+        // Key 11's memory was deleted, key 10's edited since the save: both come back to be
+        // removed, under a placeholder; the kept vector is as it was.
+        let (loaded, changed) = load(&file, &|key| (key == 10).then_some([7; 4]));
+        assert_eq!(changed, [10, 11]);
+        let one = half::f16::ONE.to_le_bytes();
+        assert_eq!(&loaded[8..12], &[one[0], one[1], 0, 0], "a placeholder, not the edited vector");
+        assert_eq!(&loaded[16..20], &[9, 9, 9, 9]);
+        assert!(Assembly::read(&file[..30], 4).is_err(), "a cut file fails");
+        assert!(Assembly::read(&file, 8).is_err(), "another model's width fails");
     }
 }

@@ -11,9 +11,9 @@ use rearview_core::{Embedding, Memory, MemoryFilter, MemoryId, MemoryType, Names
 
 use crate::prelude::*;
 use crate::{
-    ApiKeyRecord, Changes, DayCount, FacetEntry, KeywordEntry, KeywordHit, KeywordVisitor,
-    MemoryRecord, MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats, StoredVector,
-    VectorEntry, VectorMatch, WeightedKeywordHits,
+    ApiKeyRecord, Changes, DayCount, FacetEntry, HalfVectorVisitor, KeywordEntry, KeywordHit,
+    KeywordVisitor, MemoryRecord, MemoryUpdate, Page, PendingEmbedding, StoreError, StoreStats,
+    StoredVector, VectorEntry, VectorMatch, WeightedKeywordHits,
 };
 
 /// What a [`HookedStore`] runs before an insert: it may wait (a gate) before the write goes on.
@@ -210,6 +210,15 @@ impl VectorStore for HookedStore {
         namespace: &Namespace,
     ) -> Result<Vec<VectorEntry>, StoreError> {
         self.inner.namespace_vectors(model_id, namespace).await
+    }
+
+    async fn visit_namespace_half_vectors(
+        &self,
+        model_id: &str,
+        namespace: &Namespace,
+        visit: HalfVectorVisitor,
+    ) -> Result<(), StoreError> {
+        self.inner.visit_namespace_half_vectors(model_id, namespace, visit).await
     }
 
     async fn pending_embeddings(
