@@ -90,8 +90,13 @@ def main() -> int:
             skipped += 1
             continue
         words = [substitutes.get(w, w) for w in words]
-        ran = subprocess.run([binary, *words], cwd=work, env=env, capture_output=True, text=True,
-                             timeout=300)
+        try:
+            ran = subprocess.run([binary, *words], cwd=work, env=env, capture_output=True,
+                                 text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            print(f"FAIL  {where}: rearview {text} → still running after 300 s")
+            failed += 1
+            continue
         if ran.returncode == 0:
             print(f"ok    {where}: rearview {text}")
             passed += 1
