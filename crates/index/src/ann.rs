@@ -711,10 +711,10 @@ mod tests {
         assert_eq!(loaded.search(&data[5], 3, &semantic).len(), 3, "facets come from the store");
         assert!(loaded.upsert(id(5000), facets(MemoryType::Episodic), &data[8]), "still writable");
         assert_eq!(loaded.len(), 599);
-        // usearch's bytes, less 598 vectors of 32 bytes (the store's), plus a key and a hash per
-        // slot: only the removed memory's vector and the twins' are kept.
+        // usearch's bytes, less 599 vectors of 32 bytes, plus a key and a hash per slot: only
+        // the removed memory's vector and the twins' one vector are kept.
         let graph_file = std::fs::metadata(dir.join("ns-model.graph")).unwrap().len() as usize;
-        assert_eq!(graph_file, usearch + 16 + 601 * 16 - 598 * 32);
+        assert_eq!(graph_file, usearch + 24 + 601 * 16 - 599 * 32);
         assert!(
             AnnIndex::load(&dir, "ns-model", 32, |_| None, stored).is_err(),
             "wrong dimensions"

@@ -7,8 +7,9 @@
 //! the vectors the store cannot give back exactly: a removed memory's (still a node of the
 //! graph) and those two memories share (which key holds which slot is not known then):
 //!
-//! `RVGRAPH2` · slots u64 · bytes per vector u64 · per slot a key u64 (`KEPT`: its vector is
-//! below) and its vector's hash u64 · kept vectors · usearch's bytes after its vectors.
+//! `RVGRAPH3` · slots u64 · bytes per vector u64 · kept vectors u64 · per slot a key u64 and
+//! its vector's hash u64, or `KEPT` and the number of its kept vector · the kept vectors, each
+//! distinct one once · usearch's bytes after its vectors.
 //!
 //! Loading ([`Assembly`]) puts usearch's layout back together from the store's vectors (the same f16 values:
 //! the store keeps each vector in half precision, as the graph does) and hands it to usearch. A
@@ -16,10 +17,12 @@
 //! the save) gets a placeholder and is reported, for the caller to remove: the graph's links
 //! were made for the old vector, and the change log brings the new one.
 
+use rustc_hash::FxHashMap;
+
 use super::AnnError;
 
 /// The first bytes of a graph file.
-const MAGIC: &[u8] = b"RVGRAPH2";
+const MAGIC: &[u8] = b"RVGRAPH3";
 /// A slot whose vector is kept in the file.
 const KEPT: u64 = u64::MAX;
 /// What usearch's head begins with, right after the vectors.
@@ -43,19 +46,25 @@ pub(super) fn encode(
     let (slots, vectors, rest) = split(serialized, vector_bytes)?;
     let mut entries = Vec::with_capacity(slots);
     let mut kept = Vec::new();
+    let mut kept_at: FxHashMap<&[u8], u64> = FxHashMap::default();
     for vector in vectors.chunks_exact(vector_bytes) {
         match key_of(vector) {
             Some(key) if key != KEPT => entries.push((key, hash(vector))),
             _ => {
-                entries.push((KEPT, 0));
-                kept.extend_from_slice(vector);
+                let next = kept_at.len() as u64;
+                let at = *kept_at.entry(vector).or_insert_with(|| {
+                    kept.extend_from_slice(vector);
+                    next
+                });
+                entries.push((KEPT, at));
             }
         }
     }
-    let mut file = Vec::with_capacity(MAGIC.len() + 16 + slots * 16 + kept.len() + rest.len());
+    let mut file = Vec::with_capacity(MAGIC.len() + 24 + slots * 16 + kept.len() + rest.len());
     file.extend_from_slice(MAGIC);
     file.extend_from_slice(&(slots as u64).to_le_bytes());
     file.extend_from_slice(&(vector_bytes as u64).to_le_bytes());
+    file.extend_from_slice(&(kept_at.len() as u64).to_le_bytes());
     for (key, hash) in entries {
         file.extend_from_slice(&key.to_le_bytes());
         file.extend_from_slice(&hash.to_le_bytes());
@@ -90,9 +99,10 @@ impl Assembly {
         }
         let rows = u32::try_from(slots).map_err(|_| cut())?;
         let slots = rows as usize;
-        let entries_end = 16 + slots * 16;
+        let kept = usize::try_from(number(16)?).map_err(|_| cut())?;
+        let entries_end = 24 + slots * 16;
         let entries: Vec<(u64, u64)> = body
-            .get(16..entries_end)
+            .get(24..entries_end)
             .ok_or_else(cut)?
             .chunks_exact(16)
             .map(|e| {
@@ -100,17 +110,19 @@ impl Assembly {
                 (key, u64::from_le_bytes(e[8..].try_into().expect("8 bytes")))
             })
             .collect();
-        let kept = entries.iter().filter(|(key, _)| *key == KEPT).count();
-        let kept_end = entries_end + kept * width;
+        let kept_end = kept.checked_mul(width).and_then(|n| n.checked_add(entries_end));
+        let kept_end = kept_end.filter(|&end| end <= body.len()).ok_or_else(cut)?;
         let rest = body.get(kept_end..).filter(|r| r.starts_with(USEARCH_HEAD)).ok_or_else(cut)?;
+        let kept_vectors = &body[entries_end..kept_end];
         let mut serialized = Vec::with_capacity(8 + slots * width + rest.len());
         serialized.extend_from_slice(&rows.to_le_bytes());
         serialized.extend_from_slice(&(width as u32).to_le_bytes());
-        let mut kept_vectors = body[entries_end..kept_end].chunks_exact(width);
-        for (key, _) in &entries {
-            match key {
-                &KEPT => serialized.extend_from_slice(kept_vectors.next().expect("counted")),
-                _ => serialized.resize(serialized.len() + width, 0),
+        for &(key, at) in &entries {
+            if key == KEPT {
+                let at = usize::try_from(at).ok().filter(|&at| at < kept).ok_or_else(cut)?;
+                serialized.extend_from_slice(&kept_vectors[at * width..(at + 1) * width]);
+            } else {
+                serialized.resize(serialized.len() + width, 0);
             }
         }
         serialized.extend_from_slice(rest);
@@ -186,15 +198,15 @@ mod tests {
 
     #[test]
     fn vectors_the_store_holds_are_left_out_and_put_back() {
-        let original = serialized(&[[1, 1, 1, 1], [2, 2, 2, 2], [9, 9, 9, 9]]);
-        // Slots 0 and 1 hold keys 10 and 11; slot 2 a removed memory's vector, kept.
+        let original = serialized(&[[1, 1, 1, 1], [2, 2, 2, 2], [9, 9, 9, 9], [9, 9, 9, 9]]);
+        // Slots 0 and 1 hold keys 10 and 11; slots 2 and 3 one vector, kept once.
         let key_of = |v: &[u8]| match v[0] {
             1 => Some(10),
             2 => Some(11),
             _ => None,
         };
         let file = encode(&original, 4, key_of).unwrap();
-        assert_eq!(file.len(), 8 + 16 + 3 * 16 + 4 + 21, "one vector of three kept");
+        assert_eq!(file.len(), 8 + 24 + 4 * 16 + 4 + 21, "one vector kept, once");
         let load = |file: &[u8], vector: &dyn Fn(u64) -> Option<[u8; 4]>| {
             let mut assembly = Assembly::read(file, 4).unwrap();
             let wanted: Vec<(usize, u64)> = assembly.wanted().collect();
@@ -213,7 +225,7 @@ mod tests {
         assert_eq!(changed, [10, 11]);
         let one = half::f16::ONE.to_le_bytes();
         assert_eq!(&loaded[8..12], &[one[0], one[1], 0, 0], "a placeholder, not the edited vector");
-        assert_eq!(&loaded[16..20], &[9, 9, 9, 9]);
+        assert_eq!(&loaded[16..24], &[9; 8]);
         assert!(Assembly::read(&file[..30], 4).is_err(), "a cut file fails");
         assert!(Assembly::read(&file, 8).is_err(), "another model's width fails");
     }
