@@ -20,8 +20,6 @@ use crate::vector::{VectorHit, VectorIndex};
 
 mod graph_file;
 
-use graph_file::hash;
-
 /// Links per node (usearch's default, HNSW's `M`).
 const CONNECTIVITY: usize = 16;
 /// Candidate list while inserting (`ef_construction`).
@@ -147,15 +145,7 @@ impl AnnIndex {
     pub fn save(&self, dir: &Path, stem: &str) -> Result<(), AnnError> {
         let mut serialized = vec![0u8; self.graph.serialized_length()];
         self.graph.save_to_buffer(&mut serialized).map_err(ann_error)?;
-        let slot_keys = self.keys_by_vector();
-        let mut vector = vec![0f32; self.dims];
-        let key_of = |slot: &[u8]| {
-            // A hash names one key (two keys sharing a vector: which slot is whose is unknown,
-            // so such slots keep their bytes); the key's own vector confirms it.
-            let key = slot_keys.get(&hash(slot)).and_then(|&(key, alone)| alone.then_some(key))?;
-            (self.half_bytes(key, &mut vector).as_deref() == Some(slot)).then_some(key)
-        };
-        let graph = graph_file::encode(&serialized, self.dims * 2, key_of)?;
+        let graph = graph_file::encode(&serialized, self.dims * 2)?;
         drop(serialized);
         let mut ids = Vec::with_capacity(IDS_MAGIC.len() + 8 + self.ids.len() * 16);
         ids.extend_from_slice(IDS_MAGIC);
@@ -173,26 +163,6 @@ impl AnnIndex {
         std::fs::rename(&graph_tmp, &graph_path).map_err(ann_error)?;
         std::fs::rename(&ids_tmp, &ids_path).map_err(ann_error)?;
         Ok(())
-    }
-
-    /// Each present key by the hash of its vector's f16 bytes (as usearch stores it), with
-    /// whether it is the only key with that hash.
-    fn keys_by_vector(&self) -> FxHashMap<u64, (u64, bool)> {
-        let mut vector = vec![0f32; self.dims];
-        let mut by_hash: FxHashMap<u64, (u64, bool)> =
-            FxHashMap::with_capacity_and_hasher(self.keys.len(), Default::default());
-        for &key in self.keys.values() {
-            if let Some(bytes) = self.half_bytes(key, &mut vector) {
-                by_hash.entry(hash(&bytes)).and_modify(|e| e.1 = false).or_insert((key, true));
-            }
-        }
-        by_hash
-    }
-
-    /// The f16 bytes of `key`'s vector, as the graph holds it (`scratch`: room for one vector).
-    fn half_bytes(&self, key: u64, scratch: &mut [f32]) -> Option<Vec<u8>> {
-        self.graph.get(key, scratch).ok().filter(|&n| n > 0)?;
-        Some(scratch.iter().flat_map(|&x| half::f16::from_f32(x).to_le_bytes()).collect())
     }
 
     /// Loads what [`AnnIndex::save`] wrote ([`SavedGraph`] in one go): `vector` gives a
@@ -711,10 +681,10 @@ mod tests {
         assert_eq!(loaded.search(&data[5], 3, &semantic).len(), 3, "facets come from the store");
         assert!(loaded.upsert(id(5000), facets(MemoryType::Episodic), &data[8]), "still writable");
         assert_eq!(loaded.len(), 599);
-        // usearch's bytes, less 599 vectors of 32 bytes, plus a key and a hash per slot: only
-        // the removed memory's vector and the twins' one vector are kept.
+        // usearch's bytes, less 600 vectors of 32 bytes, plus a key and a hash per slot: only
+        // the removed memory's vector is kept.
         let graph_file = std::fs::metadata(dir.join("ns-model.graph")).unwrap().len() as usize;
-        assert_eq!(graph_file, usearch + 24 + 601 * 16 - 599 * 32);
+        assert_eq!(graph_file, usearch + 24 + 601 * 16 - 600 * 32);
         assert!(
             AnnIndex::load(&dir, "ns-model", 32, |_| None, stored).is_err(),
             "wrong dimensions"

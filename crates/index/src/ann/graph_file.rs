@@ -3,9 +3,9 @@
 //! usearch serializes an index as `[slots u32][bytes per vector u32][one vector per slot]` then
 //! its 64-byte head (beginning `usearch`) and the graph. Saved as is, a million 384-dimension
 //! f16 vectors would sit on disk twice (768 MB beside the store's copy), so the graph file keeps,
-//! for each slot, the graph key whose vector it holds and a hash of that vector instead, and only
-//! the vectors the store cannot give back exactly: a removed memory's (still a node of the
-//! graph) and those two memories share (which key holds which slot is not known then):
+//! for each slot, the graph key whose vector it holds (read from usearch's graph) and a hash of
+//! that vector instead, and only the vectors the store cannot give back: a removed memory's
+//! (still a node of the graph):
 //!
 //! `RVGRAPH3` · slots u64 · bytes per vector u64 · kept vectors u64 · per slot a key u64 and
 //! its vector's hash u64, or `KEPT` and the number of its kept vector · the kept vectors, each
@@ -36,28 +36,24 @@ pub(super) fn hash(bytes: &[u8]) -> u64 {
     hasher.finish()
 }
 
-/// usearch's `serialized` index as a graph file; `key_of` names the one graph key whose vector a
-/// slot's bytes are (`None`: keep the bytes in the file).
-pub(super) fn encode(
-    serialized: &[u8],
-    vector_bytes: usize,
-    mut key_of: impl FnMut(&[u8]) -> Option<u64>,
-) -> Result<Vec<u8>, AnnError> {
+/// usearch's `serialized` index as a graph file. Each slot's key is read from usearch's own graph
+/// ([`slot_keys`]); a removed key's slot keeps its vector in the file.
+pub(super) fn encode(serialized: &[u8], vector_bytes: usize) -> Result<Vec<u8>, AnnError> {
     let (slots, vectors, rest) = split(serialized, vector_bytes)?;
+    let keys = slot_keys(rest, slots)?;
     let mut entries = Vec::with_capacity(slots);
     let mut kept = Vec::new();
     let mut kept_at: FxHashMap<&[u8], u64> = FxHashMap::default();
-    for vector in vectors.chunks_exact(vector_bytes) {
-        match key_of(vector) {
-            Some(key) if key != KEPT => entries.push((key, hash(vector))),
-            _ => {
-                let next = kept_at.len() as u64;
-                let at = *kept_at.entry(vector).or_insert_with(|| {
-                    kept.extend_from_slice(vector);
-                    next
-                });
-                entries.push((KEPT, at));
-            }
+    for (vector, key) in vectors.chunks_exact(vector_bytes).zip(keys) {
+        if key == KEPT {
+            let next = kept_at.len() as u64;
+            let at = *kept_at.entry(vector).or_insert_with(|| {
+                kept.extend_from_slice(vector);
+                next
+            });
+            entries.push((KEPT, at));
+        } else {
+            entries.push((key, hash(vector)));
         }
     }
     let mut file = Vec::with_capacity(MAGIC.len() + 24 + slots * 16 + kept.len() + rest.len());
@@ -165,6 +161,43 @@ impl Assembly {
     }
 }
 
+/// The key of each slot, read from usearch's graph (`index_gt::save_to_stream`, after the 64-byte
+/// dense head): a header of five u64 (nodes, connectivity, base connectivity, top level, entry),
+/// each node's level (i16), then each node: its key (u64), its level, and its neighbour lists
+/// (per level a u32 count and `connectivity` u32 slots; the base level `connectivity_base`). A
+/// removed key reads as `u64::MAX`, usearch's free key. The layout is checked to the last byte,
+/// so another usearch version's fails the save rather than naming wrong keys.
+fn slot_keys(rest: &[u8], slots: usize) -> Result<Vec<u64>, AnnError> {
+    let unknown = || AnnError("usearch's graph is in a layout this build does not know".into());
+    let graph = rest.get(64..).ok_or_else(unknown)?;
+    let header = |i: usize| -> Result<usize, AnnError> {
+        let bytes = graph.get(i * 8..i * 8 + 8).ok_or_else(unknown)?;
+        usize::try_from(u64::from_le_bytes(bytes.try_into().expect("8 bytes")))
+            .map_err(|_| unknown())
+    };
+    let (nodes, connectivity, base) = (header(0)?, header(1)?, header(2)?);
+    if nodes != slots {
+        return Err(unknown());
+    }
+    let levels_at = 40;
+    let mut at = levels_at + nodes * 2;
+    let (neighbors, base_neighbors) = (connectivity * 4 + 4, base * 4 + 4);
+    let mut keys = Vec::with_capacity(nodes);
+    for node in 0..nodes {
+        let level =
+            graph.get(levels_at + node * 2..levels_at + node * 2 + 2).ok_or_else(unknown)?;
+        let level = i16::from_le_bytes(level.try_into().expect("2 bytes"));
+        let level = usize::try_from(level).map_err(|_| unknown())?;
+        let key = graph.get(at..at + 8).ok_or_else(unknown)?;
+        keys.push(u64::from_le_bytes(key.try_into().expect("8 bytes")));
+        at += 10 + base_neighbors + neighbors * level;
+    }
+    if at != graph.len() {
+        return Err(unknown());
+    }
+    Ok(keys)
+}
+
 /// usearch's serialized index as (slots, their vectors, what follows them).
 fn split(serialized: &[u8], vector_bytes: usize) -> Result<(usize, &[u8], &[u8]), AnnError> {
     let unexpected =
@@ -186,27 +219,39 @@ fn split(serialized: &[u8], vector_bytes: usize) -> Result<(usize, &[u8], &[u8])
 mod tests {
     use super::*;
 
-    fn serialized(vectors: &[[u8; 4]]) -> Vec<u8> {
+    /// usearch's layout for 4-byte vectors with `keys` (each node at level 0, connectivity 1).
+    fn serialized(vectors: &[[u8; 4]], keys: &[u64]) -> Vec<u8> {
         let mut s = (vectors.len() as u32).to_le_bytes().to_vec();
         s.extend_from_slice(&4u32.to_le_bytes());
         for v in vectors {
             s.extend_from_slice(v);
         }
-        s.extend_from_slice(b"usearch and the graph");
+        let mut head = b"usearch".to_vec();
+        head.resize(64, 0);
+        s.extend_from_slice(&head);
+        for field in [keys.len() as u64, 1, 2, 0, 0] {
+            s.extend_from_slice(&field.to_le_bytes());
+        }
+        s.extend(keys.iter().flat_map(|_| 0i16.to_le_bytes()));
+        for key in keys {
+            s.extend_from_slice(&key.to_le_bytes());
+            s.extend_from_slice(&0i16.to_le_bytes());
+            s.extend_from_slice(&[0; 12]); // a count and two neighbours at the base level
+        }
         s
     }
 
     #[test]
     fn vectors_the_store_holds_are_left_out_and_put_back() {
-        let original = serialized(&[[1, 1, 1, 1], [2, 2, 2, 2], [9, 9, 9, 9], [9, 9, 9, 9]]);
-        // Slots 0 and 1 hold keys 10 and 11; slots 2 and 3 one vector, kept once.
-        let key_of = |v: &[u8]| match v[0] {
-            1 => Some(10),
-            2 => Some(11),
-            _ => None,
-        };
-        let file = encode(&original, 4, key_of).unwrap();
-        assert_eq!(file.len(), 8 + 24 + 4 * 16 + 4 + 21, "one vector kept, once");
+        // Slots 0 and 1 hold keys 10 and 11, slot 3 key 12 with the vector of slot 2, a removed
+        // key's: the one vector kept in the file.
+        let original = serialized(
+            &[[1, 1, 1, 1], [2, 2, 2, 2], [9, 9, 9, 9], [9, 9, 9, 9]],
+            &[10, 11, u64::MAX, 12],
+        );
+        let file = encode(&original, 4).unwrap();
+        let rest = original.len() - 8 - 16;
+        assert_eq!(file.len(), 8 + 24 + 4 * 16 + 4 + rest, "one vector kept");
         let load = |file: &[u8], vector: &dyn Fn(u64) -> Option<[u8; 4]>| {
             let mut assembly = Assembly::read(file, 4).unwrap();
             let wanted: Vec<(usize, u64)> = assembly.wanted().collect();
@@ -217,15 +262,17 @@ mod tests {
             }
             assembly.finish()
         };
-        let store = |key: u64| Some([key as u8 - 9; 4]);
+        let store = |key: u64| Some(if key == 12 { [9; 4] } else { [key as u8 - 9; 4] });
         assert_eq!(load(&file, &store), (original.clone(), vec![]));
         // Key 11's memory was deleted, key 10's edited since the save: both come back to be
         // removed, under a placeholder; the kept vector is as it was.
         let (loaded, changed) = load(&file, &|key| (key == 10).then_some([7; 4]));
-        assert_eq!(changed, [10, 11]);
+        assert_eq!(changed, [10, 11, 12]);
         let one = half::f16::ONE.to_le_bytes();
         assert_eq!(&loaded[8..12], &[one[0], one[1], 0, 0], "a placeholder, not the edited vector");
-        assert_eq!(&loaded[16..24], &[9; 8]);
+        assert_eq!(&loaded[16..20], &[9; 4], "the kept vector as it was");
+        let wrong = serialized(&[[1, 1, 1, 1]], &[10, 11]);
+        assert!(encode(&wrong, 4).is_err(), "a graph that does not add up is refused");
         assert!(Assembly::read(&file[..30], 4).is_err(), "a cut file fails");
         assert!(Assembly::read(&file, 8).is_err(), "another model's width fails");
     }
