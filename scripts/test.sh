@@ -173,7 +173,9 @@ check "$examples_venv/bin/python" examples/run_examples.py "$bin"
 # tests); close with the totals so the run's outcome is readable at a glance.
 passed=$(grep -Eo '[0-9]+ passed' "$log" | awk '{ s += $1 } END { print s + 0 }')
 failed=$(grep -Eo '[0-9]+ failed' "$log" | awk '{ s += $1 } END { print s + 0 }')
-skipped=$(( $(grep -c '^skipped' "$log" || true) + $(grep -Eo '[0-9]+ skipped' "$log" | awk '{ s += $1 } END { print s + 0 }') ))
+# Skips: a check's own `skipped: …` line, and the docs test's `N passed, M failed, K skipped`.
+skipped=$(( $(grep -c '^skipped' "$log" || true) \
+  + $(grep -Eo '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | awk '{ s += $5 } END { print s + 0 }') ))
 if [ "$skipped" -gt 0 ]; then skipped=", $skipped skipped"; else skipped=""; fi
 echo "summary: $passed passed, $failed failed$skipped"
 exit "$status"

@@ -43,6 +43,13 @@ def test_store_returns_the_memory_and_merges_duplicates(api) -> None:
     assert separate.status == "stored" and separate.id != stored.id
 
 
+def test_an_expiry_past_the_year_9999_is_kept_as_text(api) -> None:
+    stored = api.store("a note for the ages", ttl=1_000_000_000_000)
+    assert isinstance(stored.memory.expires_at, str) and stored.memory.expires_at.startswith("+")
+    soon = api.store("a note for an hour", ttl=3600)
+    assert isinstance(soon.memory.expires_at, datetime)
+
+
 def test_recall_returns_scored_hits(api) -> None:
     first = api.store("The user prefers dark mode in every editor", memory_type="semantic")
     api.store("Lunch was a bowl of ramen", memory_type="episodic")

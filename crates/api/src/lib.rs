@@ -72,8 +72,9 @@ pub struct MemoryView<'a> {
     /// Last recall that returned it.
     #[schemars(extend("format" = "date-time"))]
     pub last_accessed_at: Option<String>,
-    /// When it expires, if ever.
-    #[schemars(extend("format" = "date-time"))]
+    /// When it expires, if ever: RFC 3339, except that an expiry past the year 9999 (a TTL of
+    /// thousands of years) is written as ISO 8601 writes such years, `+33715-09-03T14:02:34Z`,
+    /// so the schema names no `date-time` format here.
     pub expires_at: Option<String>,
     /// Recalls that returned it.
     pub access_count: u64,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -58,7 +58,9 @@ class Memory(_Model):
     occurred_at: datetime
     updated_at: datetime
     last_accessed_at: datetime | None
-    expires_at: datetime | None
+    # Past the year 9999 (a TTL of thousands of years) the server writes ISO 8601's expanded
+    # year (`+33715-09-03T14:02:34Z`), which no `datetime` holds: then the text itself.
+    expires_at: Annotated[datetime | str | None, Field(union_mode="left_to_right")]
     access_count: int
     archived: bool
     source_ids: list[str]
