@@ -61,6 +61,11 @@ impl Embedding {
         Embedding(self.0.iter().map(|&v| half::f16::from_f32(v).to_f32()).collect())
     }
 
+    /// This vector as the bytes stores and saved graphs keep: [`half_bytes`] of its components.
+    pub fn to_half_bytes(&self) -> Vec<u8> {
+        half_bytes(&self.0)
+    }
+
     /// The components.
     pub fn as_slice(&self) -> &[f32] {
         &self.0
@@ -80,6 +85,12 @@ impl Embedding {
     pub fn into_vec(self) -> Vec<f32> {
         self.0
     }
+}
+
+/// `values` as little-endian IEEE half precision, two bytes each: how the SQLite store keeps a
+/// vector and how a saved vector graph holds it.
+pub fn half_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|&v| half::f16::from_f32(v).to_le_bytes()).collect()
 }
 
 /// Dot product of two equal-length slices, written so the compiler vectorises it.

@@ -25,7 +25,7 @@ mod memory;
 mod text;
 
 pub use clock::{Clock, ManualClock, SystemClock, Timestamp, parse_timestamp};
-pub use embedding::{Embedding, dot};
+pub use embedding::{Embedding, dot, half_bytes};
 pub use error::InputError;
 pub use filter::{Facets, MemoryFilter};
 pub use links::{LinkMaker, LinkNote, PossibleUpdate};

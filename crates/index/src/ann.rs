@@ -177,9 +177,7 @@ impl AnnIndex {
         let mut saved = SavedGraph::open(dir, stem, dims)?;
         for id in saved.memories() {
             if let Some(stored) = vector(id) {
-                let half: Vec<u8> =
-                    stored.iter().flat_map(|&x| half::f16::from_f32(x).to_le_bytes()).collect();
-                saved.put(id, &half);
+                saved.put(id, &rearview_core::half_bytes(stored));
             }
         }
         saved.finish(facets)

@@ -206,7 +206,7 @@ pub(crate) fn read_memory_vectors(
 /// precision, 2 bytes a component. A 384-dimensional row then fits in its B-tree page; as f32
 /// (1,536 bytes) it spilled onto an overflow page of its own and cost 4.7 KB.
 pub(crate) fn encode_vector(e: &Embedding) -> Vec<u8> {
-    e.as_slice().iter().flat_map(|&v| half::f16::from_f32(v).to_le_bytes()).collect()
+    e.to_half_bytes()
 }
 
 /// The vector in columns `at` (the blob) and `at + 1` (its dimensions) of `row`: half precision,
@@ -237,7 +237,7 @@ pub(crate) fn f32_blob_to_half(blob: &[u8]) -> Result<Vec<u8>, String> {
     if !blob.len().is_multiple_of(4) {
         return Err(format!("vector blob of {} bytes is not a whole number of f32", blob.len()));
     }
-    Ok(f32s(blob).flat_map(|v| half::f16::from_f32(v).to_le_bytes()).collect())
+    Ok(rearview_core::half_bytes(&f32s(blob).collect::<Vec<_>>()))
 }
 
 /// The little-endian f32 values of `blob` (a trailing partial value is ignored).

@@ -208,15 +208,9 @@ impl MemoryRecords for SqliteStore {
         let namespace = namespace.clone();
         self.write(move |inner, tx| {
             let Some(ns_id) = inner.namespace_id(tx, &namespace)? else { return Ok(false) };
-            let rowid: Option<i64> = tx
-                .query_row(
-                    "SELECT rowid FROM memories WHERE ns = ?1 AND id = ?2",
-                    params![ns_id, id.to_string()],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(backend("finding the memory to delete"))?;
-            let Some(rowid) = rowid else { return Ok(false) };
+            let Some(rowid) = rowid_of(tx, ns_id, id, "finding the memory to delete")? else {
+                return Ok(false);
+            };
             rows::remove(tx, rowid, ns_id)?;
             Ok(true)
         })
@@ -473,15 +467,9 @@ impl VectorStore for SqliteStore {
         let (namespace, vector) = (namespace.clone(), vector.clone());
         self.write(move |inner, tx| {
             let Some(ns_id) = inner.namespace_id(tx, &namespace)? else { return Ok(false) };
-            let rowid: Option<i64> = tx
-                .query_row(
-                    "SELECT rowid FROM memories WHERE ns = ?1 AND id = ?2",
-                    params![ns_id, id.to_string()],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(backend("finding the memory for a vector"))?;
-            let Some(rowid) = rowid else { return Ok(false) };
+            let Some(rowid) = rowid_of(tx, ns_id, id, "finding the memory for a vector")? else {
+                return Ok(false);
+            };
             write_vector(tx, rowid, &vector)?;
             Ok(true)
         })
@@ -648,4 +636,20 @@ impl StoreMaintenance for SqliteStore {
     async fn stats(&self, now: Timestamp) -> Result<StoreStats, StoreError> {
         self.read(move |inner, conn| stats::stats(conn, inner.path.as_deref(), now)).await
     }
+}
+
+/// The row of memory `id` in namespace `ns_id`, expired or not (`what`: the error's context).
+fn rowid_of(
+    tx: &rusqlite::Connection,
+    ns_id: i64,
+    id: MemoryId,
+    what: &str,
+) -> Result<Option<i64>, StoreError> {
+    tx.query_row(
+        "SELECT rowid FROM memories WHERE ns = ?1 AND id = ?2",
+        params![ns_id, id.to_string()],
+        |r| r.get(0),
+    )
+    .optional()
+    .map_err(backend(what))
 }

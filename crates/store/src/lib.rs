@@ -584,13 +584,7 @@ pub trait VectorStore: Send + Sync {
         mut visit: HalfVectorVisitor,
     ) -> Result<(), StoreError> {
         for entry in self.namespace_vectors(model_id, namespace).await? {
-            let half: Vec<u8> = entry
-                .embedding
-                .as_slice()
-                .iter()
-                .flat_map(|&x| half::f16::from_f32(x).to_le_bytes())
-                .collect();
-            visit(entry.id, &half);
+            visit(entry.id, &entry.embedding.to_half_bytes());
         }
         Ok(())
     }
