@@ -4,7 +4,11 @@
 
 use std::path::Path;
 use std::process::Command;
+use std::sync::Arc;
 use std::time::Duration;
+
+use rearview_store::MemoryStore;
+use rearview_store_sqlite::{Durability, SqliteConfig, SqliteStore};
 
 use rearview_core::{Clock, Memory, MemoryId, MemoryType, Namespace, SystemClock, content_hash};
 
@@ -83,4 +87,26 @@ pub fn commit(root: &Path) -> String {
 /// What `index_memory = auto` gives the CLI, so a benchmark runs as a server with its defaults.
 pub fn auto_index_memory() -> usize {
     rearview_service::default_index_memory()
+}
+
+/// The measured database: the SQLite file at `path` (`fill`: with a fill's relaxed durability,
+/// as `rearview import` may), or, with `postgres` a server's URL, `schema` on that server.
+pub async fn open_store(
+    postgres: Option<&str>,
+    path: &Path,
+    schema: &str,
+    fill: bool,
+) -> Arc<dyn MemoryStore> {
+    if let Some(url) = postgres {
+        let config = rearview_store_postgres::PgConfig {
+            schema: Some(schema.to_owned()),
+            ..rearview_store_postgres::PgConfig::new(url)
+        };
+        return Arc::new(rearview_store_postgres::PgStore::connect(&config).await.unwrap());
+    }
+    let mut config = SqliteConfig::new(path);
+    if fill {
+        config.durability = Durability::Normal;
+    }
+    Arc::new(SqliteStore::open(&config).unwrap())
 }

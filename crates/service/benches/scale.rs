@@ -42,16 +42,16 @@
 //! test embedder's (the dimension of multilingual-e5-small): the issue allows synthetic vectors
 //! for the scale series, and a real model at 42 texts/s would need 7 hours to embed 1M texts.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rearview_core::{Namespace, SystemClock};
-use rearview_embed::{Embedder, TestEmbedder};
+use rearview_core::{Clock, Namespace, SystemClock};
+use rearview_embed::{Embedder, TestEmbedder, TextKind};
 use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
 use rearview_store::MemoryStore;
-use rearview_store_sqlite::{Durability, SqliteConfig, SqliteStore};
 use serde_json::{Value, json};
 
 mod corpus;
@@ -62,6 +62,8 @@ use measure::{auto_index_memory, commit, imported, machine, ms, peak_rss, percen
 const CHILD_ENV: &str = "REARVIEW_SCALE_CHILD";
 const STORES: usize = 200;
 const QUERIES: usize = 300;
+/// Queries of the recall@10 of PostgreSQL's HNSW index (each one an exact scan of the namespace).
+const RECALL_QUERIES: usize = 100;
 
 /// Recalls timed per size: `REARVIEW_SCALE_QUERIES`, default [`QUERIES`] (more, for profiling).
 fn queries() -> usize {
@@ -124,21 +126,9 @@ fn postgres() -> Option<String> {
     std::env::var("REARVIEW_SCALE_PG").ok().filter(|u| !u.is_empty())
 }
 
-/// A connection to the measured database: the SQLite file at `path` (`fill`: with the fill's
-/// relaxed durability), or `schema` on the PostgreSQL server.
+/// A connection to the measured database (`measure::open_store`).
 async fn open_store(path: &Path, schema: &str, fill: bool) -> Arc<dyn MemoryStore> {
-    if let Some(url) = postgres() {
-        let config = rearview_store_postgres::PgConfig {
-            schema: Some(schema.to_owned()),
-            ..rearview_store_postgres::PgConfig::new(url)
-        };
-        return Arc::new(rearview_store_postgres::PgStore::connect(&config).await.unwrap());
-    }
-    let mut config = SqliteConfig::new(path);
-    if fill {
-        config.durability = Durability::Normal;
-    }
-    Arc::new(SqliteStore::open(&config).unwrap())
+    measure::open_store(postgres().as_deref(), path, schema, fill).await
 }
 
 async fn measure(size: usize) -> Value {
@@ -264,6 +254,7 @@ async fn measure(size: usize) -> Value {
         None
     };
 
+    let (mut hnsw_build_secs, mut vector_recall) = (None, None);
     // PostgreSQL builds a large namespace's HNSW index on its first search, in the background
     // (exact scans meanwhile): measure once it is there, as a server runs after its first hour.
     if let Some(url) =
@@ -278,7 +269,11 @@ async fn measure(size: usize) -> Value {
         while !pg.vector_index_ready(embedder.model_id(), 384).await.unwrap() {
             tokio::time::sleep(Duration::from_secs(1)).await;
         }
+        hnsw_build_secs = Some(started.elapsed().as_secs_f64());
         eprintln!("  HNSW index built in {:.0} s", started.elapsed().as_secs_f64());
+        let exact = rearview_store_postgres::PgConfig { hnsw_from: i64::MAX, ..config };
+        let exact = rearview_store_postgres::PgStore::connect(&exact).await.unwrap();
+        vector_recall = Some(recall_at_10(&pg, &exact, &ns, embedder.as_ref(), &corpus).await);
     }
 
     // 2. Reopen as the server does.
@@ -349,7 +344,42 @@ async fn measure(size: usize) -> Value {
         // The database and everything saved beside it (graphs, keyword snapshots).
         "total_disk_bytes": disk + graph_bytes,
         "peak_rss_bytes": peak_rss(),
+        // PostgreSQL: the wait for the HNSW index after the fill (built by the server's first
+        // search), and recall@10 of the search through it against the exact scan.
+        "hnsw_build_secs": hnsw_build_secs,
+        "vector_recall_at_10": vector_recall,
     })
+}
+
+/// Queries of [`RECALL_QUERIES`] corpus questions whose 10 nearest vectors `indexed` (through its
+/// HNSW index, as recall searches) and `exact` (the same schema with the index never used) both
+/// find: the share of the exact top 10 the index finds, averaged.
+async fn recall_at_10(
+    indexed: &dyn MemoryStore,
+    exact: &dyn MemoryStore,
+    ns: &Namespace,
+    embedder: &dyn Embedder,
+    corpus: &corpus::Corpus,
+) -> f64 {
+    let filter = rearview_core::MemoryFilter::default();
+    let now = SystemClock.now();
+    let mut found = 0;
+    for q in 0..RECALL_QUERIES {
+        let text = corpus.queries[q * 11 % corpus.queries.len()].as_str();
+        let query = embedder.embed(&[text.to_owned()], TextKind::Query).await.unwrap().remove(0);
+        let model = embedder.model_id();
+        let truth = exact.nearest_vectors(ns, model, &query, &filter, now, 10).await.unwrap();
+        let truth: HashSet<_> =
+            truth.expect("searched in PostgreSQL").into_iter().map(|m| m.id).collect();
+        let hits = indexed.nearest_vectors(ns, model, &query, &filter, now, 10).await.unwrap();
+        found +=
+            hits.expect("searched in PostgreSQL").iter().filter(|m| truth.contains(&m.id)).count();
+        if q % 20 == 19 {
+            let so_far = found as f64 / (10 * (q + 1)) as f64;
+            eprintln!("  recall@10 after {} queries: {so_far:.3}", q + 1);
+        }
+    }
+    found as f64 / (10 * RECALL_QUERIES) as f64
 }
 
 /// Recall latency (p50, p95, p99) against namespace size, log-log, as a PNG.

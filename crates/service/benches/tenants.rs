@@ -4,7 +4,7 @@
     clippy::print_stdout,
     reason = "a benchmark program: progress on stderr, one JSON result per run on stdout"
 )]
-//! The tenants series: many namespaces on one SQLite file, as a shared service holds them.
+//! The tenants series: many namespaces in one database, as a shared service holds them.
 //!
 //! For each shape (`namespaces`×`memories_per_namespace`, `REARVIEW_TENANTS`, default
 //! `1000x1000,10000x100`), the database is filled once through `MemoryService::import` (as
@@ -26,6 +26,12 @@
 //! hours to embed millions of texts). Run: `cargo bench -p rearview-service --bench tenants`;
 //! `REARVIEW_TENANTS_OUT` (default `bench/tenants.json`), `REARVIEW_SCALE_DIR` (scratch),
 //! `REARVIEW_TENANTS_MODES` (default `on-demand,all`).
+//!
+//! `REARVIEW_TENANTS_PG=postgres://…` measures the PostgreSQL backend instead: each shape is
+//! filled into a fresh schema on that server (kept afterwards; `REARVIEW_TENANTS_REUSE=<schema>`
+//! measures one again without filling it), `disk_bytes` is that schema's tables and indexes, and
+//! peak RSS is this process's only, not the server's. There, `on-demand` keeps namespaces'
+//! keyword indexes in memory (pgvector searches the vectors) and `all` runs BM25 in SQL.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -36,20 +42,21 @@ use std::time::Instant;
 use rearview_core::{Namespace, SystemClock};
 use rearview_embed::{Embedder, TestEmbedder};
 use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
-use rearview_store_sqlite::{Durability, SqliteConfig, SqliteStore};
 use serde_json::{Value, json};
 
 mod corpus;
 mod measure;
 
-use measure::{auto_index_memory, commit, imported, machine, ms, peak_rss, percentile};
+use measure::{auto_index_memory, commit, imported, machine, ms, open_store, peak_rss, percentile};
 
 const CHILD_ENV: &str = "REARVIEW_TENANTS_CHILD";
 
 fn main() {
     if let Ok(spec) = std::env::var(CHILD_ENV) {
-        let (db, mode) = spec.split_once('|').expect("db|mode");
-        let result = runtime().block_on(measure(Path::new(db), mode));
+        let (db, rest) = spec.split_once('|').expect("db|schema|mode");
+        let (schema, mode) = rest.split_once('|').expect("db|schema|mode");
+        let target = Target { path: PathBuf::from(db), schema: schema.to_owned() };
+        let result = runtime().block_on(measure(&target, mode));
         println!("{result}");
         return;
     }
@@ -76,12 +83,25 @@ fn main() {
     let mut rows = Vec::new();
     for (namespaces, per) in shapes {
         let dir = tempfile::tempdir_in(&scratch).expect("a scratch directory");
-        let db = dir.path().join("tenants.db");
-        eprintln!("tenants: filling {namespaces} × {per} …");
-        let fill_per_sec = runtime().block_on(fill(&db, namespaces, per));
+        let reuse = std::env::var("REARVIEW_TENANTS_REUSE").ok().filter(|_| postgres().is_some());
+        let target = Target {
+            path: dir.path().join("tenants.db"),
+            schema: reuse.clone().unwrap_or_else(|| {
+                format!("tenants_{namespaces}x{per}_{}", uuid::Uuid::now_v7().simple())
+            }),
+        };
+        let fill_per_sec = if reuse.is_some() {
+            None
+        } else {
+            eprintln!("tenants: filling {namespaces} × {per} …");
+            Some(runtime().block_on(fill(&target, namespaces, per)))
+        };
+        if postgres().is_some() {
+            eprintln!("  schema {}", target.schema);
+        }
         for mode in modes.iter().map(String::as_str) {
             let output = Command::new(&exe)
-                .env(CHILD_ENV, format!("{}|{mode}", db.display()))
+                .env(CHILD_ENV, format!("{}|{}|{mode}", target.path.display(), target.schema))
                 .stderr(std::process::Stdio::inherit())
                 .output()
                 .expect("run the measuring child");
@@ -90,6 +110,9 @@ fn main() {
             row["namespaces"] = json!(namespaces);
             row["memories_per_namespace"] = json!(per);
             row["fill_per_sec"] = json!(fill_per_sec);
+            if postgres().is_some() {
+                row["schema"] = json!(target.schema);
+            }
             eprintln!("{row}");
             rows.push(row);
         }
@@ -101,6 +124,23 @@ fn main() {
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap()
+}
+
+/// The PostgreSQL server to measure instead of SQLite (`REARVIEW_TENANTS_PG`).
+fn postgres() -> Option<String> {
+    std::env::var("REARVIEW_TENANTS_PG").ok().filter(|u| !u.is_empty())
+}
+
+/// Where one shape's memories live: a SQLite file, or a schema on the PostgreSQL server.
+struct Target {
+    path: PathBuf,
+    schema: String,
+}
+
+impl Target {
+    async fn open(&self, fill: bool) -> Arc<dyn rearview_store::MemoryStore> {
+        open_store(postgres().as_deref(), &self.path, &self.schema, fill).await
+    }
 }
 
 fn tenant(i: usize) -> Namespace {
@@ -115,19 +155,18 @@ fn embedder() -> Arc<dyn Embedder> {
 /// `index_memory = auto`; `all`: every namespace at start).
 fn config(db: &Path, mode: &str) -> ServiceConfig {
     ServiceConfig {
-        graph_dir: Some(rearview_service::graph_dir_for(db)),
+        // As `rearview serve` runs: graphs saved next to a SQLite database, none on PostgreSQL.
+        graph_dir: postgres().is_none().then(|| rearview_service::graph_dir_for(db)),
         index_memory: (mode == "on-demand").then(auto_index_memory),
         ..ServiceConfig::default()
     }
 }
 
 /// Fills `namespaces` × `per` memories; returns memories written per second.
-async fn fill(db: &Path, namespaces: usize, per: usize) -> f64 {
+async fn fill(target: &Target, namespaces: usize, per: usize) -> f64 {
     let corpus = corpus::load();
-    let mut sqlite = SqliteConfig::new(db);
-    sqlite.durability = Durability::Normal;
-    let store = Arc::new(SqliteStore::open(&sqlite).unwrap());
-    let fill_config = ServiceConfig { index_memory: Some(1), ..config(db, "on-demand") };
+    let store = target.open(true).await;
+    let fill_config = ServiceConfig { index_memory: Some(1), ..config(&target.path, "on-demand") };
     let service = MemoryService::open(store, Some(embedder()), Arc::new(SystemClock), fill_config)
         .await
         .unwrap();
@@ -153,15 +192,14 @@ async fn fill(db: &Path, namespaces: usize, per: usize) -> f64 {
     text as f64 / started.elapsed().as_secs_f64()
 }
 
-async fn measure(db: &Path, mode: &str) -> Value {
+async fn measure(target: &Target, mode: &str) -> Value {
     let corpus = corpus::load();
     let query = |i: usize| corpus.queries[i * 7 % corpus.queries.len()].as_str();
     let started = Instant::now();
-    let store = Arc::new(SqliteStore::open(&SqliteConfig::new(db)).unwrap());
+    let store = target.open(false).await;
+    let config = config(&target.path, mode);
     let service =
-        MemoryService::open(store, Some(embedder()), Arc::new(SystemClock), config(db, mode))
-            .await
-            .unwrap();
+        MemoryService::open(store, Some(embedder()), Arc::new(SystemClock), config).await.unwrap();
     let start = started.elapsed();
     let tiers = service.stats().await.unwrap().store.tiers;
     let namespaces = tiers.iter().map(|t| &t.namespace).collect::<HashSet<_>>().len();
@@ -202,14 +240,16 @@ async fn measure(db: &Path, mode: &str) -> Value {
         stores.push(started.elapsed());
     }
     service.flush_access_counts().await;
-    let usage = service.stats().await.unwrap().indexes;
+    let stats = service.stats().await.unwrap();
+    let usage = stats.indexes;
     drop(service);
+    let disk_bytes = if postgres().is_some() { stats.store.size_bytes } else { disk(&target.path) };
     json!({
-        "backend": "sqlite",
+        "backend": if postgres().is_some() { "postgres" } else { "sqlite" },
         "mode": mode,
         "start_ms": ms(start),
         "peak_rss_bytes": peak_rss(),
-        "disk_bytes": disk(db),
+        "disk_bytes": disk_bytes,
         "warm_recall_p50_ms": ms(percentile(&mut warm, 0.50)),
         "warm_recall_p99_ms": ms(percentile(&mut warm, 0.99)),
         "cold_first_recall_ms": ms(percentile(&mut cold, 0.50)),

@@ -117,8 +117,9 @@ pub struct ServiceConfig {
     /// saved, rebuilt at every start.
     pub graph_dir: Option<std::path::PathBuf>,
     /// Search in the store itself when it can (`VectorStore::searches_in_store`: PostgreSQL):
-    /// no vectors or keyword postings are loaded into memory, and `keyword_search` is then the
-    /// store's (`lookup.rs`). Ignored for a store that cannot. Default on.
+    /// no vectors are loaded into memory; keywords are searched as `keyword_search` says (the
+    /// store's with per-term weights, `lookup.rs`, for `Store`). Ignored for a store that
+    /// cannot. Default on.
     pub search_in_store: bool,
     /// Load a namespace's in-memory indexes when it is first used, and drop the least recently
     /// used ones once they hold more than this many bytes (`residency.rs`); `None`: load every
@@ -245,24 +246,22 @@ impl MemoryService {
         store: Arc<dyn MemoryStore>,
         embedder: Option<Arc<dyn Embedder>>,
         clock: Arc<dyn Clock>,
-        mut config: ServiceConfig,
+        config: ServiceConfig,
     ) -> Result<Self, ServiceError> {
         config.tokenizer.warm_up();
         let access = AccessRecorder::start(Arc::clone(&store));
         let embedders = std::sync::RwLock::new(embedder.into_iter().collect());
         let in_store = config.search_in_store && store.searches_in_store();
         let indexes = if in_store {
-            // Vectors are searched in the store. Keywords too, unless namespaces' keyword
-            // indexes may be kept in memory on demand (a budget): BM25 over a large namespace's
-            // postings in SQL is most of what a recall at size costs on PostgreSQL.
+            // Vectors are searched in the store; keywords in this process's indexes (on demand
+            // within a budget, or every namespace's from the start), as BM25 in SQL reads a
+            // namespace's terms whole: only one-shot commands (`KeywordSearch::Store`) search
+            // keywords there.
             match config.index_memory {
                 Some(budget) if config.keyword_search == KeywordSearch::InMemory => {
                     Indexes::without_vectors().on_demand_within(budget)
                 }
-                _ => {
-                    config.keyword_search = KeywordSearch::Store;
-                    Indexes::without_vectors()
-                }
+                _ => Indexes::without_vectors(),
             }
         } else {
             let indexes = Indexes::new(config.exact_scan_limit);

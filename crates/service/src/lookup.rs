@@ -1,7 +1,7 @@
 //! Where searches run: in this process's indexes (`indexes.rs`), or in the store itself when it
-//! can search (PostgreSQL: pgvector and BM25 in SQL) and [`ServiceConfig::search_in_store`]
-//! asks for it; then a server keeps no copy of vectors or keyword postings in memory, and every
-//! server on the database searches the same data. Both answer alike (the store contract's
+//! can search (PostgreSQL: pgvector, and BM25 in SQL for one-shot commands) and
+//! [`ServiceConfig::search_in_store`] asks for it; then a server keeps no copy of vectors in
+//! memory, and every server on the database searches the same vectors. Both answer alike (the store contract's
 //! `in_store_search_scores_as_the_in_memory_indexes_do`).
 //!
 //! [`ServiceConfig::search_in_store`]: crate::ServiceConfig::search_in_store

@@ -4,8 +4,8 @@
 //! namespace's keyword index and vectors at start-up, a namespace is loaded from the store when a
 //! request first needs it, and the least recently used ones are dropped once the indexes hold
 //! more than the budget. Start-up then costs nothing per namespace. On a store that searches
-//! vectors itself (PostgreSQL), only the keyword index is held this way: BM25 over a large
-//! namespace's postings in SQL is most of what a recall at size costs there, while pgvector's
+//! vectors itself (PostgreSQL), only the keyword index is held this way (BM25 in SQL
+//! reads a namespace's terms whole, `rearview-store-postgres`'s `keyword.rs`), while pgvector's
 //! index serves the vectors; the servers keep their keyword indexes in step through the change
 //! log (`follow.rs`), as processes on one SQLite file do.
 //!

@@ -1,5 +1,5 @@
-//! Searching in the store (PostgreSQL: pgvector and BM25 in SQL) ranks as searching this
-//! process's in-memory indexes does: the same memories through both, the same recall answers,
+//! Searching in the store (PostgreSQL: pgvector, and BM25 in SQL for one-shot commands) ranks as
+//! searching this process's in-memory indexes does: the same memories through both, the same recall answers,
 //! scores equal to rounding. Needs `REARVIEW_TEST_PG_URL`; skips without it unless
 //! `REARVIEW_REQUIRE_PG` is set, as in CI.
 
@@ -8,7 +8,9 @@ use std::sync::Arc;
 use chrono::DateTime;
 use rearview_core::{Clock, ManualClock, Namespace};
 use rearview_embed::{Embedder, TestEmbedder};
-use rearview_service::{MemoryService, RecallRequest, RememberRequest, ServiceConfig};
+use rearview_service::{
+    KeywordSearch, MemoryService, RecallRequest, RememberRequest, ServiceConfig,
+};
 use rearview_store::MemoryStore;
 use rearview_store_sqlite::SqliteStore;
 
@@ -94,9 +96,27 @@ async fn recall_in_the_store_ranks_as_recall_in_memory() {
     let Some((pg, _)) = postgres().await else {
         return;
     };
-    let in_store = filled(pg, ServiceConfig::default()).await;
+    // As one-shot commands search: keywords by BM25 in SQL, vectors by pgvector.
+    let config = ServiceConfig { keyword_search: KeywordSearch::Store, ..ServiceConfig::default() };
+    let in_store = filled(pg, config).await;
     assert_eq!(in_store.stats().await.unwrap().indexed_vectors, 0, "no vectors held in memory");
     ranks_alike(&in_store).await;
+}
+
+/// `index_memory = all` over PostgreSQL: every namespace's keyword index loaded at start and
+/// kept, vectors in pgvector.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_keyword_index_loaded_at_start_over_postgres_ranks_as_recall_in_memory() {
+    let Some((pg, config)) = postgres().await else {
+        return;
+    };
+    drop(filled(pg, ServiceConfig::default()).await);
+    let again = rearview_store_postgres::PgStore::connect(&config).await.unwrap();
+    let service = open(Arc::new(again), ServiceConfig::default()).await;
+    let stats = service.stats().await.unwrap();
+    assert_eq!(stats.indexed_vectors, 0, "vectors stay in the store");
+    assert_eq!(stats.indexes.namespaces, 1, "the namespace's keywords loaded at start");
+    ranks_alike(&service).await;
 }
 
 /// PostgreSQL with the keyword indexes in memory (the CLI's default, `index_memory = auto`):

@@ -1,4 +1,4 @@
-//! The keyword index: postings per namespace and term, scored by Okapi BM25 in SQL.
+//! The keyword index: each memory's terms (`memory_terms`), scored by Okapi BM25 in SQL.
 //!
 //! The score is FTS5's `bm25()` (what the SQLite backend uses), so ranking stays one pure
 //! function across backends: k1 = 1.2, b = 0.75, IDF `ln((N − df + 0.5) / (df + 0.5))` clamped
@@ -6,11 +6,19 @@
 //! namespace's own (SQLite's FTS5 takes N and the average length over the whole file), so a
 //! tenant's scores never depend on what other tenants stored.
 //!
+//! There are no per-term postings in SQL (schema 5 dropped them): a server keeps each
+//! namespace's keyword index in memory, loaded from these entries when the namespace is first
+//! used (`visit_namespace_keyword_entries`), and follows other servers' writes through the change
+//! log. What searches here are one-shot commands: they read the namespace's entries holding a
+//! query term (`memory_terms_by_ns`, then the array overlap), so the cost grows with the
+//! namespace. The postings cost two thirds of a schema's disk and most of a store's writes
+//! (100,000 memories in 1,000 namespaces: 562 of 853 MB), for a search servers no longer ran.
+//!
 //! Common query terms are pruned as in the SQLite backend: in a namespace of 1,000 memories or
-//! more, a term found in more than half of them carries (near) zero weight but would make the
-//! query visit most postings, so it is dropped unless every term is that common.
+//! more, a term found in more than half of them carries (near) zero weight, so it is dropped
+//! unless every term is that common.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 use rearview_core::{MemoryFilter, MemoryId, Timestamp};
 use rearview_store::{KeywordHit, PRUNE_MIN_DOCS, StoreError, normalize_term};
@@ -18,6 +26,11 @@ use tokio_postgres::Transaction;
 
 use crate::codec::backend;
 use crate::{Params, filter};
+
+/// A term's weighted IDF in SQL, from the columns `weight`, `df` and the namespace's `s.n`: the
+/// one spelling of the formula for scoring and the full-match score.
+pub(crate) const WEIGHTED_IDF: &str = "q.weight::float8 * GREATEST(ln((s.n - q.df::float8 + 0.5::float8) \
+     / (q.df::float8 + 0.5::float8)), 1e-6::float8)";
 
 /// The terms as indexed: normalised, in order, empty ones dropped.
 pub(crate) fn normalized(terms: &[String]) -> Vec<String> {
@@ -27,31 +40,17 @@ pub(crate) fn normalized(terms: &[String]) -> Vec<String> {
 /// Memory-term entries per multi-row `INSERT` (4 parameters each).
 const ENTRIES_PER_STATEMENT: usize = 1000;
 
-/// Writes the keyword entry and postings of each `(memory, namespace id, terms)`.
+/// Writes the keyword entry of each `(memory, namespace id, terms)`.
 pub(crate) async fn write_terms(
     tx: &Transaction<'_>,
     entries: &[(MemoryId, i64, &[String])],
 ) -> Result<(), StoreError> {
-    // Postings as parallel arrays for one `unnest`: (ns, term, memory, tf, length).
-    let (mut p_ns, mut p_term, mut p_id, mut p_tf, mut p_len) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for chunk in entries.chunks(ENTRIES_PER_STATEMENT) {
         let mut params = Params::default();
         let mut values = Vec::with_capacity(chunk.len());
         for (id, ns_id, terms) in chunk {
             let terms = normalized(terms);
             let length = terms.len() as i32;
-            let mut tf: BTreeMap<&str, i32> = BTreeMap::new();
-            for t in &terms {
-                *tf.entry(t.as_str()).or_default() += 1;
-            }
-            for (term, count) in tf {
-                p_ns.push(*ns_id);
-                p_term.push(term.to_owned());
-                p_id.push(id.0);
-                p_tf.push(count);
-                p_len.push(length);
-            }
             values.push(format!(
                 "({}, {}, {}, {})",
                 params.push(id.0),
@@ -66,23 +65,11 @@ pub(crate) async fn write_terms(
         );
         tx.execute(&sql, &params.refs()).await.map_err(backend("writing keyword entries"))?;
     }
-    if !p_id.is_empty() {
-        tx.execute(
-            "INSERT INTO term_postings (ns, term, memory_id, tf, length) \
-             SELECT * FROM unnest($1::bigint[], $2::text[], $3::uuid[], $4::int[], $5::int[])",
-            &[&p_ns, &p_term, &p_id, &p_tf, &p_len],
-        )
-        .await
-        .map_err(backend("writing keyword postings"))?;
-    }
     Ok(())
 }
 
-/// Removes one memory's keyword entry and postings (before writing new ones).
+/// Removes one memory's keyword entry (before writing a new one).
 pub(crate) async fn delete_terms(tx: &Transaction<'_>, id: MemoryId) -> Result<(), StoreError> {
-    tx.execute("DELETE FROM term_postings WHERE memory_id = $1", &[&id.0])
-        .await
-        .map_err(backend("deleting keyword postings"))?;
     tx.execute("DELETE FROM memory_terms WHERE memory_id = $1", &[&id.0])
         .await
         .map_err(backend("deleting keyword entry"))?;
@@ -98,20 +85,58 @@ pub(crate) async fn search(
     now: Timestamp,
     limit: usize,
 ) -> Result<Vec<KeywordHit>, StoreError> {
-    let terms = informative_terms(tx, ns_id, terms).await?;
+    let terms = distinct(terms);
+    let frequencies = document_frequencies(tx, ns_id, &terms).await?;
+    let terms = informative_terms(tx, ns_id, &frequencies).await?;
     let weights = vec![1.0; terms.len()];
-    scored(tx, ns_id, terms, weights, filter, now, limit).await
+    scored(tx, ns_id, &terms, &weights, &frequencies, filter, now, limit).await
+}
+
+/// The normalised terms of `terms`, each once, in order.
+pub(crate) fn distinct(terms: &[String]) -> Vec<String> {
+    let mut seen = HashSet::new();
+    normalized(terms).into_iter().filter(|t| seen.insert(t.clone())).collect()
+}
+
+/// How many of the namespace's memories hold each of `terms` (normalised, distinct), in order:
+/// one read of the entries holding any of them.
+pub(crate) async fn document_frequencies(
+    tx: &Transaction<'_>,
+    ns_id: i64,
+    terms: &[String],
+) -> Result<Vec<(String, i64)>, StoreError> {
+    if terms.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = tx
+        .query(
+            "SELECT q.term, count(t.memory_id) FROM unnest($2::text[]) AS q(term) \
+             LEFT JOIN memory_terms t ON t.ns = $1 AND t.terms && $2::text[] \
+               AND q.term = ANY(t.terms) \
+             GROUP BY q.term",
+            &[&ns_id, &terms],
+        )
+        .await
+        .map_err(backend("reading term statistics"))?;
+    let mut found = std::collections::HashMap::with_capacity(rows.len());
+    for r in &rows {
+        let term: String = r.try_get(0).map_err(backend("reading term statistics"))?;
+        let df: i64 = r.try_get(1).map_err(backend("reading term statistics"))?;
+        found.insert(term, df);
+    }
+    Ok(terms.iter().map(|t| (t.clone(), found.get(t).copied().unwrap_or(0))).collect())
 }
 
 /// The best `limit` memories matching `filter` by BM25 over `terms` (normalised, distinct),
 /// each term's contribution multiplied by its weight: the one scoring query of both keyword
-/// searches.
+/// searches. `frequencies` holds each term's document frequency.
 #[allow(clippy::too_many_arguments)] // one search's parameters
 pub(crate) async fn scored(
     tx: &Transaction<'_>,
     ns_id: i64,
-    terms: Vec<String>,
-    weights: Vec<f32>,
+    terms: &[String],
+    weights: &[f32],
+    frequencies: &[(String, i64)],
     filter: &MemoryFilter,
     now: Timestamp,
     limit: usize,
@@ -119,17 +144,22 @@ pub(crate) async fn scored(
     if terms.is_empty() || limit == 0 {
         return Ok(Vec::new());
     }
+    let dfs: Vec<i64> = terms
+        .iter()
+        .map(|t| frequencies.iter().find(|(f, _)| f == t).map_or(0, |(_, df)| *df))
+        .collect();
     tx.batch_execute(WORK_MEM).await.map_err(backend("sizing the keyword search's memory"))?;
     // First the best few times `limit` by score, filtered after: checking the filter costs a
-    // row read per scored memory (51,692 for a long Chinese question at 100k memories, a third
-    // of the query). When fewer than `limit` of those pass, the filter is selective: then every
-    // scored memory is checked. Either way the answer is the exact top `limit`.
+    // row read per scored memory. When fewer than `limit` of those pass, the filter is
+    // selective: then every scored memory is checked. Either way the answer is the exact top
+    // `limit`.
     let pool = limit.saturating_mul(POOL_FACTOR);
-    let found = scoring_query(tx, ns_id, &terms, &weights, filter, now, limit, Some(pool)).await?;
+    let query = Scoring { ns_id, terms, weights, dfs: &dfs, filter, now, limit };
+    let found = query.run(tx, Some(pool)).await?;
     if found.len() >= limit {
         return Ok(found);
     }
-    scoring_query(tx, ns_id, &terms, &weights, filter, now, limit, None).await
+    query.run(tx, None).await
 }
 
 /// Memory for the scoring query's aggregate, one per scored memory: at 1M memories a 26-term
@@ -141,78 +171,85 @@ const WORK_MEM: &str = "SET LOCAL work_mem = '32MB'";
 /// How many times `limit` the best-scored memories are before the filter is checked.
 const POOL_FACTOR: usize = 4;
 
-/// The scoring query: the best `limit` matching `filter` among the best `pool` by score (all
-/// scored memories when `None`).
-#[allow(clippy::too_many_arguments)] // one search's parameters
-async fn scoring_query(
-    tx: &Transaction<'_>,
+/// One keyword search's scoring query.
+struct Scoring<'a> {
     ns_id: i64,
-    terms: &[String],
-    weights: &[f32],
-    filter: &MemoryFilter,
+    terms: &'a [String],
+    weights: &'a [f32],
+    dfs: &'a [i64],
+    filter: &'a MemoryFilter,
     now: Timestamp,
     limit: usize,
-    pool: Option<usize>,
-) -> Result<Vec<KeywordHit>, StoreError> {
-    let mut params = Params::default();
-    let ns = params.push(ns_id);
-    let wanted = params.push(terms.to_vec());
-    let weighted = params.push(weights.to_vec());
-    let clause = filter::clause(&mut params, ns_id, filter, now);
-    let limit = params.push(i64::try_from(limit).unwrap_or(i64::MAX));
-    let pool = match pool {
-        Some(pool) => format!("LIMIT {}", params.push(i64::try_from(pool).unwrap_or(i64::MAX))),
-        None => String::new(),
-    };
-    // `w` is materialised so that each term's IDF is computed once, not once per posting (an
-    // inlined CTE put `ln` into the aggregate: 3× the time at 10k memories); the constants are
-    // float8 so that no posting is scored in `numeric`. The two `LATERAL … OFFSET 0` fix the
-    // plan: each term's postings and each scored memory are looked up by index, whatever the
-    // planner's statistics say (a new schema has none until autovacuum analyses it, and the
-    // planner then scanned every memory once per scored one: 68 ms instead of 4 at 1k).
-    let sql = format!(
-        "WITH s AS (SELECT doc_count::float8 AS n, \
-                       GREATEST(total_terms::float8 / GREATEST(doc_count, 1), 1e-9) AS avgdl \
-                    FROM namespaces WHERE id = {ns}), \
-              w AS MATERIALIZED (SELECT d.term, q.weight::float8 \
-                       * GREATEST(ln((s.n - d.df + 0.5::float8) / (d.df + 0.5::float8)), 1e-6::float8) \
-                       AS idf \
-                     FROM unnest({wanted}::text[], {weighted}::float4[]) AS q(term, weight) \
-                     JOIN term_df d ON d.ns = {ns} AND d.term = q.term CROSS JOIN s), \
-              sc AS MATERIALIZED (SELECT p.memory_id, sum(w.idf * p.tf * 2.2::float8 \
-                       / (p.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * p.length / s.avgdl))) \
-                       AS score \
-                     FROM w CROSS JOIN s CROSS JOIN LATERAL (SELECT p.memory_id, p.tf, p.length \
-                       FROM term_postings p WHERE p.ns = {ns} AND p.term = w.term OFFSET 0) p \
-                     GROUP BY p.memory_id), \
-              best AS MATERIALIZED (SELECT memory_id, score FROM sc \
-                     ORDER BY score DESC, memory_id {pool}) \
-         SELECT best.memory_id, best.score FROM best \
-         CROSS JOIN LATERAL (SELECT 1 FROM memories m WHERE m.id = best.memory_id AND {clause} \
-           OFFSET 0) m \
-         ORDER BY best.score DESC, best.memory_id LIMIT {limit}"
-    );
-    let rows = tx.query(&sql, &params.refs()).await.map_err(backend("running keyword search"))?;
-    rows.iter()
-        .map(|r| {
-            let id: uuid::Uuid = r.try_get(0).map_err(backend("reading keyword hit"))?;
-            let score: f64 = r.try_get(1).map_err(backend("reading keyword hit"))?;
-            Ok(KeywordHit { id: MemoryId(id), bm25: score as f32 })
-        })
-        .collect()
 }
 
-/// The normalised, de-duplicated query terms worth matching (see the module docs).
+impl Scoring<'_> {
+    /// The best `limit` matching the filter among the best `pool` by score (all scored memories
+    /// when `None`).
+    async fn run(
+        &self,
+        tx: &Transaction<'_>,
+        pool: Option<usize>,
+    ) -> Result<Vec<KeywordHit>, StoreError> {
+        let mut params = Params::default();
+        let ns = params.push(self.ns_id);
+        let wanted = params.push(self.terms.to_vec());
+        let weighted = params.push(self.weights.to_vec());
+        let dfs = params.push(self.dfs.to_vec());
+        let clause = filter::clause(&mut params, self.ns_id, self.filter, self.now);
+        let limit = params.push(i64::try_from(self.limit).unwrap_or(i64::MAX));
+        let pool = match pool {
+            Some(pool) => format!("LIMIT {}", params.push(i64::try_from(pool).unwrap_or(i64::MAX))),
+            None => String::new(),
+        };
+        // `w` is materialised so that each term's IDF is computed once, not once per match; the
+        // constants are float8 so that nothing is scored in `numeric`. `tf` reads the entries
+        // holding a query term once (by namespace, then the array overlap) and counts each
+        // term's occurrences. The last `LATERAL … OFFSET 0` looks each scored memory up by its
+        // key, whatever the planner's statistics say.
+        let sql = format!(
+            "WITH s AS (SELECT doc_count::float8 AS n, \
+                           GREATEST(total_terms::float8 / GREATEST(doc_count, 1), 1e-9) AS avgdl \
+                        FROM namespaces WHERE id = {ns}), \
+                  w AS MATERIALIZED (SELECT q.term, {WEIGHTED_IDF} AS idf \
+                         FROM unnest({wanted}::text[], {weighted}::float4[], {dfs}::int8[]) \
+                           AS q(term, weight, df) CROSS JOIN s), \
+                  tf AS MATERIALIZED (SELECT t.memory_id, t.length, x.term, count(*)::float8 AS tf \
+                         FROM memory_terms t CROSS JOIN LATERAL unnest(t.terms) AS x(term) \
+                         WHERE t.ns = {ns} AND t.terms && {wanted}::text[] \
+                           AND x.term = ANY({wanted}::text[]) \
+                         GROUP BY t.memory_id, t.length, x.term), \
+                  sc AS MATERIALIZED (SELECT tf.memory_id, sum(w.idf * tf.tf * 2.2::float8 \
+                           / (tf.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * tf.length \
+                              / s.avgdl))) AS score \
+                         FROM tf JOIN w ON w.term = tf.term CROSS JOIN s GROUP BY tf.memory_id), \
+                  best AS MATERIALIZED (SELECT memory_id, score FROM sc \
+                         ORDER BY score DESC, memory_id {pool}) \
+             SELECT best.memory_id, best.score FROM best \
+             CROSS JOIN LATERAL (SELECT 1 FROM memories m WHERE m.id = best.memory_id AND {clause} \
+               OFFSET 0) m \
+             ORDER BY best.score DESC, best.memory_id LIMIT {limit}"
+        );
+        let rows =
+            tx.query(&sql, &params.refs()).await.map_err(backend("running keyword search"))?;
+        rows.iter()
+            .map(|r| {
+                let id: uuid::Uuid = r.try_get(0).map_err(backend("reading keyword hit"))?;
+                let score: f64 = r.try_get(1).map_err(backend("reading keyword hit"))?;
+                Ok(KeywordHit { id: MemoryId(id), bm25: score as f32 })
+            })
+            .collect()
+    }
+}
+
+/// The terms of `frequencies` worth matching (see the module docs), in order.
 pub(crate) async fn informative_terms(
     tx: &Transaction<'_>,
     ns_id: i64,
-    terms: &[String],
+    frequencies: &[(String, i64)],
 ) -> Result<Vec<String>, StoreError> {
-    let mut seen = HashSet::new();
-    let terms: Vec<String> =
-        normalized(terms).into_iter().filter(|t| seen.insert(t.clone())).collect();
-    if terms.len() <= 1 {
-        return Ok(terms);
+    let terms = || frequencies.iter().map(|(t, _)| t.clone()).collect();
+    if frequencies.len() <= 1 {
+        return Ok(terms());
     }
     let docs: i64 = tx
         .query_one("SELECT doc_count FROM namespaces WHERE id = $1", &[&ns_id])
@@ -220,21 +257,11 @@ pub(crate) async fn informative_terms(
         .and_then(|r| r.try_get(0))
         .map_err(backend("reading namespace size"))?;
     if docs < PRUNE_MIN_DOCS {
-        return Ok(terms);
+        return Ok(terms());
     }
-    let rows = tx
-        .query(
-            "SELECT term, df FROM term_df WHERE ns = $1 AND term = ANY($2) AND df > 0 \
-             ORDER BY df, term",
-            &[&ns_id, &terms],
-        )
-        .await
-        .map_err(backend("reading term statistics"))?;
-    let mut df = Vec::with_capacity(rows.len());
-    for r in &rows {
-        let term: String = r.try_get(0).map_err(backend("reading term statistics"))?;
-        let n: i64 = r.try_get(1).map_err(backend("reading term statistics"))?;
-        df.push((term, n));
-    }
+    // Terms in no memory match nothing; the rest rarest first, as the pruning rule reads them.
+    let mut df: Vec<(String, i64)> =
+        frequencies.iter().filter(|(_, df)| *df > 0).cloned().collect();
+    df.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
     Ok(rearview_store::informative_terms(docs, df))
 }

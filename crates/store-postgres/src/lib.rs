@@ -1,8 +1,9 @@
 //! The PostgreSQL + pgvector backend of rearview: several rearview servers on one database.
 //!
 //! [`PgStore`] implements [`MemoryStore`](rearview_store::MemoryStore) and passes the same contract suite as the SQLite
-//! backend. Rows, keyword postings (`keyword.rs`: BM25 in SQL over the tokens rearview's
-//! tokenizer produced) and vectors (pgvector's `vector`) are written in one transaction. Every
+//! backend. Rows, keyword entries (`keyword.rs`: each memory's terms as rearview's tokenizer
+//! produced them, what servers load their keyword indexes from and one-shot commands score by
+//! BM25 in SQL) and vectors (pgvector's `vector`) are written in one transaction. Every
 //! write that other servers must see appends to the change log in the same transaction (by
 //! trigger, `migrations/0001_init.sql`) while holding the schema's write lock, a
 //! transaction-level advisory lock, so log positions follow commit order; access counts are
@@ -42,6 +43,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (2, include_str!("../migrations/0002_covering_postings.sql")),
     (3, include_str!("../migrations/0003_statement_counts.sql")),
     (4, include_str!("../migrations/0004_links.sql")),
+    (5, include_str!("../migrations/0005_keywords_without_postings.sql")),
 ];
 
 /// How to reach the database.

@@ -112,14 +112,17 @@ pub(crate) async fn weighted_keywords(
     if names.is_empty() {
         return Ok(WeightedKeywordHits { hits: Vec::new(), full_match: 0.0 });
     }
+    let frequencies = keyword::document_frequencies(tx, ns_id, &names).await?;
+    let dfs: Vec<i64> = frequencies.iter().map(|(_, df)| *df).collect();
     let full_match: f64 = tx
         .query_one(
-            "WITH s AS (SELECT doc_count::float8 AS n FROM namespaces WHERE id = $1) \
-             SELECT coalesce(sum(q.weight * GREATEST(ln((s.n - coalesce(d.df, 0) + 0.5) \
-                 / (coalesce(d.df, 0) + 0.5)), 1e-6)), 0)::float8 \
-             FROM unnest($2::text[], $3::float4[]) AS q(term, weight) CROSS JOIN s \
-             LEFT JOIN term_df d ON d.ns = $1 AND d.term = q.term",
-            &[&ns_id, &names, &weights],
+            &format!(
+                "WITH s AS (SELECT doc_count::float8 AS n FROM namespaces WHERE id = $1) \
+                 SELECT coalesce(sum({}), 0)::float8 \
+                 FROM unnest($2::float4[], $3::int8[]) AS q(weight, df) CROSS JOIN s",
+                keyword::WEIGHTED_IDF
+            ),
+            &[&ns_id, &weights, &dfs],
         )
         .await
         .and_then(|r| r.try_get(0))
@@ -127,10 +130,11 @@ pub(crate) async fn weighted_keywords(
     if k == 0 {
         return Ok(WeightedKeywordHits { hits: Vec::new(), full_match: full_match as f32 });
     }
-    let matched = keyword::informative_terms(tx, ns_id, &names).await?;
+    let matched = keyword::informative_terms(tx, ns_id, &frequencies).await?;
     let weight_of: HashMap<&str, f32> =
         names.iter().map(String::as_str).zip(weights.iter().copied()).collect();
     let matched_weights: Vec<f32> = matched.iter().map(|t| weight_of[t.as_str()]).collect();
-    let hits = keyword::scored(tx, ns_id, matched, matched_weights, filter, now, k).await?;
+    let hits = keyword::scored(tx, ns_id, &matched, &matched_weights, &frequencies, filter, now, k)
+        .await?;
     Ok(WeightedKeywordHits { hits, full_match: full_match as f32 })
 }

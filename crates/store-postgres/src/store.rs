@@ -163,7 +163,7 @@ impl MemoryRecords for PgStore {
         let mut client = self.client().await?;
         let tx = write_tx!(client);
         let Some(ns_id) = self.namespace_id_in(&tx, namespace).await? else { return Ok(false) };
-        // Keyword entry, postings and vectors go with the row (ON DELETE CASCADE).
+        // Keyword entry and vectors go with the row (ON DELETE CASCADE).
         let n = tx
             .execute("DELETE FROM memories WHERE ns = $1 AND id = $2", &[&ns_id, &id.0])
             .await
@@ -608,4 +608,4 @@ impl StoreMaintenance for PgStore {
 /// holds (an index being built concurrently holds `vectors` for minutes at 1M) is left to
 /// autovacuum rather than waited for.
 pub(crate) const ANALYZE: &str =
-    "ANALYZE (SKIP_LOCKED) memories, memory_terms, term_postings, term_df, vectors, namespaces";
+    "ANALYZE (SKIP_LOCKED) memories, memory_terms, vectors, namespaces";
