@@ -98,8 +98,8 @@ pub(crate) fn distinct(terms: &[String]) -> Vec<String> {
     normalized(terms).into_iter().filter(|t| seen.insert(t.clone())).collect()
 }
 
-/// How many of the namespace's memories hold each of `terms` (normalised, distinct), in order:
-/// one read of the entries holding any of them.
+/// How many of the namespace's memories hold each of `terms` (normalised, distinct), in order
+/// (0 for a term in none): one read of the namespace's entries holding any of them.
 pub(crate) async fn document_frequencies(
     tx: &Transaction<'_>,
     ns_id: i64,
@@ -110,10 +110,10 @@ pub(crate) async fn document_frequencies(
     }
     let rows = tx
         .query(
-            "SELECT q.term, count(t.memory_id) FROM unnest($2::text[]) AS q(term) \
-             LEFT JOIN memory_terms t ON t.ns = $1 AND t.terms && $2::text[] \
-               AND q.term = ANY(t.terms) \
-             GROUP BY q.term",
+            "SELECT x.term, count(DISTINCT t.memory_id) FROM memory_terms t \
+             CROSS JOIN LATERAL unnest(t.terms) AS x(term) \
+             WHERE t.ns = $1 AND t.terms && $2::text[] AND x.term = ANY($2::text[]) \
+             GROUP BY x.term",
             &[&ns_id, &terms],
         )
         .await
