@@ -61,6 +61,10 @@ pub struct PgConfig {
     /// Namespaces with at least this many memories are searched through an HNSW index
     /// ([`hnsw::HNSW_FROM`] by default).
     pub hnsw_from: i64,
+    /// `hnsw.ef_search` of searches through an HNSW index: candidates kept per step, more for
+    /// a larger share of the exact nearest at some latency ([`hnsw::EF_SEARCH`] by default;
+    /// pgvector takes 1 to 1,000).
+    pub ef_search: i32,
     /// The most memory (bytes) a build of an HNSW index may take for its graph: its session's
     /// `maintenance_work_mem` is raised to what the graph needs, up to this, when the server's
     /// setting is lower ([`hnsw::BUILD_MEMORY`], 1 GiB, by default).
@@ -76,6 +80,7 @@ impl PgConfig {
             schema: None,
             pool_size: 16,
             hnsw_from: hnsw::HNSW_FROM,
+            ef_search: hnsw::EF_SEARCH,
             index_build_memory: hnsw::BUILD_MEMORY,
         }
     }
@@ -147,6 +152,8 @@ pub struct PgStore {
     hnsw: std::sync::Arc<hnsw::Indexes>,
     /// [`PgConfig::hnsw_from`].
     pub(crate) hnsw_from: i64,
+    /// [`PgConfig::ef_search`], within pgvector's range.
+    pub(crate) ef_search: i32,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -181,6 +188,7 @@ impl PgStore {
             location: format!("postgres {}", redact_url(&config.url)),
             hnsw: std::sync::Arc::new(hnsw::Indexes::new(config.index_build_memory)),
             hnsw_from: config.hnsw_from,
+            ef_search: config.ef_search.clamp(1, 1000),
         };
         store.migrate(config.schema.as_deref()).await?;
         Ok(store)

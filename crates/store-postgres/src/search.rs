@@ -12,7 +12,7 @@ use crate::codec::backend;
 use crate::{Params, filter, keyword};
 
 /// The `k` nearest vectors of `model` among the namespace's memories matching `filter`: an
-/// exact scan, or through the model's HNSW index when `graph` (`hnsw.rs`).
+/// exact scan, or through the model's HNSW index at `hnsw.ef_search` = `graph` (`hnsw.rs`).
 #[allow(clippy::too_many_arguments)] // one search's parameters, as the trait method takes them
 pub(crate) async fn nearest(
     tx: &tokio_postgres::Transaction<'_>,
@@ -22,16 +22,15 @@ pub(crate) async fn nearest(
     filter: &MemoryFilter,
     now: Timestamp,
     k: usize,
-    graph: bool,
+    graph: Option<i32>,
 ) -> Result<Vec<VectorMatch>, StoreError> {
     let mut params = Params::default();
     let q = params.push(pgvector::Vector::from(query.as_slice().to_vec()));
-    let sql = if graph {
+    let sql = if let Some(ef_search) = graph {
         // The index's own expression and constant predicate, so the planner uses it; the
         // iterative scan goes on past filtered-out neighbours (in relaxed order: sorted after).
         tx.batch_execute(&format!(
-            "SET LOCAL hnsw.ef_search = {}; SET LOCAL hnsw.iterative_scan = relaxed_order",
-            crate::hnsw::EF_SEARCH
+            "SET LOCAL hnsw.ef_search = {ef_search}; SET LOCAL hnsw.iterative_scan = relaxed_order"
         ))
         .await
         .map_err(backend("configuring the vector index scan"))?;

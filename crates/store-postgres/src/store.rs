@@ -477,6 +477,7 @@ impl VectorStore for PgStore {
         let graph = docs >= self.hnsw_from
             && self.hnsw.ready(&self.pool, model_id, query.dimensions()).await?;
         let tx = client.transaction().await.map_err(backend("starting a vector search"))?;
+        let graph = graph.then_some(self.ef_search);
         let found = search::nearest(&tx, ns_id, model_id, query, filter, now, k, graph).await?;
         tx.commit().await.map_err(backend("ending a vector search"))?;
         Ok(Some(found))
