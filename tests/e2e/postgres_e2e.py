@@ -2,7 +2,8 @@
 
 A fresh database is created on the server named by REARVIEW_TEST_PG_URL (scripts/pg-up.sh starts
 one) with `psql` (from REARVIEW_PG_BIN when set, else PATH). Checks: a memory stored through one server is recalled
-through the other at once (both search the database); an update through the second is recalled
+through the other at once (both search vectors in the database; keyword indexes follow the
+change log); an update through the second is recalled
 through the first; a delete through the first is gone from the second's reads and recall at once,
 and never comes back; recalls through both count every access exactly; `rearview
 doctor` reports the backend with the password redacted. Prints one line per check and a closing
@@ -93,7 +94,7 @@ def main(binary, base_url):
         status, stored = call(a_port, "POST", "/v1/memories", {"content": "团队的 Redis 端口是 6380"})
         check("store through the first server", status == 201, stored)
         memory_id = stored["memory"]["id"]
-        # Searched in the database: no follower delay.
+        # Vectors are searched in the database: found at once, no follower delay.
         check("recalled through the second server at once", "团队的 Redis 端口是 6380" in recalled(b_port, "Redis 端口"),
               recalled(b_port, "Redis 端口"))
         seen = within_a_second(b_port, "Redis 端口", lambda c: "团队的 Redis 端口是 6380" in c)

@@ -170,7 +170,13 @@ fn service_config(command: &Command, settings: &Settings) -> ServiceConfig {
             .is_none()
             .then(|| rearview_service::graph_dir_for(&settings.db)),
         exact_scan_limit: if server { rearview_service::EXACT_SCAN_LIMIT } else { usize::MAX },
-        index_memory: settings.index_memory,
+        // A one-shot command uses one namespace: it loads that one on demand even when servers
+        // are told to load them all (`index_memory = all`).
+        index_memory: if server {
+            settings.index_memory
+        } else {
+            Some(settings.index_memory.unwrap_or_else(rearview_service::default_index_memory))
+        },
         ..ServiceConfig::default()
     }
 }

@@ -104,7 +104,8 @@ async fn follows_writes(shared: Shared) {
 
     let id = store(&writer, "Redis 端口是 6380").await;
     if reader.searches_in_store() {
-        // PostgreSQL: searched in the database, so found at once.
+        // PostgreSQL: its vector is searched in the database, so found at once (the keyword
+        // index in memory follows below).
         assert_eq!(recalled(&reader, "Redis 端口").await, ["Redis 端口是 6380"], "at once");
     } else {
         assert!(recalled(&reader, "Redis 端口").await.is_empty(), "not followed yet");

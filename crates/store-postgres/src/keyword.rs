@@ -110,9 +110,10 @@ pub(crate) async fn document_frequencies(
     }
     let rows = tx
         .query(
-            "SELECT x.term, count(DISTINCT t.memory_id) FROM memory_terms t \
-             CROSS JOIN LATERAL unnest(t.terms) AS x(term) \
-             WHERE t.ns = $1 AND t.terms && $2::text[] AND x.term = ANY($2::text[]) \
+            "SELECT x.term, count(*) FROM memory_terms t \
+             CROSS JOIN LATERAL (SELECT DISTINCT u FROM unnest(t.terms) AS u \
+                                 WHERE u = ANY($2::text[])) AS x(term) \
+             WHERE t.ns = $1 AND t.terms && $2::text[] \
              GROUP BY x.term",
             &[&ns_id, &terms],
         )
@@ -162,10 +163,9 @@ pub(crate) async fn scored(
     query.run(tx, None).await
 }
 
-/// Memory for the scoring query's aggregate, one per scored memory: at 1M memories a 26-term
-/// Chinese question scores 237,186 of them in 28 MB; at PostgreSQL's default (4 MB, hash
-/// aggregates get twice that) the aggregate spilled to disk in 5 batches and the query took
-/// 1.42 s instead of 0.97 s (measured). For this transaction only.
+/// Memory for the scoring query's materialised scores and their sort, one row per scored memory
+/// (a 26-term Chinese question scored 237,186 of 1M memories; at PostgreSQL's default 4 MB such
+/// a query spilled to disk). For this transaction only.
 const WORK_MEM: &str = "SET LOCAL work_mem = '32MB'";
 
 /// How many times `limit` the best-scored memories are before the filter is checked.
@@ -202,10 +202,11 @@ impl Scoring<'_> {
             None => String::new(),
         };
         // `w` is materialised so that each term's IDF is computed once, not once per match; the
-        // constants are float8 so that nothing is scored in `numeric`. `tf` reads the entries
-        // holding a query term once (by namespace, then the array overlap) and counts each
-        // term's occurrences. The last `LATERAL … OFFSET 0` looks each scored memory up by its
-        // key, whatever the planner's statistics say.
+        // constants are float8 so that nothing is scored in `numeric`. `sc` reads the entries
+        // holding a query term once (by namespace, then the array overlap) and scores each on
+        // its own (no aggregate spans the namespace), summing its terms in one order so that
+        // equal memories score equal to the bit and tie by id. The last `LATERAL … OFFSET 0`
+        // looks each scored memory up by its key, whatever the planner's statistics say.
         let sql = format!(
             "WITH s AS (SELECT doc_count::float8 AS n, \
                            GREATEST(total_terms::float8 / GREATEST(doc_count, 1), 1e-9) AS avgdl \
@@ -213,15 +214,15 @@ impl Scoring<'_> {
                   w AS MATERIALIZED (SELECT q.term, {WEIGHTED_IDF} AS idf \
                          FROM unnest({wanted}::text[], {weighted}::float4[], {dfs}::int8[]) \
                            AS q(term, weight, df) CROSS JOIN s), \
-                  tf AS MATERIALIZED (SELECT t.memory_id, t.length, x.term, count(*)::float8 AS tf \
-                         FROM memory_terms t CROSS JOIN LATERAL unnest(t.terms) AS x(term) \
-                         WHERE t.ns = {ns} AND t.terms && {wanted}::text[] \
-                           AND x.term = ANY({wanted}::text[]) \
-                         GROUP BY t.memory_id, t.length, x.term), \
-                  sc AS MATERIALIZED (SELECT tf.memory_id, sum(w.idf * tf.tf * 2.2::float8 \
-                           / (tf.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * tf.length \
-                              / s.avgdl))) AS score \
-                         FROM tf JOIN w ON w.term = tf.term CROSS JOIN s GROUP BY tf.memory_id), \
+                  sc AS MATERIALIZED (SELECT t.memory_id, r.score \
+                         FROM memory_terms t CROSS JOIN s CROSS JOIN LATERAL ( \
+                           SELECT sum(w.idf * c.tf * 2.2::float8 / (c.tf + 1.2::float8 \
+                               * (0.25::float8 + 0.75::float8 * t.length / s.avgdl)) \
+                               ORDER BY c.term) AS score \
+                           FROM (SELECT x.term, count(*)::float8 AS tf FROM unnest(t.terms) AS x(term) \
+                                 WHERE x.term = ANY({wanted}::text[]) GROUP BY x.term) c \
+                           JOIN w ON w.term = c.term) r \
+                         WHERE t.ns = {ns} AND t.terms && {wanted}::text[]), \
                   best AS MATERIALIZED (SELECT memory_id, score FROM sc \
                          ORDER BY score DESC, memory_id {pool}) \
              SELECT best.memory_id, best.score FROM best \

@@ -59,6 +59,7 @@ macro_rules! store_contract_tests {
             list_orders_newest_first_and_pages,
             keyword_search_ranks_by_bm25_and_respects_filters,
             keyword_search_keeps_terms_whole_in_every_script,
+            keyword_search_prunes_common_terms_in_a_large_namespace,
             delete_removes_row_terms_and_vectors,
             update_replaces_content_terms_and_vectors,
             concurrent_record_access_loses_no_increment,
@@ -402,6 +403,44 @@ pub async fn keyword_search_ranks_by_bm25_and_respects_filters(store: Arc<dyn Me
     assert!(empty.is_empty());
     let odd = terms("\"quoted\" OR NEAR ( * ) -");
     assert!(store.keyword_search(&ns("a"), &odd, &episodic, t0(), 10).await.is_ok());
+}
+
+/// In a namespace of [`crate::PRUNE_MIN_DOCS`] memories or more, a query term found in more than
+/// half of them is dropped unless every term is that common: "common" (in 600 of 1,000) leaves
+/// "rare" to choose; "common" with "filler" (in all) are both common and both kept.
+pub async fn keyword_search_prunes_common_terms_in_a_large_namespace(store: Arc<dyn MemoryStore>) {
+    let docs = usize::try_from(crate::PRUNE_MIN_DOCS).expect("a small constant");
+    let mut rare = Vec::new();
+    let records: Vec<MemoryRecord> = (0..docs)
+        .map(|i| {
+            let mut text = format!("filler doc{i}");
+            if i % 5 < 3 {
+                text.push_str(" common");
+            }
+            let m = memory("big", &text, t0());
+            let mut r = record(m);
+            if i % 200 == 1 {
+                r.memory.content.push_str(" rare");
+                r.terms.push("rare".into());
+                rare.push(r.memory.id);
+            }
+            r
+        })
+        .collect();
+    store.insert_many(&records).await.unwrap();
+    let any = MemoryFilter::default();
+    let big = ns("big");
+    let hits = store.keyword_search(&big, &terms("common rare"), &any, t0(), 100).await.unwrap();
+    let mut found: Vec<_> = hits.iter().map(|h| h.id).collect();
+    found.sort();
+    rare.sort();
+    assert_eq!(found, rare, "only the rare term is matched");
+    let all_common = terms("common filler");
+    let hits = store.keyword_search(&big, &all_common, &any, t0(), 10).await.unwrap();
+    assert_eq!(hits.len(), 10, "every term common: none dropped");
+    let with_common = records.iter().filter(|r| r.terms.iter().any(|t| t == "common"));
+    let with_common: std::collections::HashSet<_> = with_common.map(|r| r.memory.id).collect();
+    assert!(hits.iter().all(|h| with_common.contains(&h.id)), "both terms beat one: {hits:?}");
 }
 
 /// A term is matched whole in every script: the combining marks `normalize_term` keeps
