@@ -26,9 +26,9 @@ pub const HNSW_FROM: i64 = 2_000;
 /// query vectors (`bench/pg_hnsw_recall.py`, BENCHMARKS.md): recall@10 against the exact scan
 /// 0.970–0.971 at 200, 0.989–0.996 at 400 (1.1–1.2 ms a query), 1.0 at 800 (2.0 ms), with the
 /// index built at [`EF_CONSTRUCTION`]. At 1M synthetic vectors (the scale bench's, hard for any
-/// graph: near-copies and little structure) 0.79 of answers as near as the exact 10th at 400
-/// and 0.92 at 1,000, where a whole recall took 44–46 ms p50 instead of 25–28 (p99 115–120
-/// instead of 60–73): kept at 400 ([`crate::PgConfig::ef_search`] sets another).
+/// graph: near-copies and little structure) 0.73–0.79 of answers as near as the exact 10th at
+/// 400 and 0.89–0.92 at 1,000, where a whole recall took 44–46 ms p50 instead of 25–31 (p99
+/// 115–120 instead of 60–81): kept at 400 ([`crate::PgConfig::ef_search`] sets another).
 pub const EF_SEARCH: i32 = 400;
 
 /// `ef_construction` of the index (pgvector's default is 64; the in-memory graph's is 128): at
