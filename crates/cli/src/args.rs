@@ -87,6 +87,21 @@ pub struct Cli {
     #[arg(long, global = true, hide_short_help = true, value_name = "SIZE")]
     pub index_memory: Option<String>,
 
+    /// PostgreSQL only: `hnsw.ef_search` of vector searches through an HNSW index, 1 to 1,000;
+    /// more finds more of the exact nearest, slower [env: REARVIEW_PG_EF_SEARCH] [default: 400].
+    #[arg(long, global = true, hide_short_help = true, value_name = "N")]
+    pub pg_ef_search: Option<String>,
+
+    /// PostgreSQL only: `m` of an HNSW index rearview builds (an existing index keeps its own
+    /// until dropped) [env: REARVIEW_PG_HNSW_M] [default: 16].
+    #[arg(long, global = true, hide_short_help = true, value_name = "N")]
+    pub pg_hnsw_m: Option<String>,
+
+    /// PostgreSQL only: `ef_construction` of an HNSW index rearview builds, at least twice
+    /// `--pg-hnsw-m` [env: REARVIEW_PG_HNSW_EF_CONSTRUCTION] [default: 128].
+    #[arg(long, global = true, hide_short_help = true, value_name = "N")]
+    pub pg_hnsw_ef_construction: Option<String>,
+
     /// Longest memory accepted, in characters (Chinese and English alike); longer content is
     /// refused with an error naming the limit [env: REARVIEW_MAX_CONTENT_CHARS] [default: 32768].
     #[arg(long, global = true, hide_short_help = true, value_name = "CHARS")]
@@ -685,6 +700,9 @@ impl Cli {
         put("embed_dimensions", &self.embed_dimensions);
         put("sweep_interval", &self.sweep_interval);
         put("index_memory", &self.index_memory);
+        put("pg_ef_search", &self.pg_ef_search);
+        put("pg_hnsw_m", &self.pg_hnsw_m);
+        put("pg_hnsw_ef_construction", &self.pg_hnsw_ef_construction);
         put("max_content_chars", &self.max_content_chars);
         put("llm_url", &self.llm_url);
         put("llm_model", &self.llm_model);

@@ -106,7 +106,7 @@ async fn run_without_store(
                 .as_ref()
                 .and_then(|p| p.password.clone())
                 .or_else(|| std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()));
-            let report = crate::transfer::migrate(from, to, password).await?;
+            let report = crate::transfer::migrate(from, to, password, settings.pg_tuning).await?;
             printer.migrated(&report)?;
         }
         _ => return Ok(None),
@@ -614,20 +614,19 @@ pub(crate) async fn open_service(
 /// The store `db` names: a PostgreSQL server for a `postgres://` URL, else a SQLite file.
 pub(crate) async fn open_store(settings: &Settings) -> anyhow::Result<Arc<dyn MemoryStore>> {
     let password = settings.postgres.as_ref().and_then(|p| p.password.clone());
-    open_location(&settings.db.to_string_lossy(), password).await
+    open_location(&settings.db.to_string_lossy(), password, settings.pg_tuning).await
 }
 
 /// The store at `location`: a PostgreSQL server for a `postgres://` or `postgresql://` URL
-/// (with `password` when the URL has none), else a SQLite file.
+/// (with `password` when the URL has none, searched and indexed as `tuning` says), else a SQLite
+/// file.
 pub(crate) async fn open_location(
     location: &str,
     password: Option<String>,
+    tuning: crate::settings::PgTuning,
 ) -> anyhow::Result<Arc<dyn MemoryStore>> {
     if rearview_store_postgres::is_postgres_url(location) {
-        let config = rearview_store_postgres::PgConfig {
-            password,
-            ..rearview_store_postgres::PgConfig::new(location)
-        };
+        let config = tuning.config(location, password);
         let store =
             rearview_store_postgres::PgStore::connect(&config).await.with_context(|| {
                 format!(

@@ -122,6 +122,13 @@ const KEYS: &[Key] = &[
     key("llm_timeout", &["REARVIEW_LLM_TIMEOUT"], "--llm-timeout"),
     key("sweep_interval", &["REARVIEW_SWEEP_INTERVAL"], "--sweep-interval"),
     key("index_memory", &["REARVIEW_INDEX_MEMORY"], "--index-memory"),
+    key("pg_ef_search", &["REARVIEW_PG_EF_SEARCH"], "--pg-ef-search"),
+    key("pg_hnsw_m", &["REARVIEW_PG_HNSW_M"], "--pg-hnsw-m"),
+    key(
+        "pg_hnsw_ef_construction",
+        &["REARVIEW_PG_HNSW_EF_CONSTRUCTION"],
+        "--pg-hnsw-ef-construction",
+    ),
     key("max_content_chars", &["REARVIEW_MAX_CONTENT_CHARS"], "--max-content-chars"),
     key("dedup_threshold", &["REARVIEW_DEDUP_THRESHOLD"], "--dedup-threshold"),
     key("supersede_threshold", &["REARVIEW_SUPERSEDE_THRESHOLD"], "--supersede-threshold"),
@@ -191,6 +198,8 @@ pub struct Settings {
     /// Bytes of search indexes kept in memory, namespaces loaded when first used; `None`:
     /// every namespace loaded at start (`all`).
     pub index_memory: Option<usize>,
+    /// PostgreSQL's vector search: `ef_search`, and the graph of an index it builds.
+    pub pg_tuning: PgTuning,
     /// Longest memory in characters.
     pub max_content_chars: usize,
     /// Near-duplicate cosine, `None` = off.
@@ -253,6 +262,74 @@ pub struct Postgres {
     pub password: Option<String>,
 }
 
+/// How a PostgreSQL database's vectors are searched (`pg_ef_search`) and its HNSW index built
+/// (`pg_hnsw_m`, `pg_hnsw_ef_construction`); unused on SQLite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PgTuning {
+    /// `hnsw.ef_search`, 1 to 1,000.
+    pub ef_search: i32,
+    /// `m` and `ef_construction` of an index built from now on.
+    pub graph: rearview_store_postgres::hnsw::Graph,
+}
+
+impl Default for PgTuning {
+    fn default() -> Self {
+        Self {
+            ef_search: rearview_store_postgres::hnsw::EF_SEARCH,
+            graph: rearview_store_postgres::hnsw::Graph::default(),
+        }
+    }
+}
+
+impl PgTuning {
+    /// A connection's configuration for `url` (with `password` when the URL has none).
+    pub fn config(
+        self,
+        url: impl Into<String>,
+        password: Option<String>,
+    ) -> rearview_store_postgres::PgConfig {
+        rearview_store_postgres::PgConfig {
+            password,
+            ef_search: self.ef_search,
+            hnsw_graph: self.graph,
+            ..rearview_store_postgres::PgConfig::new(url)
+        }
+    }
+
+    fn load(layers: &mut Layers<'_>) -> Result<Self, SettingsError> {
+        let ef_search = layers.parse(
+            "pg_ef_search",
+            &rearview_store_postgres::hnsw::EF_SEARCH.to_string(),
+            "a whole number from 1 to 1000 (pgvector's range)",
+            |v| v.parse::<i32>().ok().filter(|n| (1..=1000).contains(n)),
+        )?;
+        let m = layers.parse(
+            "pg_hnsw_m",
+            &rearview_store_postgres::hnsw::M.to_string(),
+            "a whole number from 2 to 100 (pgvector's range)",
+            |v| v.parse::<i32>().ok().filter(|n| (2..=100).contains(n)),
+        )?;
+        let ef_construction = layers.parse(
+            "pg_hnsw_ef_construction",
+            &rearview_store_postgres::hnsw::EF_CONSTRUCTION.to_string(),
+            "a whole number from 4 to 1000 (pgvector's range), at least twice pg_hnsw_m",
+            |v| v.parse::<i32>().ok().filter(|n| (4..=1000).contains(n)),
+        )?;
+        let graph = rearview_store_postgres::hnsw::Graph { m, ef_construction };
+        // Each is within pgvector's range: what is left is ef_construction against m.
+        let graph = graph.check().map_err(|_| SettingsError::Invalid {
+            key: "pg_hnsw_ef_construction",
+            value: ef_construction.to_string(),
+            origin: layers.source_of("pg_hnsw_ef_construction"),
+            allowed: format!(
+                "a whole number from {} to 1000: at least twice pg_hnsw_m ({m}), as pgvector requires",
+                2 * m
+            ),
+        })?;
+        Ok(Self { ef_search, graph })
+    }
+}
+
 impl Postgres {
     /// The URL with its password redacted.
     pub fn shown(&self) -> String {
@@ -295,6 +372,7 @@ impl Settings {
             "auto, all, or a size such as 2GiB, 512MiB, 1500MB or a number of bytes (at least 1MiB)",
             parse_index_memory,
         )?;
+        let pg_tuning = PgTuning::load(&mut layers)?;
         llm.check(&layers)?;
         let mut shown = std::mem::take(&mut layers.shown);
         // Any other value is a SQLite path (`postgres:/x` included: a relative file path).
@@ -325,6 +403,7 @@ impl Settings {
             llm_timeout: llm.llm_timeout,
             sweep_interval: lifecycle.sweep_interval,
             index_memory,
+            pg_tuning,
             max_content_chars: lifecycle.max_content_chars,
             dedup_threshold: lifecycle.dedup_threshold,
             supersede_threshold: lifecycle.supersede_threshold,
@@ -707,6 +786,27 @@ mod tests {
     }
 
     #[test]
+    fn postgres_search_and_index_settings_reach_the_connection() {
+        let s = load(&["stats"], &[]).unwrap();
+        let config = s.pg_tuning.config("postgres://h/db", None);
+        assert_eq!(
+            (config.ef_search, config.hnsw_graph.m, config.hnsw_graph.ef_construction),
+            (400, 16, 128)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = file(&dir, "c.toml", "[pg]\nhnsw_m = 32\nhnsw_ef_construction = 256\n");
+        let env = [("REARVIEW_PG_EF_SEARCH", "1000")];
+        let s = load(&["--config", &cfg, "stats"], &env).unwrap();
+        let config = s.pg_tuning.config("postgres://h/db", Some("pw".into()));
+        assert_eq!(
+            (config.ef_search, config.hnsw_graph.m, config.hnsw_graph.ef_construction),
+            (1000, 32, 256)
+        );
+        assert_eq!(config.password.as_deref(), Some("pw"));
+        assert!(matches!(source(&s, "pg_hnsw_m"), Source::File(_)));
+    }
+
+    #[test]
     fn the_config_file_comes_from_the_environment_too() {
         let dir = tempfile::tempdir().unwrap();
         let cfg = file(
@@ -777,6 +877,14 @@ mod tests {
                 "true or false",
             ),
             (vec![], vec![("REARVIEW_AUTO_DISTILL", "maybe")], "auto_distill", "true or false"),
+            (vec![], vec![("REARVIEW_PG_EF_SEARCH", "2000")], "pg_ef_search", "1 to 1000"),
+            (vec!["--pg-hnsw-m".into(), "1".into()], vec![], "pg_hnsw_m", "flag --pg-hnsw-m"),
+            (
+                vec!["--pg-hnsw-m".into(), "32".into()],
+                vec![("REARVIEW_PG_HNSW_EF_CONSTRUCTION", "48")],
+                "pg_hnsw_ef_construction",
+                "at least twice pg_hnsw_m",
+            ),
             (vec![], vec![("REARVIEW_LISTEN", "8765")], "listen", "host:port"),
             (vec![], vec![("REARVIEW_MAX_REQUEST_BYTES", "10")], "max_request_bytes", "1024"),
             (vec![], vec![("REARVIEW_EMBED_URL", "localhost:11434")], "embed_url", "http://"),

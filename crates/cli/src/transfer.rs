@@ -210,12 +210,13 @@ pub async fn migrate(
     from: &str,
     to: &str,
     password: Option<String>,
+    tuning: crate::settings::PgTuning,
 ) -> anyhow::Result<rearview_service::migrate::Migrated> {
     if from == to {
         anyhow::bail!("--from and --to name the same database; give two different ones");
     }
-    let source = crate::commands::open_location(from, password.clone()).await?;
-    let target = crate::commands::open_location(to, password).await?;
+    let source = crate::commands::open_location(from, password.clone(), tuning).await?;
+    let target = crate::commands::open_location(to, password, tuning).await?;
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_style(
         indicatif::ProgressStyle::with_template("{spinner} {msg} ({per_sec})")

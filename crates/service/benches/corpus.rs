@@ -29,8 +29,11 @@ pub fn load() -> Corpus {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
     match real(&dir) {
-        Some((memories, queries)) if !memories.is_empty() && !queries.is_empty() => Corpus {
-            memories,
+        Some((mut memories, queries)) if !memories.is_empty() && !queries.is_empty() => Corpus {
+            memories: {
+                memories.truncate(distinct_texts().unwrap_or(usize::MAX).max(1));
+                memories
+            },
             queries,
             source: "MemDaily (zh) + LoCoMo dev (en) messages and questions",
         },
@@ -44,6 +47,13 @@ pub fn load() -> Corpus {
             Corpus { memories, queries, source: "synthetic (../shared/data not found)" }
         }
     }
+}
+
+/// `REARVIEW_BENCH_TEXTS=N`: only the first `N` real texts, so a size repeats each one more often
+/// (near-copies that differ by their suffix): to tell what the data's repeats cost a measurement
+/// from what its size does.
+fn distinct_texts() -> Option<usize> {
+    std::env::var("REARVIEW_BENCH_TEXTS").ok().and_then(|n| n.parse().ok())
 }
 
 fn real(dir: &std::path::Path) -> Option<(Vec<String>, Vec<String>)> {

@@ -38,7 +38,9 @@
 //! `REARVIEW_SCALE_REUSE=scale_1000000_…` measures one of them again without filling it.
 //!
 //! Text is real chat (MemDaily zh + LoCoMo en, see `corpus.rs`), repeated with a counter suffix
-//! past its end, so BM25 sees real term statistics. Vectors are the deterministic 384-dimensional
+//! past its end, so BM25 sees real term statistics (`REARVIEW_BENCH_TEXTS=N` keeps only the
+//! first `N` texts: more near-copies of each at a given size, to tell what they cost the HNSW
+//! index's recall from what size does). Vectors are the deterministic 384-dimensional
 //! test embedder's (the dimension of multilingual-e5-small): the issue allows synthetic vectors
 //! for the scale series, and a real model at 42 texts/s would need 7 hours to embed 1M texts.
 

@@ -36,6 +36,64 @@ pub const EF_SEARCH: i32 = 400;
 /// [`EF_SEARCH`]). An index built by an earlier version keeps its own until it is dropped.
 pub const EF_CONSTRUCTION: i32 = 128;
 
+/// `m` of the index: neighbours per node (pgvector's default, as the in-memory graph's).
+pub const M: i32 = 16;
+
+/// How densely a new HNSW index is built (`PgConfig::hnsw_graph`): pgvector's `m` and
+/// `ef_construction`. Denser graphs find more of the exact nearest at every `ef_search`, for a
+/// longer build, a larger index and slower searches (BENCHMARKS.md, "PostgreSQL: recall@10 at
+/// 1M"). An index keeps what it was built with: a server configured otherwise logs the
+/// difference and goes on using it until it is dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Graph {
+    /// Neighbours per node: pgvector takes 2 to 100.
+    pub m: i32,
+    /// Candidates kept while inserting: pgvector takes 4 to 1,000, at least twice `m`.
+    pub ef_construction: i32,
+}
+
+impl Default for Graph {
+    fn default() -> Self {
+        Self { m: M, ef_construction: EF_CONSTRUCTION }
+    }
+}
+
+impl Graph {
+    /// `self` when pgvector accepts it, else what is wrong, naming the allowed range.
+    pub fn check(self) -> Result<Self, String> {
+        if !(2..=100).contains(&self.m) {
+            return Err(format!("m {} is outside pgvector's 2 to 100", self.m));
+        }
+        if !(4..=1000).contains(&self.ef_construction) {
+            return Err(format!(
+                "ef_construction {} is outside pgvector's 4 to 1000",
+                self.ef_construction
+            ));
+        }
+        if self.ef_construction < 2 * self.m {
+            return Err(format!(
+                "ef_construction {} is less than twice m {} (pgvector requires at least {})",
+                self.ef_construction,
+                self.m,
+                2 * self.m
+            ));
+        }
+        Ok(self)
+    }
+
+    /// The graph an index was built with, from its `reloptions` (pgvector's defaults for what
+    /// they do not name).
+    fn from_reloptions(options: &[String]) -> Self {
+        let value = |key: &str, default: i32| {
+            options
+                .iter()
+                .find_map(|o| o.strip_prefix(key)?.strip_prefix('=')?.parse().ok())
+                .unwrap_or(default)
+        };
+        Self { m: value("m", 16), ef_construction: value("ef_construction", 64) }
+    }
+}
+
 /// What this process knows of one model's index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum State {
@@ -50,9 +108,9 @@ pub(crate) enum State {
 /// The most memory a build's graph may take by default (`PgConfig::index_build_memory`).
 pub const BUILD_MEMORY: u64 = 1 << 30;
 
-/// What pgvector's graph holds per vector while building, beyond the vector itself: measured
-/// with 384 dimensions, PostgreSQL's default 64 MB held 28,361 vectors (2,366 bytes each, 1,536
-/// of them the vector); rounded up.
+/// What pgvector's graph holds per vector while building, beyond the vector itself, at `m` 16:
+/// measured with 384 dimensions, PostgreSQL's default 64 MB held 28,361 vectors (2,366 bytes
+/// each, 1,536 of them the vector); rounded up. Neighbour lists grow with `m`.
 const GRAPH_BYTES_PER_VECTOR: u64 = 1024;
 
 /// The index states of this process, by index name, and how much memory a build may take.
@@ -60,6 +118,7 @@ const GRAPH_BYTES_PER_VECTOR: u64 = 1024;
 pub(crate) struct Indexes {
     states: std::sync::Mutex<HashMap<String, State>>,
     build_memory: u64,
+    graph: Graph,
 }
 
 /// The `maintenance_work_mem` (in kB) a build of `rows` vectors of `dims` dimensions wants, at
@@ -69,8 +128,15 @@ pub(crate) struct Indexes {
 /// "hnsw graph no longer fits into maintenance_work_mem after N tuples" otherwise): measured on
 /// 100,000 random 384-d vectors, 139–181 s at PostgreSQL's default 64 MB against 48–53 s at 1 GB.
 /// The setting is raised for the build's own session only, and only as far as its graph needs.
-pub(crate) fn build_memory_kb(rows: u64, dims: usize, current_kb: u64, cap: u64) -> Option<u64> {
-    let graph = rows.saturating_mul(dims as u64 * 4 + GRAPH_BYTES_PER_VECTOR);
+pub(crate) fn build_memory_kb(
+    rows: u64,
+    dims: usize,
+    m: i32,
+    current_kb: u64,
+    cap: u64,
+) -> Option<u64> {
+    let links = GRAPH_BYTES_PER_VECTOR * u64::try_from(m.max(1)).unwrap_or(1) / u64::from(M as u32);
+    let graph = rows.saturating_mul(dims as u64 * 4 + links);
     // A tenth more for what the estimate misses; at least PostgreSQL's floor of 1 MB.
     let wanted_kb = (graph.saturating_add(graph / 10).min(cap) / 1024).max(1024);
     (wanted_kb > current_kb).then_some(wanted_kb)
@@ -97,9 +163,9 @@ pub(crate) fn literal(model: &str) -> Result<String, StoreError> {
 }
 
 impl Indexes {
-    /// No index known yet; builds take at most `build_memory` bytes for their graph.
-    pub(crate) fn new(build_memory: u64) -> Self {
-        Self { states: std::sync::Mutex::default(), build_memory }
+    /// No index known yet; builds make `graph` and take at most `build_memory` bytes for it.
+    pub(crate) fn new(build_memory: u64, graph: Graph) -> Self {
+        Self { states: std::sync::Mutex::default(), build_memory, graph }
     }
 
     /// Whether searches of `model` at `dims` may use its index now; starts its build when it
@@ -123,15 +189,21 @@ impl Indexes {
         })?;
         let row = client
             .query_opt(
-                "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid \
+                "SELECT i.indisvalid, coalesce(c.reloptions, '{}') FROM pg_index i \
+                 JOIN pg_class c ON c.oid = i.indexrelid \
                  JOIN pg_namespace n ON n.oid = c.relnamespace \
                  WHERE c.relname = $1 AND n.nspname = current_schema()",
                 &[&name],
             )
             .await
             .map_err(backend("looking for a vector index"))?;
-        let state = match row.map(|r| r.try_get::<_, bool>(0)).transpose() {
-            Ok(Some(true)) => State::Ready,
+        let state = match row.as_ref().map(|r| r.try_get::<_, bool>(0)).transpose() {
+            Ok(Some(true)) => {
+                let options: Vec<String> =
+                    row.as_ref().and_then(|r| r.try_get(1).ok()).unwrap_or_default();
+                self.compare_graph(&name, &options);
+                State::Ready
+            }
             // Invalid: being built concurrently by someone, or a failed build; either way not
             // usable yet. A build of our own is only started when there is none.
             Ok(Some(false)) => State::Building,
@@ -145,6 +217,25 @@ impl Indexes {
         Ok(state == State::Ready)
     }
 
+    /// Logs (once per process and index, as the state is then known) an index built otherwise
+    /// than this server would build it: it is used as it is until someone drops it.
+    fn compare_graph(&self, name: &str, options: &[String]) {
+        let built = Graph::from_reloptions(options);
+        if built != self.graph {
+            tracing::warn!(
+                index = name,
+                built_m = built.m,
+                built_ef_construction = built.ef_construction,
+                configured_m = self.graph.m,
+                configured_ef_construction = self.graph.ef_construction,
+                "the HNSW vector index was built with other parameters than this server's \
+                 (pg_hnsw_m, pg_hnsw_ef_construction); it is used as it is. To rebuild it with \
+                 this server's: DROP INDEX {name}; the next search starts the build and scans \
+                 exactly meanwhile"
+            );
+        }
+    }
+
     fn build(
         self: &Arc<Self>,
         pool: deadpool_postgres::Pool,
@@ -155,12 +246,15 @@ impl Indexes {
         let sql = format!(
             "CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON vectors \
              USING hnsw ((embedding::vector({dims})) vector_cosine_ops) \
-             WITH (m = 16, ef_construction = {EF_CONSTRUCTION}) WHERE model_id = {}",
+             WITH (m = {}, ef_construction = {}) WHERE model_id = {}",
+            self.graph.m,
+            self.graph.ef_construction,
             literal(model)?
         );
         let indexes = Arc::clone(self);
         let model = model.to_owned();
         let cap = self.build_memory;
+        let m = self.graph.m;
         tokio::spawn(async move {
             let started = std::time::Instant::now();
             tracing::info!(
@@ -170,7 +264,7 @@ impl Indexes {
             );
             let built = match pool.get().await {
                 Ok(client) => {
-                    let raised = raise_build_memory(&client, &model, dims, cap).await;
+                    let raised = raise_build_memory(&client, &model, dims, m, cap).await;
                     let mut built = client.batch_execute(&sql).await.map_err(|e| e.to_string());
                     let mut reset_failed = false;
                     if raised {
@@ -238,6 +332,7 @@ async fn raise_build_memory(
     client: &tokio_postgres::Client,
     model: &str,
     dims: usize,
+    m: i32,
     cap: u64,
 ) -> bool {
     let sizes = client
@@ -255,7 +350,8 @@ async fn raise_build_memory(
             return false;
         }
     };
-    let Some(kb) = build_memory_kb(rows.max(0) as u64, dims, current_kb.max(0) as u64, cap) else {
+    let Some(kb) = build_memory_kb(rows.max(0) as u64, dims, m, current_kb.max(0) as u64, cap)
+    else {
         return false;
     };
     match client.batch_execute(&format!("SET maintenance_work_mem = '{kb}kB'")).await {
@@ -290,14 +386,36 @@ mod tests {
     fn a_build_asks_for_its_graph_and_no_more_than_the_cap() {
         let default_kb = 64 * 1024;
         // 100,000 vectors of 384 dimensions: ~280 MB, over the default 64 MB.
-        let kb = build_memory_kb(100_000, 384, default_kb, BUILD_MEMORY).unwrap();
+        let kb = build_memory_kb(100_000, 384, M, default_kb, BUILD_MEMORY).unwrap();
         assert_eq!(kb, 100_000 * (384 * 4 + 1024) * 11 / 10 / 1024);
+        // Twice the neighbours, twice their share.
+        let dense = build_memory_kb(100_000, 384, 32, default_kb, BUILD_MEMORY).unwrap();
+        assert_eq!(dense, 100_000 * (384 * 4 + 2048) * 11 / 10 / 1024);
         // A million: the cap.
-        assert_eq!(build_memory_kb(1_000_000, 384, default_kb, BUILD_MEMORY), Some(1 << 20));
+        assert_eq!(build_memory_kb(1_000_000, 384, M, default_kb, BUILD_MEMORY), Some(1 << 20));
         // Small builds, or a server already set higher: left alone.
-        assert_eq!(build_memory_kb(2_000, 384, default_kb, BUILD_MEMORY), None);
-        assert_eq!(build_memory_kb(100_000, 384, 4 << 20, BUILD_MEMORY), None);
+        assert_eq!(build_memory_kb(2_000, 384, M, default_kb, BUILD_MEMORY), None);
+        assert_eq!(build_memory_kb(100_000, 384, M, 4 << 20, BUILD_MEMORY), None);
         // Never under PostgreSQL's floor of 1 MB.
-        assert_eq!(build_memory_kb(10, 384, 0, BUILD_MEMORY), Some(1024));
+        assert_eq!(build_memory_kb(10, 384, M, 0, BUILD_MEMORY), Some(1024));
+    }
+
+    #[test]
+    fn graphs_pgvector_refuses_are_named() {
+        assert_eq!(Graph::default().check(), Ok(Graph { m: 16, ef_construction: 128 }));
+        assert!(Graph { m: 1, ef_construction: 64 }.check().unwrap_err().contains("2 to 100"));
+        assert!(Graph { m: 16, ef_construction: 2000 }.check().unwrap_err().contains("4 to 1000"));
+        let err = Graph { m: 32, ef_construction: 48 }.check().unwrap_err();
+        assert!(err.contains("at least 64"), "{err}");
+    }
+
+    #[test]
+    fn an_index_tells_how_it_was_built() {
+        let options = ["m=32".to_owned(), "ef_construction=256".to_owned()];
+        assert_eq!(Graph::from_reloptions(&options), Graph { m: 32, ef_construction: 256 });
+        // What it does not name is pgvector's default.
+        assert_eq!(Graph::from_reloptions(&[]), Graph { m: 16, ef_construction: 64 });
+        let options = ["ef_construction=128".to_owned()];
+        assert_eq!(Graph::from_reloptions(&options), Graph::default());
     }
 }

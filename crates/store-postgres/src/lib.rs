@@ -69,6 +69,9 @@ pub struct PgConfig {
     /// `maintenance_work_mem` is raised to what the graph needs, up to this, when the server's
     /// setting is lower ([`hnsw::BUILD_MEMORY`], 1 GiB, by default).
     pub index_build_memory: u64,
+    /// How densely a new HNSW index is built ([`hnsw::Graph`]; `m` 16, `ef_construction` 128
+    /// by default). Checked at connect: a graph pgvector would refuse is an error.
+    pub hnsw_graph: hnsw::Graph,
 }
 
 impl PgConfig {
@@ -82,6 +85,7 @@ impl PgConfig {
             hnsw_from: hnsw::HNSW_FROM,
             ef_search: hnsw::EF_SEARCH,
             index_build_memory: hnsw::BUILD_MEMORY,
+            hnsw_graph: hnsw::Graph::default(),
         }
     }
 }
@@ -165,6 +169,10 @@ impl std::fmt::Debug for PgStore {
 impl PgStore {
     /// Connects, creates the schema if asked, and migrates it to [`SCHEMA_VERSION`].
     pub async fn connect(config: &PgConfig) -> Result<Self, StoreError> {
+        let graph = config.hnsw_graph.check().map_err(|reason| StoreError::Backend {
+            context: format!("PgConfig::hnsw_graph: {reason}"),
+            source: reason.into(),
+        })?;
         let (mut pg, tls) = client_config(config)?;
         if let Some(schema) = &config.schema {
             valid_schema(schema)?;
@@ -186,7 +194,7 @@ impl PgStore {
             pool,
             namespace_ids: Mutex::new(HashMap::new()),
             location: format!("postgres {}", redact_url(&config.url)),
-            hnsw: std::sync::Arc::new(hnsw::Indexes::new(config.index_build_memory)),
+            hnsw: std::sync::Arc::new(hnsw::Indexes::new(config.index_build_memory, graph)),
             hnsw_from: config.hnsw_from,
             ef_search: config.ef_search.clamp(1, 1000),
         };

@@ -8,7 +8,10 @@ use std::time::Duration;
 use rearview_core::{Embedding, MemoryFilter};
 use rearview_store::prelude::*;
 use rearview_store::testing::{memory, ns, t0};
+use rearview_store_postgres::hnsw::Graph;
 use rearview_store_postgres::{PgConfig, PgStore};
+
+mod common;
 
 /// A deterministic unit vector: clustered around `i % 8`, perturbed by `i`.
 fn vector(i: usize) -> Vec<f32> {
@@ -86,4 +89,84 @@ async fn a_large_namespace_is_searched_through_an_hnsw_index_that_keeps_the_filt
     }
     let recall = overlap as f64 / (queries.len() * 10) as f64;
     assert!(recall >= 0.9, "recall@10 against the exact scan: {recall}");
+}
+
+/// Inserts `n` memories with model `m`'s 32-d vectors into namespace `big`.
+async fn fill(store: &PgStore, n: usize) {
+    for i in 0..n {
+        let m = memory("big", &format!("note {i}"), t0());
+        let vectors = vec![rearview_store::StoredVector {
+            model_id: "m".into(),
+            embedding: Embedding::new(vector(i)).unwrap(),
+        }];
+        let record = rearview_store::MemoryRecord { memory: m, terms: vec![], vectors };
+        store.insert(&record).await.unwrap();
+    }
+}
+
+/// Searches once (which starts a missing index's build) and waits until the index is valid.
+async fn wait_for_index(store: &PgStore) {
+    let q = Embedding::new(vector(7)).unwrap();
+    let filter = MemoryFilter::default();
+    store.nearest_vectors(&ns("big"), "m", &q, &filter, t0(), 10).await.unwrap();
+    for _ in 0..120 {
+        if store.vector_index_ready("m", 32).await.unwrap() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    panic!("the HNSW index was not built");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_index_is_built_as_configured_and_an_existing_one_is_kept() {
+    let Some(url) = rearview_store::testing::pg_test_url() else {
+        return;
+    };
+    let schema = format!("hg_{}", uuid::Uuid::now_v7().simple());
+    let sparse = Graph { m: 8, ef_construction: 40 };
+    let config = PgConfig {
+        schema: Some(schema.clone()),
+        pool_size: 4,
+        hnsw_from: 50,
+        hnsw_graph: sparse,
+        ..PgConfig::new(&url)
+    };
+    let store = PgStore::connect(&config).await.unwrap();
+    fill(&store, 100).await;
+    wait_for_index(&store).await;
+    let definition = || async {
+        let client = common::plain_client(&url).await;
+        let rows = client
+            .query(
+                "SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%hnsw%'",
+                &[&schema],
+            )
+            .await
+            .unwrap();
+        rows.iter().map(|r| r.get::<_, String>(0)).collect::<Vec<_>>()
+    };
+    let built = definition().await;
+    assert_eq!(built.len(), 1, "{built:?}");
+    assert!(built[0].contains("m='8'") && built[0].contains("ef_construction='40'"), "{built:?}");
+
+    // A server configured otherwise searches through the index as it is: no second build.
+    let other = PgStore::connect(&PgConfig { hnsw_graph: Graph::default(), ..config.clone() })
+        .await
+        .unwrap();
+    assert!(other.vector_index_ready("m", 32).await.unwrap());
+    assert_eq!(definition().await, built);
+    drop((store, other));
+    common::drop_schema(&url, &schema).await;
+}
+
+#[tokio::test]
+async fn a_graph_pgvector_would_refuse_is_an_error_at_connect() {
+    let Some(url) = rearview_store::testing::pg_test_url() else {
+        return;
+    };
+    let config =
+        PgConfig { hnsw_graph: Graph { m: 32, ef_construction: 40 }, ..PgConfig::new(url) };
+    let err = PgStore::connect(&config).await.unwrap_err().to_string();
+    assert!(err.contains("ef_construction 40 is less than twice m 32"), "{err}");
 }
