@@ -15,7 +15,7 @@ would take this VM's model hours to embed from text we do not have (the shared d
 distinct messages). What it is not: real. A Gaussian has no topics; locally it is as
 high-dimensional as the covariance allows, which makes it harder for a graph index than real
 text, not easier. It has no near-copies either (the scale bench's corpus, which repeats its texts
-with a counter suffix, has ~31 of each at 1M). Needs numpy (not a dependency of the project).
+with a counter suffix, has ~34 of each at 1M). Needs numpy (not a dependency of the project).
 """
 import argparse
 import sys

@@ -41,7 +41,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let config = service_config(&cli.command, &settings);
     let llm = chat_client(&settings)?;
     if let Command::Eval(args) = &cli.command {
-        return crate::eval::run(args, embedders.first().cloned(), &printer).await;
+        return crate::eval::run(args, embedders.first().cloned(), settings.pg_tuning, &printer)
+            .await;
     }
     let service = open_service(&settings, embedders, config).await?;
     service.set_embedding_status(status);

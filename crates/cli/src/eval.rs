@@ -16,6 +16,7 @@ use crate::output::Printer;
 pub async fn run(
     args: &EvalArgs,
     embedder: Option<Arc<dyn Embedder>>,
+    tuning: crate::settings::PgTuning,
     printer: &Printer,
 ) -> anyhow::Result<ExitCode> {
     let configs = args
@@ -42,10 +43,10 @@ pub async fn run(
             }
             let now = rearview_core::Clock::now(&rearview_core::SystemClock);
             let schema = format!("eval_{}", now.timestamp_micros());
+            let password = std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty());
             let config = rearview_store_postgres::PgConfig {
                 schema: Some(schema.clone()),
-                password: std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()),
-                ..rearview_store_postgres::PgConfig::new(url.clone())
+                ..tuning.config(url.clone(), password)
             };
             let store = rearview_store_postgres::PgStore::connect(&config)
                 .await

@@ -316,15 +316,30 @@ impl PgTuning {
             |v| v.parse::<i32>().ok().filter(|n| (4..=1000).contains(n)),
         )?;
         let graph = rearview_store_postgres::hnsw::Graph { m, ef_construction };
-        // Each is within pgvector's range: what is left is ef_construction against m.
-        let graph = graph.check().map_err(|_| SettingsError::Invalid {
-            key: "pg_hnsw_ef_construction",
-            value: ef_construction.to_string(),
-            origin: layers.source_of("pg_hnsw_ef_construction"),
-            allowed: format!(
-                "a whole number from {} to 1000: at least twice pg_hnsw_m ({m}), as pgvector requires",
-                2 * m
-            ),
+        // Each is within pgvector's range: what is left is ef_construction against m, blamed
+        // on the one the user set (m, when ef_construction is the default).
+        let graph = graph.check().map_err(|_| match layers.source_of("pg_hnsw_ef_construction") {
+            Source::Default => SettingsError::Invalid {
+                key: "pg_hnsw_m",
+                value: m.to_string(),
+                origin: layers.source_of("pg_hnsw_m"),
+                allowed: format!(
+                    "at most {} with the default pg_hnsw_ef_construction {ef_construction} \
+                     (pgvector requires ef_construction of at least twice m), or set \
+                     pg_hnsw_ef_construction too",
+                    ef_construction / 2
+                ),
+            },
+            origin => SettingsError::Invalid {
+                key: "pg_hnsw_ef_construction",
+                value: ef_construction.to_string(),
+                origin,
+                allowed: format!(
+                    "a whole number from {} to 1000: at least twice pg_hnsw_m ({m}), as pgvector \
+                     requires",
+                    2 * m
+                ),
+            },
         })?;
         Ok(Self { ef_search, graph })
     }
@@ -885,6 +900,7 @@ mod tests {
                 "pg_hnsw_ef_construction",
                 "at least twice pg_hnsw_m",
             ),
+            (vec!["--pg-hnsw-m".into(), "80".into()], vec![], "pg_hnsw_m", "at most 64"),
             (vec![], vec![("REARVIEW_LISTEN", "8765")], "listen", "host:port"),
             (vec![], vec![("REARVIEW_MAX_REQUEST_BYTES", "10")], "max_request_bytes", "1024"),
             (vec![], vec![("REARVIEW_EMBED_URL", "localhost:11434")], "embed_url", "http://"),

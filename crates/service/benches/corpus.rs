@@ -53,7 +53,9 @@ pub fn load() -> Corpus {
 /// (near-copies that differ by their suffix): to tell what the data's repeats cost a measurement
 /// from what its size does.
 fn distinct_texts() -> Option<usize> {
-    std::env::var("REARVIEW_BENCH_TEXTS").ok().and_then(|n| n.parse().ok())
+    let n = std::env::var("REARVIEW_BENCH_TEXTS").ok()?;
+    let n = n.parse().unwrap_or_else(|_| panic!("REARVIEW_BENCH_TEXTS={n:?}: a whole number"));
+    Some(n)
 }
 
 fn real(dir: &std::path::Path) -> Option<(Vec<String>, Vec<String>)> {

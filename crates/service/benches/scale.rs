@@ -370,7 +370,8 @@ async fn measure(size: usize) -> Value {
 /// searches) against `exact` (the same schema with the index never used) over
 /// [`recall_queries`] corpus questions, two ways: the share of the exact top 10's memories found
 /// (`by_id`), and the share of answers as near as the exact 10th (`by_distance`: cosine distance
-/// within 1e-3 of it, relative, as ann-benchmarks counts). They differ when many memories tie:
+/// within 1e-3 of it, relative: stricter than ann-benchmarks' k-nn rule, 1e-3 absolute). They
+/// differ when many memories tie:
 /// the corpus repeats its ~32k texts with a counter suffix, so a question's nearest are often
 /// near-copies a few thousandths apart.
 async fn recall_at_10(

@@ -41,8 +41,8 @@ pub const M: i32 = 16;
 
 /// How densely a new HNSW index is built (`PgConfig::hnsw_graph`): pgvector's `m` and
 /// `ef_construction`. Denser graphs find more of the exact nearest at every `ef_search`, for a
-/// longer build, a larger index and slower searches (BENCHMARKS.md, "PostgreSQL: recall@10 at
-/// 1M"). An index keeps what it was built with: a server configured otherwise logs the
+/// longer build, a larger index and slower searches (BENCHMARKS.md, "PostgreSQL: recall@10 of
+/// the vector index at 1M"). An index keeps what it was built with: a server configured otherwise logs the
 /// difference and goes on using it until it is dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Graph {
@@ -114,9 +114,14 @@ pub const BUILD_MEMORY: u64 = 1 << 30;
 const GRAPH_BYTES_PER_VECTOR: u64 = 1024;
 
 /// The index states of this process, by index name, and how much memory a build may take.
+/// How long a valid index is taken as still there before the catalog is read again: an index
+/// dropped under a running server (to rebuild it) is noticed within this, and rebuilt.
+const RECHECK: std::time::Duration = std::time::Duration::from_secs(60);
+
 #[derive(Debug)]
 pub(crate) struct Indexes {
-    states: std::sync::Mutex<HashMap<String, State>>,
+    /// By index name: what is known, and when it was last read from the catalog.
+    states: std::sync::Mutex<HashMap<String, (State, std::time::Instant)>>,
     build_memory: u64,
     graph: Graph,
 }
@@ -179,17 +184,17 @@ impl Indexes {
         let name = name(model, dims);
         let known = self.states.lock().unwrap_or_else(|p| p.into_inner()).get(&name).copied();
         match known {
-            Some(State::Ready) => return Ok(true),
-            Some(State::Failed) => return Ok(false),
-            // Another build may have finished: look again below.
-            Some(State::Building) | None => {}
+            Some((State::Ready, read)) if read.elapsed() < RECHECK => return Ok(true),
+            Some((State::Failed, _)) => return Ok(false),
+            // Another build may have finished, or the index been dropped: look again below.
+            Some((State::Ready | State::Building, _)) | None => {}
         }
         let client = pool.get().await.map_err(|e| StoreError::Unavailable {
             message: format!("connecting to PostgreSQL: {e}"),
         })?;
         let row = client
             .query_opt(
-                "SELECT i.indisvalid, coalesce(c.reloptions, '{}') FROM pg_index i \
+                "SELECT i.indisvalid, coalesce(c.reloptions, '{}'), current_schema() FROM pg_index i \
                  JOIN pg_class c ON c.oid = i.indexrelid \
                  JOIN pg_namespace n ON n.oid = c.relnamespace \
                  WHERE c.relname = $1 AND n.nspname = current_schema()",
@@ -199,9 +204,14 @@ impl Indexes {
             .map_err(backend("looking for a vector index"))?;
         let state = match row.as_ref().map(|r| r.try_get::<_, bool>(0)).transpose() {
             Ok(Some(true)) => {
-                let options: Vec<String> =
-                    row.as_ref().and_then(|r| r.try_get(1).ok()).unwrap_or_default();
-                self.compare_graph(&name, &options);
+                // Said when the index is first found, not at every look.
+                if !matches!(known, Some((State::Ready, _)))
+                    && let Some(row) = &row
+                {
+                    let options: Vec<String> = row.try_get(1).unwrap_or_default();
+                    let schema: String = row.try_get(2).unwrap_or_default();
+                    self.compare_graph(&format!("{schema}.{name}"), &options);
+                }
                 State::Ready
             }
             // Invalid: being built concurrently by someone, or a failed build; either way not
@@ -213,12 +223,13 @@ impl Indexes {
             }
             Err(e) => return Err(backend("reading a vector index")(e)),
         };
-        self.states.lock().unwrap_or_else(|p| p.into_inner()).insert(name, state);
+        let now = std::time::Instant::now();
+        self.states.lock().unwrap_or_else(|p| p.into_inner()).insert(name, (state, now));
         Ok(state == State::Ready)
     }
 
-    /// Logs (once per process and index, as the state is then known) an index built otherwise
-    /// than this server would build it: it is used as it is until someone drops it.
+    /// Logs an index built otherwise than this server would build it (when this process finds
+    /// it): it is used as it is until someone drops it.
     fn compare_graph(&self, name: &str, options: &[String]) {
         let built = Graph::from_reloptions(options);
         if built != self.graph {
@@ -230,8 +241,8 @@ impl Indexes {
                 configured_ef_construction = self.graph.ef_construction,
                 "the HNSW vector index was built with other parameters than this server's \
                  (pg_hnsw_m, pg_hnsw_ef_construction); it is used as it is. To rebuild it with \
-                 this server's: DROP INDEX {name}; the next search starts the build and scans \
-                 exactly meanwhile"
+                 this server's: DROP INDEX CONCURRENTLY {name}; within a minute the next search \
+                 starts the build, and searches scan exactly until it is done"
             );
         }
     }
@@ -313,7 +324,8 @@ impl Indexes {
                     State::Failed
                 }
             };
-            indexes.states.lock().unwrap_or_else(|p| p.into_inner()).insert(name, state);
+            let now = std::time::Instant::now();
+            indexes.states.lock().unwrap_or_else(|p| p.into_inner()).insert(name, (state, now));
         });
         Ok(())
     }
