@@ -53,11 +53,11 @@ impl Check {
 
 /// Runs every check, prints them, and exits 1 if any failed.
 pub async fn run(settings: &Settings, printer: &Printer) -> anyhow::Result<ExitCode> {
-    let database = match &settings.postgres {
-        Some(pg) => postgres(pg).await,
-        None => database(settings),
-    };
-    let mut checks = vec![config(settings), database];
+    let mut checks = vec![config(settings)];
+    match &settings.postgres {
+        Some(pg) => checks.extend(postgres(pg, settings.pg_tuning.graph).await),
+        None => checks.push(database(settings)),
+    }
     checks.push(embedding(settings).await);
     checks.push(llm(settings).await);
     checks.push(listen(settings).await);
@@ -74,11 +74,58 @@ fn config(settings: &Settings) -> Check {
     Check::new("config", Status::Ok, format!("valid; {from}"))
 }
 
-async fn postgres(pg: &crate::settings::Postgres) -> Check {
-    use rearview_store_postgres::{PgConfig, PgStore, SCHEMA_VERSION};
+/// The database check, then one per HNSW vector index (its state and graph against `graph`,
+/// what this configuration builds).
+async fn postgres(
+    pg: &crate::settings::Postgres,
+    graph: rearview_store_postgres::hnsw::Graph,
+) -> Vec<Check> {
+    use rearview_store_postgres::{PgConfig, PgStore};
     let config = PgConfig { password: pg.password.clone(), ..PgConfig::new(pg.url.clone()) };
+    let found = PgStore::inspect(&config).await;
+    let mut checks = vec![postgres_database(pg, &found)];
+    for index in found.iter().flat_map(|f| &f.vector_indexes) {
+        checks.push(vector_index(index, graph));
+    }
+    checks
+}
+
+fn vector_index(
+    index: &rearview_store_postgres::VectorIndex,
+    graph: rearview_store_postgres::hnsw::Graph,
+) -> Check {
+    let built = format!(
+        "{} {}: m {}, ef_construction {}",
+        index.name, index.predicate, index.graph.m, index.graph.ef_construction
+    );
+    if !index.valid {
+        return Check::new("vector index", Status::Warn, format!("{built}; not valid yet"))
+            .fix("being built (searches scan exactly meanwhile), or a build that failed: see the server's log");
+    }
+    if index.graph != graph {
+        return Check::new(
+            "vector index",
+            Status::Warn,
+            format!(
+                "{built}; this configuration builds m {}, ef_construction {}",
+                graph.m, graph.ef_construction
+            ),
+        )
+        .fix(format!(
+            "to rebuild it so: DROP INDEX CONCURRENTLY {}; (running servers notice within a minute and rebuild it in the background)",
+            index.name
+        ));
+    }
+    Check::new("vector index", Status::Ok, built)
+}
+
+fn postgres_database(
+    pg: &crate::settings::Postgres,
+    found: &Result<rearview_store_postgres::Inspection, rearview_store::StoreError>,
+) -> Check {
+    use rearview_store_postgres::SCHEMA_VERSION;
     let shown = pg.shown();
-    match PgStore::inspect(&config).await {
+    match found {
         Err(e) => Check::new("database", Status::Fail, format!("{shown}: {e}"))
             .fix("check the URL, that the server runs and accepts this user (password in the URL or PGPASSWORD)"),
         Ok(found) if found.pgvector.is_none() && found.schema_version == 0 => Check::new(

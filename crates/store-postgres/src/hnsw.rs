@@ -331,6 +331,36 @@ impl Indexes {
     }
 }
 
+/// rearview's HNSW indexes in the current schema, for `rearview doctor`.
+pub(crate) async fn inspect(
+    client: &tokio_postgres::Client,
+) -> Result<Vec<crate::VectorIndex>, StoreError> {
+    let rows = client
+        .query(
+            "SELECT n.nspname || '.' || c.relname, coalesce(pg_get_expr(i.indpred, i.indrelid), ''), \
+                    i.indisvalid, coalesce(c.reloptions, '{}') \
+             FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid \
+             JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE n.nspname = current_schema() AND c.relname LIKE 'vectors\\_hnsw\\_%' \
+             ORDER BY c.relname",
+            &[],
+        )
+        .await
+        .map_err(backend("listing the vector indexes"))?;
+    rows.iter()
+        .map(|r| {
+            let options: Vec<String> = r.try_get(3)?;
+            Ok(crate::VectorIndex {
+                name: r.try_get(0)?,
+                predicate: r.try_get(1)?,
+                valid: r.try_get(2)?,
+                graph: Graph::from_reloptions(&options),
+            })
+        })
+        .collect::<Result<_, tokio_postgres::Error>>()
+        .map_err(backend("reading a vector index"))
+}
+
 /// Drops what a failed concurrent build of `name` left (an invalid index) and runs `sql` again.
 async fn rebuild(client: &tokio_postgres::Client, name: &str, sql: &str) -> Result<(), String> {
     let drop = format!("DROP INDEX CONCURRENTLY IF EXISTS {name}");

@@ -143,6 +143,21 @@ pub struct Inspection {
     pub schema_version: i64,
     /// Memories stored (0 before the schema exists).
     pub memories: i64,
+    /// rearview's HNSW vector indexes in the schema (`hnsw.rs`), by name.
+    pub vector_indexes: Vec<VectorIndex>,
+}
+
+/// One HNSW vector index, as [`PgStore::inspect`] found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VectorIndex {
+    /// Schema-qualified name, as `DROP INDEX` takes it.
+    pub name: String,
+    /// Which vectors it holds (its predicate, e.g. `(model_id = 'm'::text)`).
+    pub predicate: String,
+    /// Usable: built and valid (invalid: being built, or a build that failed).
+    pub valid: bool,
+    /// The graph it was built with.
+    pub graph: hnsw::Graph,
 }
 
 /// The PostgreSQL store. Cheap to share (`Arc`); every method takes a pooled connection.
@@ -253,7 +268,14 @@ impl PgStore {
             } else {
                 (0, 0)
             };
-            Ok(Inspection { server_version: version, pgvector, schema_version, memories })
+            let vector_indexes = if exists { hnsw::inspect(&client).await? } else { Vec::new() };
+            Ok(Inspection {
+                server_version: version,
+                pgvector,
+                schema_version,
+                memories,
+                vector_indexes,
+            })
         }
         .await;
         drop(client);

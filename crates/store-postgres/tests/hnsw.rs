@@ -149,6 +149,13 @@ async fn the_index_is_built_as_configured_and_an_existing_one_is_kept() {
     let built = definition().await;
     assert_eq!(built.len(), 1, "{built:?}");
     assert!(built[0].contains("m='8'") && built[0].contains("ef_construction='40'"), "{built:?}");
+    // As `rearview doctor` reports it.
+    let found = PgStore::inspect(&config).await.unwrap().vector_indexes;
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].valid);
+    assert_eq!(found[0].graph, sparse);
+    assert!(found[0].name.starts_with(&format!("{schema}.vectors_hnsw_")), "{found:?}");
+    assert!(found[0].predicate.contains("'m'"), "{found:?}");
 
     // A server configured otherwise searches through the index as it is: no second build.
     let other = PgStore::connect(&PgConfig { hnsw_graph: Graph::default(), ..config.clone() })
