@@ -90,6 +90,18 @@ impl PgConfig {
     }
 }
 
+/// `pg` set to work in `config.schema` (and `public`, where pgvector's type lives), if any.
+fn in_schema(
+    mut pg: tokio_postgres::Config,
+    config: &PgConfig,
+) -> Result<tokio_postgres::Config, StoreError> {
+    if let Some(schema) = &config.schema {
+        valid_schema(schema)?;
+        pg.options(format!("-c search_path={schema},public"));
+    }
+    Ok(pg)
+}
+
 /// Whether `location` names a PostgreSQL database rather than a SQLite file.
 pub fn is_postgres_url(location: &str) -> bool {
     let lower = location.trim_start().to_ascii_lowercase();
@@ -188,11 +200,8 @@ impl PgStore {
             context: format!("PgConfig::hnsw_graph: {reason}"),
             source: reason.into(),
         })?;
-        let (mut pg, tls) = client_config(config)?;
-        if let Some(schema) = &config.schema {
-            valid_schema(schema)?;
-            pg.options(format!("-c search_path={schema},public"));
-        }
+        let (pg, tls) = client_config(config)?;
+        let mut pg = in_schema(pg, config)?;
         if pg.get_application_name().is_none() {
             pg.application_name("rearview");
         }
@@ -221,6 +230,7 @@ impl PgStore {
     /// number of memories, writing nothing (no migration): for `rearview doctor`.
     pub async fn inspect(config: &PgConfig) -> Result<Inspection, StoreError> {
         let (pg, tls) = client_config(config)?;
+        let pg = in_schema(pg, config)?;
         let failed = |e: tokio_postgres::Error| StoreError::Unavailable {
             message: format!("connecting to {}: {}", redact_url(&config.url), with_causes(&e)),
         };
